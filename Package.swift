@@ -1,0 +1,60 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The hot mixing loop is written for wide SIMD registers. The default x86-64
+// target is SSE2 only, about four times slower on this loop; haswell
+// (AVX2 and FMA, every x86 CPU since 2013) is the baseline we build for.
+// See docs/performance.md.
+let kernelFlags: [SwiftSetting] = [
+    .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux])),
+    // @_noLocks checking needs the bodies of inlinable helpers in other files,
+    // which only whole-module compilation provides in debug builds; and the
+    // kernel is optimised even in debug builds, so tests run it at full speed.
+    .unsafeFlags(["-O"]),
+]
+
+let package = Package(
+    name: "Crosspoint",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "crosspoint", targets: ["crosspoint"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // C libraries, found with pkg-config.
+        .systemLibrary(name: "CJack", pkgConfig: "jack",
+                       providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CLiblo", pkgConfig: "liblo",
+                       providers: [.apt(["liblo-dev"])]),
+
+        // Pure Swift: scene model, laws, ramps, the lock-free queue and the
+        // real-time render kernel. No JACK, no liblo: renders offline in tests.
+        .target(name: "MixCore", swiftSettings: kernelFlags),
+
+        // OSC values, address patterns, and the liblo server and client.
+        .target(name: "OSC", dependencies: ["CLiblo"]),
+
+        // The control side: the authoritative rig state and the OSC address space.
+        .target(name: "RigControl", dependencies: [
+            "MixCore", "OSC", .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // The JACK client that hosts the mixer, and the server it may start.
+        .target(name: "JackHost", dependencies: [
+            "CJack", "MixCore", .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .executableTarget(name: "crosspoint", dependencies: [
+            "MixCore", "OSC", "RigControl", "JackHost",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .testTarget(name: "MixCoreTests", dependencies: ["MixCore"], swiftSettings: kernelFlags),
+        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "OSC"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["CJack", "CLiblo", "OSC"]),
+    ]
+)

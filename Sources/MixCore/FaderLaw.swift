@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The fader law of the big digital consoles: a fader position f in 0…1 maps
+/// to dB in four straight segments, so the top of the travel (where an
+/// engineer works) is fine-grained and the bottom falls quickly to silence.
+///
+///     f ≥ 0.5    : dB = 40f − 30      (0.75 → 0 dB, 1.0 → +10 dB)
+///     f ≥ 0.25   : dB = 80f − 50      (0.5 → −10 dB)
+///     f ≥ 0.0625 : dB = 160f − 70     (0.25 → −30 dB)
+///     otherwise  : dB = 480f − 90     (0 → −90 dB = off)
+///
+/// Levels up to +12 dB (linear 4) continue the top segment past f = 1
+/// (f = 1.05 is +12 dB), so every level the rig accepts has a position.
+/// Fades move evenly in position, which is how a hand moves a fader.
+public enum FaderLaw {
+    /// The level at and below which a gain is silence.
+    public static let floorDecibels: Float = -90
+    /// The highest level the rig accepts: linear 4.
+    public static let ceilingDecibels: Float = 20 * log10f(4)
+
+    @inlinable @_noLocks
+    public static func decibels(position f: Float) -> Float {
+        if f >= 0.5 { return 40 * f - 30 }
+        if f >= 0.25 { return 80 * f - 50 }
+        if f >= 0.0625 { return 160 * f - 70 }
+        return 480 * f - 90
+    }
+
+    /// The inverse of `decibels(position:)`; −90 dB and below is position 0.
+    public static func position(decibels db: Float) -> Float {
+        if db <= floorDecibels { return 0 }
+        if db >= -10 { return (db + 30) / 40 }
+        if db >= -30 { return (db + 50) / 80 }
+        if db >= -60 { return (db + 70) / 160 }
+        return (db + 90) / 480
+    }
+
+    /// Linear gain at a fader position; exactly 0 at the bottom of the travel.
+    /// gain = 10^(dB/20) = 2^(dB · log2(10)/20).
+    @inlinable @_noLocks
+    public static func gain(position f: Float) -> Float {
+        let db = decibels(position: f)
+        if db <= floorDecibels { return 0 }
+        return FastMath.exp2(db * 0.166_096_4)
+    }
+
+    public static func position(gain: Float) -> Float {
+        position(decibels: decibels(gain: gain))
+    }
+
+    /// Linear gain to dB, −90 for silence.
+    public static func decibels(gain: Float) -> Float {
+        if gain <= 0 { return floorDecibels }
+        return max(floorDecibels, 20 * log10f(gain))
+    }
+
+    /// dB to linear gain; −90 dB and below is exactly 0.
+    public static func gain(decibels db: Float) -> Float {
+        if db <= floorDecibels { return 0 }
+        if db == 0 { return 1 }
+        return powf(10, db / 20)
+    }
+}

@@ -1,0 +1,9 @@
+/// One output channel's strip, after the matrix and before the master.
+public struct Output: Equatable, Sendable, Codable {
+    /// Linear gain, 0…4 (1 = unity).
+    public var volume: Float = 1
+    public var mute = false
+    public var name: String
+
+    public init(name: String) { self.name = name }
+}

@@ -1,0 +1,12 @@
+/// One input channel's strip: what happens to input n before the matrix.
+public struct Source: Equatable, Sendable, Codable {
+    /// Linear gain, 0…4 (1 = unity).
+    public var volume: Float = 1
+    /// −1 left … 0 centre … +1 right, applied on stereo output pairs.
+    public var pan: Float = 0
+    public var mute = false
+    public var solo = false
+    public var name: String
+
+    public init(name: String) { self.name = name }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import MixCore
+
+@Suite struct FaderLawTests {
+    @Test func segmentsMatchTheConsoleLaw() {
+        #expect(FaderLaw.decibels(position: 1.0) == 10)
+        #expect(FaderLaw.decibels(position: 0.75) == 0)
+        #expect(FaderLaw.decibels(position: 0.5) == -10)
+        #expect(FaderLaw.decibels(position: 0.25) == -30)
+        #expect(FaderLaw.decibels(position: 0.0625) == -60)
+        #expect(FaderLaw.decibels(position: 0) == -90)
+        #expect(FaderLaw.gain(position: 0) == 0)
+    }
+
+    @Test func positionInvertsTheLaw() {
+        for db in stride(from: Float(-89.5), through: 12, by: 0.5) {
+            let back = FaderLaw.decibels(position: FaderLaw.position(decibels: db))
+            #expect(abs(back - db) < 1e-4, "dB \(db)")
+        }
+        #expect(FaderLaw.position(gain: 0) == 0)
+        #expect(abs(FaderLaw.position(gain: 4) - 1.0505) < 1e-3)
+    }
+
+    @Test func gainAtAPositionMatchesLibm() {
+        for step in 1...1050 {
+            let f = Float(step) / 1000
+            let expected = powf(10, FaderLaw.decibels(position: f) / 20)
+            #expect(abs(FaderLaw.gain(position: f) - expected) <= expected * 1e-5, "f \(f)") // 0.0001 dB
+        }
+    }
+
+    @Test func exp2AndSineApproximations() {
+        for x in stride(from: Float(-30), through: 30, by: 0.037) {
+            #expect(abs(FastMath.exp2(x) - exp2f(x)) <= exp2f(x) * 3e-7)
+        }
+        for x in stride(from: Float(0), through: .pi / 2, by: 0.001) {
+            #expect(abs(FastMath.sinQuadrant(x) - sinf(x)) < 2e-7)
+        }
+    }
+}
+
+@Suite struct PanLawTests {
+    @Test func balanceLeavesCentreBitExact() {
+        #expect(PanLaw.balance.gains(pan: 0) == (1, 1))
+        #expect(PanLaw.balance.gains(pan: -1) == (1, 0))
+        #expect(PanLaw.balance.gains(pan: 0.5) == (0.5, 1))
+    }
+
+    @Test func constantPowerKeepsPowerAndIsMinus3dBAtCentre() {
+        for p in stride(from: Float(-1), through: 1, by: 0.01) {
+            let (l, r) = PanLaw.constantPower.gains(pan: p)
+            #expect(abs(l * l + r * r - 1) < 1e-6)
+            let theta = (p + 1) * .pi / 4
+            #expect(abs(l - cosf(theta)) < 1e-6 && abs(r - sinf(theta)) < 1e-6)
+        }
+        let (l, r) = PanLaw.constantPower.gains(pan: 0)
+        #expect(abs(20 * log10f(l) + 3.0103) < 0.001 && abs(l - r) < 1e-7)
+        #expect(PanLaw.constantPower.gains(pan: 1).left < 1e-7)
+    }
+
+    @Test func linearIsMinus6dBAtCentre() {
+        #expect(PanLaw.linear.gains(pan: 0) == (0.5, 0.5))
+        #expect(PanLaw.linear.gains(pan: 1) == (0, 1))
+        #expect(PanLaw.linear.gains(pan: -0.5) == (0.75, 0.25))
+    }
+
+    @Test func outputLayoutPairsAndMonos() {
+        let layout = OutputLayout(outputs: 7, monoOutputs: [3])
+        #expect(layout.sides == [.left, .right, .mono, .mono, .left, .right, .mono])
+    }
+}
