@@ -1,0 +1,137 @@
+import CJack
+#if canImport(Glibc)
+import Glibc
+#endif
+import MixCore
+
+/// One connection to a JACK server: our client, its ports `in_1…` and
+/// `out_1…`, and the callbacks that run the mixer. When the server goes away
+/// the client is dead; `JackHost` opens a new one.
+final class JackClient: @unchecked Sendable {
+    let handle: OpaquePointer
+    let name: String
+    let context: ProcessContext
+    private var active = false
+
+    struct OpenError: Error, CustomStringConvertible {
+        let status: jack_status_t
+        let step: String
+        var serverMissing: Bool { status.rawValue & JackServerFailed.rawValue != 0 }
+        var description: String {
+            serverMissing ? "no JACK server running" : "\(step) failed (JACK status 0x\(String(status.rawValue, radix: 16)))"
+        }
+    }
+
+    /// Opens the client without starting a server (we start our own, visibly).
+    init(name: String, server: String?, context: ProcessContext) throws {
+        var status = jack_status_t(rawValue: 0)
+        let options = JackOptions(rawValue: JackNoStartServer.rawValue | JackUseExactName.rawValue)
+        let opened: OpaquePointer? = if let server {
+            crosspoint_jack_client_open_server(name, options, &status, server)
+        } else {
+            crosspoint_jack_client_open(name, options, &status)
+        }
+        guard let handle = opened else { throw OpenError(status: status, step: "opening client '\(name)'") }
+        self.handle = handle
+        self.name = String(cString: jack_get_client_name(handle))
+        self.context = context
+        do {
+            try registerPorts()
+        } catch {
+            jack_client_close(handle)
+            throw error
+        }
+    }
+
+    private func registerPorts() throws {
+        let type = "32 bit float mono audio" // JACK_DEFAULT_AUDIO_TYPE
+        for n in 0..<context.mixer.inputs {
+            guard let port = jack_port_register(handle, "in_\(n + 1)", type, UInt(JackPortIsInput.rawValue), 0) else {
+                throw OpenError(status: jack_status_t(rawValue: 0), step: "registering port in_\(n + 1)")
+            }
+            context.inputPorts[n] = port
+        }
+        for m in 0..<context.mixer.outputs {
+            guard let port = jack_port_register(handle, "out_\(m + 1)", type, UInt(JackPortIsOutput.rawValue), 0) else {
+                throw OpenError(status: jack_status_t(rawValue: 0), step: "registering port out_\(m + 1)")
+            }
+            context.outputPorts[m] = port
+        }
+    }
+
+    /// Installs the callbacks and starts processing.
+    func activate() throws {
+        let pointer = Unmanaged.passUnretained(context).toOpaque()
+        jack_set_process_callback(handle, ProcessContext.process, pointer)
+        jack_set_xrun_callback(handle, ProcessContext.xrun, pointer)
+        jack_on_shutdown(handle, ProcessContext.shutdown, pointer)
+        jack_set_sample_rate_callback(handle, ProcessContext.sampleRateChanged, pointer)
+        jack_set_buffer_size_callback(handle, ProcessContext.bufferSizeChanged, pointer)
+        jack_set_port_connect_callback(handle, ProcessContext.portConnected, pointer)
+        let rate = Int(jack_get_sample_rate(handle))
+        context.sampleRate.store(rate, ordering: .relaxed)
+        context.bufferSize.store(Int(jack_get_buffer_size(handle)), ordering: .relaxed)
+        context.mixer.setSampleRate(rate)
+        context.serverGone.store(false, ordering: .sequentiallyConsistent)
+        context.mixer.setAttached(true)
+        guard jack_activate(handle) == 0 else {
+            context.mixer.setAttached(false)
+            throw OpenError(status: jack_status_t(rawValue: 0), step: "activating client")
+        }
+        active = true
+    }
+
+    /// Closes the client. After the server died this only frees our side.
+    func close() {
+        if active && !context.serverGone.load(ordering: .sequentiallyConsistent) {
+            jack_deactivate(handle)
+        }
+        context.mixer.setAttached(false)
+        active = false
+        jack_client_close(handle)
+    }
+
+    // MARK: - Ports and connections (control side)
+
+    var fullInputNames: [String] { stride(from: 1, through: context.mixer.inputs, by: 1).map { "\(name):in_\($0)" } }
+    var fullOutputNames: [String] { stride(from: 1, through: context.mixer.outputs, by: 1).map { "\(name):out_\($0)" } }
+
+    /// Ports of other clients whose names match `pattern` (a regular
+    /// expression, as `jack_get_ports` takes), with the given flags.
+    func ports(matching pattern: String, flags: JackPortFlags) -> [String] {
+        guard let list = jack_get_ports(handle, pattern, nil, UInt(flags.rawValue)) else { return [] }
+        defer { jack_free(list) }
+        var names: [String] = []
+        var index = 0
+        while let entry = list[index] {
+            names.append(String(cString: entry))
+            index += 1
+        }
+        return names.filter { !$0.hasPrefix(name + ":") }
+    }
+
+    /// Every connection of our ports, as (our port, other port) by full names.
+    func connections() -> [(ours: String, theirs: String)] {
+        var result: [(String, String)] = []
+        for port in fullInputNames + fullOutputNames {
+            guard let handle = jack_port_by_name(self.handle, port),
+                  let list = jack_port_get_all_connections(self.handle, handle) else { continue }
+            defer { jack_free(list) }
+            var index = 0
+            while let entry = list[index] {
+                result.append((port, String(cString: entry)))
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// Connects source → destination; true when connected (or already was).
+    @discardableResult
+    func connect(_ source: String, _ destination: String) -> Bool {
+        let code = jack_connect(handle, source, destination)
+        return code == 0 || code == EEXIST
+    }
+
+    var cpuLoad: Float { jack_cpu_load(handle) }
+}

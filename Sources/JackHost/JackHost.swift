@@ -1,0 +1,200 @@
+import CJack
+import Foundation
+import Logging
+import MixCore
+import Synchronization
+
+/// Keeps the mixer running in JACK: opens the client, connects its ports,
+/// and when the server goes away waits for one to come back and restores
+/// ports and connections. The scene lives in the mixer, so it survives.
+public final class JackHost: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var clientName = "crosspoint"
+        /// nil: JACK_DEFAULT_SERVER or "default".
+        public var serverName: String?
+        /// Regular expressions for the ports to connect ours to, in order.
+        public var connectInputs: String?
+        public var connectOutputs: String?
+        /// Start a server when none is running, with this backend; nil: never.
+        public var autostartDriver: String? = "dummy"
+
+        public init() {}
+    }
+
+    private let options: Options
+    private let mixer: Mixer
+    private let logger: Logger
+    private let context: ProcessContext
+    private let state = Mutex<State>(State())
+    private let startTime = ContinuousClock.now
+
+    private struct State {
+        var client: JackClient?
+        var server: JackServerProcess?
+        /// Our connections as last seen, kept to restore after a server restart.
+        var connections: [(ours: String, theirs: String)] = []
+        /// Connections still to restore, and until when to keep trying.
+        var restoring: [(ours: String, theirs: String)] = []
+        var restoreDeadline = ContinuousClock.now
+        var stopping = false
+    }
+
+    public init(mixer: Mixer, options: Options, logger: Logger) {
+        self.mixer = mixer
+        self.options = options
+        self.logger = logger
+        context = ProcessContext(mixer: mixer)
+        jack_set_error_function(JackHost.jackError)
+        jack_set_info_function(JackHost.jackError)
+    }
+
+    /// Connects to JACK (starting a server if allowed and needed) and
+    /// applies the `--connect-*` patterns. Throws if there is no server and
+    /// none may be started.
+    public func start() throws {
+        do {
+            try open()
+        } catch let error as JackClient.OpenError where error.serverMissing && options.autostartDriver != nil {
+            let server = try JackServerProcess(serverName: options.serverName ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"],
+                                               driver: options.autostartDriver ?? "dummy", logger: logger)
+            state.withLock { $0.server = server }
+            try retry(for: .seconds(10)) { try open() }
+        }
+        state.withLock { state in
+            guard let client = state.client else { return }
+            connect(client, ours: client.fullInputNames, pattern: options.connectInputs, flags: JackPortIsOutput, inbound: true)
+            connect(client, ours: client.fullOutputNames, pattern: options.connectOutputs, flags: JackPortIsInput, inbound: false)
+        }
+    }
+
+    /// Watches the connection until `stop()`: remembers our connections,
+    /// notices the server leaving, and reconnects. Call from its own thread.
+    public func supervise() {
+        while !state.withLock({ $0.stopping }) {
+            Thread.sleep(forTimeInterval: 0.1)
+            if context.serverGone.load(ordering: .sequentiallyConsistent) {
+                handleServerLoss()
+            } else if context.connectionsChanged.exchange(false, ordering: .relaxed) {
+                state.withLock { state in
+                    if let client = state.client { state.connections = client.connections() }
+                }
+            }
+            restorePendingConnections()
+        }
+    }
+
+    /// Ends `supervise()`; safe from any thread, including a signal handler's queue.
+    public func requestStop() { state.withLock { $0.stopping = true } }
+
+    /// Closes the client and stops a server we started.
+    public func stop() {
+        let (client, server) = state.withLock { state -> (JackClient?, JackServerProcess?) in
+            state.stopping = true
+            defer { state.client = nil; state.server = nil }
+            return (state.client, state.server)
+        }
+        client?.close()
+        server?.stop()
+    }
+
+    // MARK: - Status
+
+    public var isConnected: Bool { state.withLock { $0.client != nil } }
+    public var sampleRate: Int { context.sampleRate.load(ordering: .relaxed) }
+    public var bufferSize: Int { context.bufferSize.load(ordering: .relaxed) }
+    public var xruns: Int { context.xruns.load(ordering: .relaxed) }
+    /// JACK's estimate of the DSP load, in percent of the period.
+    public var dspLoad: Float { state.withLock { $0.client?.cpuLoad ?? 0 } }
+    public var uptime: Double {
+        let elapsed = ContinuousClock.now - startTime
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+    public var clientName: String { state.withLock { $0.client?.name ?? options.clientName } }
+
+    // MARK: - Connecting
+
+    private func open() throws {
+        let client = try JackClient(name: options.clientName, server: options.serverName, context: context)
+        do {
+            try client.activate()
+        } catch {
+            client.close()
+            throw error
+        }
+        state.withLock { $0.client = client }
+        logger.notice("JACK client '\(client.name)' active: \(mixer.inputs) inputs, \(mixer.outputs) outputs, \(client.context.sampleRate.load(ordering: .relaxed)) Hz, \(client.context.bufferSize.load(ordering: .relaxed)) frames")
+    }
+
+    private func retry(for limit: Duration, _ body: () throws -> Void) throws {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            do { return try body() } catch {
+                if ContinuousClock.now > deadline { throw error }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+    }
+
+    /// Connects our ports, in order, to the other clients' ports that match.
+    private func connect(_ client: JackClient, ours: [String], pattern: String?, flags: JackPortFlags, inbound: Bool) {
+        guard let pattern else { return }
+        let theirs = client.ports(matching: pattern, flags: flags)
+        if theirs.isEmpty { logger.warning("no JACK ports match '\(pattern)'") }
+        for (mine, other) in zip(ours, theirs) {
+            let ok = inbound ? client.connect(other, mine) : client.connect(mine, other)
+            if ok {
+                logger.info("connected \(inbound ? "\(other) -> \(mine)" : "\(mine) -> \(other)")")
+            } else {
+                logger.warning("could not connect \(mine) and \(other)")
+            }
+        }
+    }
+
+    private func handleServerLoss() {
+        let lost = state.withLock { state -> JackClient? in
+            defer { state.client = nil }
+            return state.client
+        }
+        if let lost {
+            logger.error("JACK server went away; the scene is kept, waiting for a server to come back")
+            lost.close()
+        }
+        do {
+            try open()
+        } catch {
+            Thread.sleep(forTimeInterval: 0.4)
+            return
+        }
+        state.withLock { state in
+            state.restoring = state.connections
+            state.restoreDeadline = .now + .seconds(30)
+        }
+        logger.notice("reconnected to JACK; restoring \(state.withLock { $0.restoring.count }) connections")
+    }
+
+    /// After a reconnect, other clients' ports may take a while to return:
+    /// keep trying the remembered connections for 30 s.
+    private func restorePendingConnections() {
+        state.withLock { state in
+            guard !state.restoring.isEmpty, let client = state.client else { return }
+            state.restoring.removeAll { pair in
+                let isOurInput = pair.ours.contains(":in_")
+                let done = isOurInput ? client.connect(pair.theirs, pair.ours) : client.connect(pair.ours, pair.theirs)
+                if done { logger.info("restored connection \(pair.ours) <-> \(pair.theirs)") }
+                return done
+            }
+            if ContinuousClock.now > state.restoreDeadline && !state.restoring.isEmpty {
+                logger.warning("gave up restoring \(state.restoring.count) connections")
+                state.restoring.removeAll()
+            }
+        }
+    }
+
+    /// JACK's own messages, at debug level: we log what they mean ourselves.
+    private static let jackError: @convention(c) (UnsafePointer<CChar>?) -> Void = { message in
+        guard let message else { return }
+        jackLogger.debug("jack: \(String(cString: message))")
+    }
+}
+
+private let jackLogger = Logger(label: "crosspoint.jack")

@@ -1,0 +1,104 @@
+import CJack
+import MixCore
+import Synchronization
+
+/// What the JACK process callback needs, allocated once per client: the
+/// mixer, our ports, and room for the buffer pointers of each period.
+///
+/// `process` is the trampoline: the only code on the audio thread that is not
+/// `@_noLocks`, because it calls C (`jack_port_get_buffer`). It gathers the
+/// period's buffers and hands them to `Mixer.process`, which is checked.
+final class ProcessContext: @unchecked Sendable {
+    let mixer: Mixer
+    let inputPorts: UnsafeMutablePointer<OpaquePointer?>
+    let outputPorts: UnsafeMutablePointer<OpaquePointer?>
+    let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
+    let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// Stands in for a port whose buffer JACK did not give (never expected).
+    let spare: UnsafeMutablePointer<Float>
+    let xruns = Atomic<Int>(0)
+    let serverGone = Atomic<Bool>(false)
+    let connectionsChanged = Atomic<Bool>(true)
+    let sampleRate = Atomic<Int>(0)
+    let bufferSize = Atomic<Int>(0)
+
+    init(mixer: Mixer) {
+        self.mixer = mixer
+        inputPorts = .allocate(capacity: mixer.inputs)
+        inputPorts.initialize(repeating: nil, count: mixer.inputs)
+        outputPorts = .allocate(capacity: mixer.outputs)
+        outputPorts.initialize(repeating: nil, count: mixer.outputs)
+        spare = .allocate(capacity: 8192)
+        spare.initialize(repeating: 0, count: 8192)
+        inputBuffers = .allocate(capacity: mixer.inputs)
+        inputBuffers.initialize(repeating: UnsafePointer(spare), count: mixer.inputs)
+        outputBuffers = .allocate(capacity: mixer.outputs)
+        outputBuffers.initialize(repeating: spare, count: mixer.outputs)
+    }
+
+    deinit {
+        inputPorts.deallocate()
+        outputPorts.deallocate()
+        inputBuffers.deallocate()
+        outputBuffers.deallocate()
+        spare.deallocate()
+    }
+
+    // MARK: - JACK callbacks (C function pointers, on JACK's threads)
+
+    static let process: JackProcessCallback = { frames, context in
+        guard let context else { return 0 }
+        Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef { c in
+            let count = Int(frames)
+            for n in 0..<c.mixer.inputs {
+                let buffer = jack_port_get_buffer(c.inputPorts[n], frames)
+                c.inputBuffers[n] = buffer.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
+                    ?? UnsafePointer(c.spare)
+            }
+            for m in 0..<c.mixer.outputs {
+                let buffer = jack_port_get_buffer(c.outputPorts[m], frames)
+                c.outputBuffers[m] = buffer?.assumingMemoryBound(to: Float.self) ?? c.spare
+            }
+            c.mixer.process(inputs: c.inputBuffers, outputs: c.outputBuffers, frames: count)
+        }
+        return 0
+    }
+
+    static let xrun: JackXRunCallback = { context in
+        guard let context else { return 0 }
+        Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef { _ = $0.xruns.add(1, ordering: .relaxed) }
+        return 0
+    }
+
+    static let shutdown: JackShutdownCallback = { context in
+        guard let context else { return }
+        Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef { c in
+            c.mixer.setAttached(false)
+            c.serverGone.store(true, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    static let sampleRateChanged: JackSampleRateCallback = { rate, context in
+        guard let context else { return 0 }
+        Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef { c in
+            c.sampleRate.store(Int(rate), ordering: .relaxed)
+            c.mixer.setSampleRate(Int(rate))
+        }
+        return 0
+    }
+
+    static let bufferSizeChanged: JackBufferSizeCallback = { frames, context in
+        guard let context else { return 0 }
+        Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef {
+            $0.bufferSize.store(Int(frames), ordering: .relaxed)
+        }
+        return 0
+    }
+
+    static let portConnected: JackPortConnectCallback = { _, _, _, context in
+        guard let context else { return }
+        Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef {
+            $0.connectionsChanged.store(true, ordering: .relaxed)
+        }
+    }
+}

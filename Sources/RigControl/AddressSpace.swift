@@ -1,0 +1,96 @@
+import OSC
+
+/// The rig's OSC address space: turns an incoming address, which may be an
+/// OSC 1.0 pattern, into the concrete targets it names.
+///
+///     /source/{n}/{volume,db,pan,mute,solo,name}
+///     /matrix/{in}/{out}   /matrix/{in}/{out}/db   /matrix/map   /matrix/clear
+///     /output/{m}/{volume,db,mute,name}
+///     /master/{volume,db,mute}
+///     /status   /ping
+public struct AddressSpace: Sendable {
+    public let inputs: Int
+    public let outputs: Int
+
+    public init(inputs: Int, outputs: Int) {
+        self.inputs = inputs
+        self.outputs = outputs
+    }
+
+    public enum ResolveError: Error, Equatable, CustomStringConvertible {
+        case unknownAddress
+        case outOfRange(what: String, number: Int, limit: Int)
+
+        public var description: String {
+            switch self {
+            case .unknownAddress: "unknown address"
+            case .outOfRange(let what, let number, let limit):
+                "\(what) \(number) out of range (1-\(limit))"
+            }
+        }
+    }
+
+    /// Every target `address` names, in a stable order. A literal channel
+    /// number beyond the rig is an error of its own, so that `/source/9/mute`
+    /// on an 8-input rig says so rather than "unknown address".
+    public func resolve(_ address: String) -> Result<[Target], ResolveError> {
+        let parts = address.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0].isEmpty, !parts.dropFirst().contains(where: \.isEmpty) else {
+            return .failure(.unknownAddress)
+        }
+        let path = Array(parts.dropFirst())
+        var targets: [Target] = []
+        do {
+            for head in ["source", "matrix", "output", "master", "status", "ping"] where matches(path[0], head) {
+                targets += try resolve(head, Array(path.dropFirst()))
+            }
+        } catch {
+            return .failure(error)
+        }
+        return targets.isEmpty ? .failure(.unknownAddress) : .success(targets)
+    }
+
+    private func resolve(_ head: String, _ rest: [Substring]) throws(ResolveError) -> [Target] {
+        switch (head, rest.count) {
+        case ("status", 0): return [.status]
+        case ("ping", 0): return [.ping]
+        case ("source", 2):
+            return try channels(rest[0], "source", inputs).flatMap { n in
+                Target.SourceParameter.allCases.filter { matches(rest[1], $0.rawValue) }.map { .source(n, $0) }
+            }
+        case ("output", 2):
+            return try channels(rest[0], "output", outputs).flatMap { m in
+                Target.OutputParameter.allCases.filter { matches(rest[1], $0.rawValue) }.map { .output(m, $0) }
+            }
+        case ("master", 1):
+            return Target.MasterParameter.allCases.filter { matches(rest[0], $0.rawValue) }.map { .master($0) }
+        case ("matrix", 1):
+            return (matches(rest[0], "map") ? [.matrixMap] : []) + (matches(rest[0], "clear") ? [.matrixClear] : [])
+        case ("matrix", 2), ("matrix", 3):
+            if rest.count == 3 && !matches(rest[2], "db") { return [] }
+            let unit: Target.LevelUnit = rest.count == 3 ? .decibels : .linear
+            let ins = try channels(rest[0], "input", inputs)
+            let outs = try channels(rest[1], "output", outputs)
+            return ins.flatMap { i in outs.map { o in .crosspoint(input: i, output: o, unit) } }
+        default:
+            return []
+        }
+    }
+
+    /// The channel numbers 1…limit that `part` names. A literal number is
+    /// checked against the limit; a non-numeric literal names none.
+    private func channels(_ part: Substring, _ what: String, _ limit: Int) throws(ResolveError) -> [Int] {
+        if OSCAddressPattern.isPattern(part) {
+            return (0..<limit).map { $0 + 1 }.filter { OSCAddressPattern.matches(part, String($0)) }
+        }
+        guard let number = Int(part), String(number) == part else { return [] }
+        guard number >= 1 && number <= limit else {
+            throw .outOfRange(what: what, number: number, limit: limit)
+        }
+        return [number]
+    }
+
+    private func matches(_ part: Substring, _ name: String) -> Bool {
+        OSCAddressPattern.isPattern(part) ? OSCAddressPattern.matches(part, name) : part == name
+    }
+}

@@ -1,0 +1,75 @@
+import MixCore
+import OSC
+
+/// Reads and checks the arguments of a message that sets a parameter.
+/// Every failure is a reason for the `/error` reply; finite values outside a
+/// range are clamped, never refused.
+struct ArgumentReader {
+    let arguments: [OSCArgument]
+
+    struct Failure: Error { let reason: String }
+
+    /// The longest fade accepted, in seconds.
+    static let longestFade: Double = 3600
+
+    /// `value [fade]`, a number clamped to `range`, and an optional fade in
+    /// seconds.
+    func valueAndFade(in range: ClosedRange<Double>) throws(Failure) -> (value: Double, fade: Double?) {
+        guard (1...2).contains(arguments.count) else {
+            throw Failure(reason: "expected 1 or 2 arguments (value [fade seconds]), got \(arguments.count)")
+        }
+        let value = try number(at: 0)
+        let fade = arguments.count == 2 ? try number(at: 1) : nil
+        return (min(max(value, range.lowerBound), range.upperBound),
+                fade.map { min(max($0, 0), Self.longestFade) })
+    }
+
+    /// One on/off argument: an int or float (non-zero is on) or T/F, as
+    /// TouchOSC buttons send 1.0 and 0.0.
+    func onOff() throws(Failure) -> Bool {
+        guard arguments.count == 1 else {
+            throw Failure(reason: "expected 1 argument (on/off), got \(arguments.count)")
+        }
+        if case .bool(let on) = arguments[0] { return on }
+        return try number(at: 0) != 0
+    }
+
+    /// One string argument of at most 64 characters.
+    func name() throws(Failure) -> String {
+        guard arguments.count == 1 else {
+            throw Failure(reason: "expected 1 argument (a name), got \(arguments.count)")
+        }
+        switch arguments[0] {
+        case .string(let text), .symbol(let text):
+            guard text.count <= 64 else { throw Failure(reason: "name longer than 64 characters") }
+            return text
+        default:
+            throw Failure(reason: "wrong argument type '\(arguments[0].typeTag)', expected a string")
+        }
+    }
+
+    /// Whole numbers, one per argument (floats must be whole: tablets send
+    /// floats for everything), each in `range`.
+    func channelNumbers(in range: ClosedRange<Int>, atMost limit: Int) throws(Failure) -> [Int] {
+        guard (1...max(1, limit)).contains(arguments.count) else {
+            throw Failure(reason: "expected 1 to \(limit) arguments (one input per output), got \(arguments.count)")
+        }
+        var numbers: [Int] = []
+        for index in arguments.indices {
+            let value = try number(at: index)
+            guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+                throw Failure(reason: "argument \(index + 1) is \(value), expected a whole number \(range.lowerBound)-\(range.upperBound)")
+            }
+            numbers.append(Int(value))
+        }
+        return numbers
+    }
+
+    func number(at index: Int) throws(Failure) -> Double {
+        guard let value = arguments[index].number else {
+            throw Failure(reason: "wrong argument type '\(arguments[index].typeTag)' at \(index + 1), expected a number")
+        }
+        guard value.isFinite else { throw Failure(reason: "non-finite value at argument \(index + 1)") }
+        return value
+    }
+}

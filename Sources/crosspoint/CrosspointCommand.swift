@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct CrosspointCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crosspoint",
+        abstract: "A live matrix mixer in JACK, controlled over OSC.",
+        subcommands: [Serve.self, Send.self],
+        defaultSubcommand: nil
+    )
+}

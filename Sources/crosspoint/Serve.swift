@@ -1,0 +1,144 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import JackHost
+import Logging
+import MixCore
+import OSC
+import RigControl
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the mixer: a JACK client with N inputs and M outputs, controlled over OSC (UDP).")
+
+    @Option(help: "Number of input ports (in_1 …), 1-512.")
+    var inputs = 8
+
+    @Option(help: "Number of output ports (out_1 …), 1-512.")
+    var outputs = 8
+
+    @Option(help: "UDP port to receive OSC on.")
+    var oscPort = 9000
+
+    @Option(help: "Ramp time, in milliseconds, of a change sent without a fade time (0-1000).")
+    var smoothingMs: Double = 20
+
+    @Option(help: "How pan splits a source over a stereo pair: balance, constant-power or linear.")
+    var panLaw: PanLaw = .balance
+
+    @Option(help: "Outputs that belong to no stereo pair, comma-separated (e.g. 5,6). Other outputs pair as (1,2), (3,4), ….")
+    var monoOutputs: String?
+
+    @Option(help: "JACK client name.")
+    var jackName = "crosspoint"
+
+    @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER, else 'default').")
+    var jackServer: String?
+
+    @Option(help: "Connect our inputs, in order, to the JACK output ports matching this regular expression (e.g. 'system:capture_.*').")
+    var connectInputs: String?
+
+    @Option(help: "Connect our outputs, in order, to the JACK input ports matching this regular expression (e.g. 'system:playback_.*').")
+    var connectOutputs: String?
+
+    @Flag(help: "Do not start a JACK server when none is running; exit instead.")
+    var noAutostart = false
+
+    @Option(help: "Backend of the JACK server started when none is running (dummy needs no sound card; alsa for a real card).")
+    var autostartDriver = "dummy"
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (1...512).contains(inputs), (1...512).contains(outputs) else {
+            throw ValidationError("--inputs and --outputs must be 1-512")
+        }
+        guard (0...1000).contains(smoothingMs) else { throw ValidationError("--smoothing-ms must be 0-1000") }
+        guard (0...65535).contains(oscPort) else { throw ValidationError("--osc-port must be 0-65535") }
+        _ = try monoOutputSet()
+    }
+
+    private func monoOutputSet() throws -> Set<Int> {
+        guard let monoOutputs, !monoOutputs.isEmpty else { return [] }
+        var set: Set<Int> = []
+        for part in monoOutputs.split(separator: ",") {
+            guard let m = Int(part.trimmingCharacters(in: .whitespaces)), (1...outputs).contains(m) else {
+                throw ValidationError("--mono-outputs: '\(part)' is not an output number 1-\(outputs)")
+            }
+            set.insert(m)
+        }
+        return set
+    }
+
+    func run() throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "crosspoint")
+
+        let scene = Scene(inputs: inputs, outputs: outputs)
+        let mixer = Mixer(scene: scene, panLaw: panLaw,
+                          layout: OutputLayout(outputs: outputs, monoOutputs: try monoOutputSet()))
+        var hostOptions = JackHost.Options()
+        hostOptions.clientName = jackName
+        hostOptions.serverName = jackServer
+        hostOptions.connectInputs = connectInputs
+        hostOptions.connectOutputs = connectOutputs
+        hostOptions.autostartDriver = noAutostart ? nil : autostartDriver
+        let host = JackHost(mixer: mixer, options: hostOptions, logger: logger)
+
+        let (inputs, outputs) = (self.inputs, self.outputs)
+        let controller = Controller(scene: scene, mixer: mixer, smoothingSeconds: Float(smoothingMs / 1000),
+                                    logger: logger) {
+            [("sample_rate", .int32(Int32(host.sampleRate))),
+             ("buffer_size", .int32(Int32(host.bufferSize))),
+             ("inputs", .int32(Int32(inputs))),
+             ("outputs", .int32(Int32(outputs))),
+             ("xruns", .int32(Int32(clamping: host.xruns))),
+             ("dsp_load", .float(host.dspLoad)),
+             ("uptime", .float(Float(host.uptime)))]
+        }
+        let server: OSCServer
+        do {
+            server = try OSCServer(port: String(oscPort),
+                                   handler: { controller.handle($0, from: $1) },
+                                   bundleStarted: { controller.bundleStarted() },
+                                   bundleEnded: { controller.bundleEnded() })
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode.failure
+        }
+
+        do {
+            try host.start()
+        } catch {
+            logger.critical("cannot start in JACK: \(error)")
+            throw ExitCode.failure
+        }
+        server.start()
+        logger.notice("ready: OSC on UDP port \(server.port), JACK client '\(host.clientName)', \(inputs)x\(outputs), pan law \(panLaw.rawValue), smoothing \(smoothingMs) ms")
+
+        // SIGINT and SIGTERM end the supervision loop; then everything is
+        // closed in order, including a JACK server we started.
+        var signalSources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { host.requestStop() }
+            source.resume()
+            signalSources.append(source)
+        }
+        host.supervise()
+        server.stop()
+        host.stop()
+        signalSources.forEach { $0.cancel() }
+        logger.notice("stopped")
+    }
+}
+
+extension PanLaw: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}
