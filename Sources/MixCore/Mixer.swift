@@ -43,6 +43,9 @@ public final class Mixer: @unchecked Sendable {
 
     public var periodsRendered: Int { periods.load(ordering: .relaxed) }
 
+    /// Changes submitted but not yet taken by the audio thread.
+    public var queuedChanges: Int { queue.capacity - queue.freeSlots }
+
     public func setSampleRate(_ rate: Int) { sampleRate.store(max(1, rate), ordering: .relaxed) }
 
     /// The audio thread starts (true) or has stopped (false) calling `process`.

@@ -1,0 +1,191 @@
+import Logging
+import MixCore
+import OSC
+import RigControl
+import Testing
+
+/// A controller over an offline mixer: no JACK, no sockets.
+private func makeController(inputs: Int = 4, outputs: Int = 4) -> Controller {
+    let scene = Scene(inputs: inputs, outputs: outputs)
+    let mixer = Mixer(scene: scene, panLaw: .balance, layout: OutputLayout(outputs: outputs))
+    return Controller(scene: scene, mixer: mixer, smoothingSeconds: 0.02,
+                      logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+                      status: { [("inputs", .int32(Int32(inputs)))] })
+}
+
+private let peer = OSCPeer(host: "127.0.0.1", port: "1")
+
+extension Controller {
+    @discardableResult
+    func send(_ address: String, _ arguments: OSCArgument...) -> [OSCPacket] {
+        handle(OSCMessage(address, arguments), from: peer)
+    }
+}
+
+private func errorReason(_ replies: [OSCPacket]) -> String? {
+    guard case .message(let m)? = replies.first, m.address == "/error", m.arguments.count == 2,
+          case .string(let reason) = m.arguments[1] else { return nil }
+    return reason
+}
+
+@Suite struct ControllerTests {
+    @Test func setsAndQueriesEveryKindOfParameter() {
+        let c = makeController()
+        c.send("/source/2/volume", .float(0.5))
+        c.send("/source/3/db", .float(-6))
+        c.send("/source/1/pan", .float(-0.25))
+        c.send("/source/4/mute", .float(1))
+        c.send("/source/4/name", .string("Vox"))
+        c.send("/matrix/1/2", .float(2))
+        c.send("/matrix/2/1/db", .int32(0))
+        c.send("/output/3/volume", .float(0.25))
+        c.send("/output/2/mute", .bool(true))
+        c.send("/output/1/name", .string("Left wedge"))
+        c.send("/master/db", .float(-10))
+        c.send("/master/mute", .int32(1))
+        #expect(c.scene.sources[1].volume == 0.5)
+        #expect(abs(c.scene.sources[2].volume - 0.501187) < 1e-5)
+        #expect(c.scene.sources[0].pan == -0.25)
+        #expect(c.scene.sources[3].mute && c.scene.sources[3].name == "Vox")
+        #expect(c.scene.crosspoints[1, 2] == 2 && c.scene.crosspoints[2, 1] == 1)
+        #expect(c.scene.outputs[2].volume == 0.25 && c.scene.outputs[1].mute)
+        #expect(c.scene.outputs[0].name == "Left wedge")
+        #expect(abs(c.scene.master.volume - 0.316228) < 1e-5 && c.scene.master.mute)
+
+        #expect(c.send("/source/2/volume") == [.message(OSCMessage("/source/2/volume", [.float(0.5)]))])
+        #expect(c.send("/source/4/mute") == [.message(OSCMessage("/source/4/mute", [.int32(1)]))])
+        #expect(c.send("/output/1/name") == [.message(OSCMessage("/output/1/name", [.string("Left wedge")]))])
+        guard case .message(let db)? = c.send("/master/db").first, case .float(let value) = db.arguments[0] else {
+            Issue.record("no reply"); return
+        }
+        #expect(abs(value - -10) < 1e-4)
+        #expect(c.send("/matrix/1/2") == [.message(OSCMessage("/matrix/1/2", [.float(2)]))])
+    }
+
+    @Test func clampsFiniteValuesToTheirRange() {
+        let c = makeController()
+        c.send("/source/1/volume", .float(100))
+        c.send("/source/2/pan", .float(-7))
+        c.send("/matrix/1/1/db", .float(40))
+        c.send("/output/1/db", .float(-500))
+        #expect(c.scene.sources[0].volume == 4)
+        #expect(c.scene.sources[1].pan == -1)
+        #expect(abs(c.scene.crosspoints[1, 1] - 3.981) < 1e-3)
+        #expect(c.scene.outputs[0].volume == 0)
+    }
+
+    @Test(arguments: [
+        (OSCMessage("/nowhere", [.float(1)]), "unknown address"),
+        (OSCMessage("/source/9/volume", [.float(1)]), "source 9 out of range (1-4)"),
+        (OSCMessage("/matrix/1/5", [.float(1)]), "output 5 out of range (1-4)"),
+        (OSCMessage("/source/0/mute", [.int32(1)]), "source 0 out of range (1-4)"),
+        (OSCMessage("/source/1/volume", [.string("loud")]), "wrong argument type 's' at 1, expected a number"),
+        (OSCMessage("/source/1/volume", [.float(1), .float(2), .float(3)]), "expected 1 or 2 arguments (value [fade seconds]), got 3"),
+        (OSCMessage("/source/1/volume", [.float(.nan)]), "non-finite value at argument 1"),
+        (OSCMessage("/source/1/volume", [.float(1), .double(.infinity)]), "non-finite value at argument 2"),
+        (OSCMessage("/matrix/1/1", [.float(-.infinity)]), "non-finite value at argument 1"),
+        (OSCMessage("/source/1/mute", [.string("on")]), "wrong argument type 's' at 1, expected a number"),
+        (OSCMessage("/source/1/name", [.int32(3)]), "wrong argument type 'i', expected a string"),
+        (OSCMessage("/matrix/map", [.int32(9)]), "argument 1 is 9.0, expected a whole number 0-4"),
+        (OSCMessage("/matrix/map", [.float(1.5)]), "argument 1 is 1.5, expected a whole number 0-4"),
+        (OSCMessage("/ping", [.int32(1)]), "takes no arguments"),
+        (OSCMessage("//source", [.int32(1)]), "unknown address"),
+    ])
+    func rejectsBadInputAndChangesNothing(message: OSCMessage, reason: String) {
+        let c = makeController()
+        let before = c.scene
+        #expect(errorReason(c.handle(message, from: peer)) == reason)
+        #expect(c.scene == before)
+        #expect(c.mixer.queuedChanges == 0)
+        #expect(c.send("/ping") == [.message(OSCMessage("/pong"))])
+    }
+
+    @Test func aWildcardThatFailsForOneTargetChangesNone() {
+        let c = makeController()
+        let before = c.scene
+        // /source/1/* names volume, db, pan, mute, solo and name: a float is no name.
+        #expect(errorReason(c.send("/source/1/*", .float(0.5))) != nil)
+        #expect(c.scene == before)
+    }
+
+    @Test func wildcardsReachEveryMatch() {
+        let c = makeController()
+        c.send("/source/*/mute", .int32(1))
+        #expect(c.scene.sources.allSatisfy { $0.mute })
+        c.send("/matrix/[1-3]/1", .float(0.5))
+        #expect((1...3).allSatisfy { c.scene.crosspoints[$0, 1] == 0.5 } && c.scene.crosspoints[4, 1] == 0)
+        c.send("/source/{1,3}/pan", .float(-1))
+        #expect(c.scene.sources.map(\.pan) == [-1, 0, -1, 0])
+        c.send("/s?urce/[!1]/solo", .bool(true))
+        #expect(c.scene.sources.map(\.solo) == [false, true, true, true])
+        #expect(c.send("/source/*/pan").count == 4)
+    }
+
+    @Test func soloSilencesEveryOtherSource() {
+        let c = makeController()
+        let p = c.mixer.parameters
+        c.send("/source/2/solo", .int32(1))
+        c.mixer.drainQueue()
+        let gates = (1...4).map { c.mixer.offlineKernel.pointee.ramp(p.sourceSolo($0)).targetValue }
+        #expect(gates == [0, 1, 0, 0])
+        c.send("/source/2/solo", .int32(0))
+        c.mixer.drainQueue()
+        #expect((1...4).allSatisfy { c.mixer.offlineKernel.pointee.ramp(p.sourceSolo($0)).targetValue == 1 })
+    }
+
+    @Test func channelMapRoutesEachOutputFromOneInput() {
+        let c = makeController()
+        c.send("/matrix/map", .int32(0), .int32(0), .int32(1), .int32(2))
+        #expect(c.channelMap() == [0, 0, 1, 2])
+        #expect((1...4).allSatisfy { c.scene.crosspoints[$0, 1] == 0 && c.scene.crosspoints[$0, 2] == 0 })
+        #expect(c.scene.crosspoints[1, 3] == 1 && c.scene.crosspoints[3, 3] == 0)
+        #expect(c.send("/matrix/map") == [.message(OSCMessage("/matrix/map", [0, 0, 1, 2].map { .int32($0) }))])
+        c.send("/matrix/clear")
+        #expect(c.scene.crosspoints.gains.allSatisfy { $0 == 0 })
+    }
+
+    @Test func aClearButtonReleaseDoesNothing() {
+        let c = makeController()
+        c.send("/matrix/clear", .float(0))
+        #expect(c.scene.crosspoints[1, 1] == 1)
+        c.send("/matrix/clear", .float(1))
+        #expect(c.scene.crosspoints[1, 1] == 0)
+    }
+
+    @Test func aBundleIsOneBatch() {
+        let c = makeController()
+        c.bundleStarted()
+        c.send("/matrix/1/1", .float(0))
+        c.send("/matrix/2/2", .float(0))
+        #expect(c.mixer.queuedChanges == 0) // held back
+        c.bundleEnded()
+        #expect(c.mixer.queuedChanges == 2)
+    }
+
+    @Test func fadeArgumentSetsTheRampTime() {
+        let c = makeController()
+        c.mixer.setSampleRate(48_000)
+        c.send("/source/1/volume", .float(0), .float(2.5))
+        c.mixer.drainQueue()
+        #expect(c.mixer.offlineKernel.pointee.ramp(c.mixer.parameters.sourceVolume(1)).remaining == 120_000)
+    }
+
+    @Test func statusAndPing() {
+        let c = makeController()
+        #expect(c.send("/status") == [.bundle([OSCMessage("/status/inputs", [.int32(4)])])])
+        #expect(c.send("/ping") == [.message(OSCMessage("/pong"))])
+    }
+}
+
+@Suite struct AddressPatternTests {
+    @Test(arguments: [
+        ("*", "volume", true), ("vol*", "volume", true), ("*e", "volume", true), ("*x*", "volume", false),
+        ("?", "1", true), ("?", "12", false), ("[1-4]", "3", true), ("[1-4]", "5", false),
+        ("[!1-4]", "5", true), ("[!1-4]", "2", false), ("{1,3}", "3", true), ("{1,3}", "2", false),
+        ("{vol,d}*", "db", true), ("1[0-2]", "11", true), ("[1-", "1", false), ("{1,2", "1", false),
+        ("", "", true), ("*", "", true),
+    ])
+    func matches(pattern: String, name: String, expected: Bool) {
+        #expect(OSCAddressPattern.matches(pattern, name) == expected)
+    }
+}
