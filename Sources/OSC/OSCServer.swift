@@ -27,7 +27,8 @@ public final class OSCServer: @unchecked Sendable {
     public init(port: String?, handler: @escaping Handler,
                 bundleStarted: @escaping @Sendable () -> Void = {},
                 bundleEnded: @escaping @Sendable () -> Void = {}) throws {
-        guard let thread = lo_server_thread_new_with_proto(port, LO_UDP, OSCServer.reportError) else {
+        let requested = (port == nil || port == "0") ? nil : port // nil: liblo picks a free port
+        guard let thread = lo_server_thread_new_with_proto(requested, LO_UDP, OSCServer.reportError) else {
             throw StartError(port: port ?? "any")
         }
         self.thread = thread

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// A whole rig for one test: a real `jackd -r -d dummy` under a unique name,
+/// the real `crosspoint serve` binary on it, a JACK probe playing into its
+/// inputs, another recording its outputs, and an OSC client aimed at it.
+/// `stop()` ends every process it started (also on failure: each is killed
+/// by its own PID when released).
+final class CrosspointRig: @unchecked Sendable {
+    let jack: JackServer
+    let crosspoint: ChildProcess
+    let source: JackProbe
+    let recorder: JackProbe
+    let osc: OSCTestClient
+    let oscPort: Int
+    let inputs: Int
+    let outputs: Int
+
+    /// The built `crosspoint` executable, beside the test bundle.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["CROSSPOINT_BIN"] { return path }
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("crosspoint").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return packageRoot.appendingPathComponent(".build/debug/crosspoint").path
+    }
+
+    static func start(inputs: Int = 2, outputs: Int = 2, arguments: [String] = []) async throws -> CrosspointRig {
+        // Synchronous mode: the server waits for the whole graph each cycle,
+        // so a late client never reads a buffer already overwritten.
+        let jack = try await JackServer.start(synchronous: true)
+        do {
+            return try await CrosspointRig(jack: jack, inputs: inputs, outputs: outputs, arguments: arguments)
+        } catch {
+            jack.stop()
+            throw error
+        }
+    }
+
+    private init(jack: JackServer, inputs: Int, outputs: Int, arguments: [String]) async throws {
+        self.jack = jack
+        self.inputs = inputs
+        self.outputs = outputs
+        crosspoint = try ChildProcess(
+            executable: Self.binary,
+            arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
+                        "--inputs", "\(inputs)", "--outputs", "\(outputs)"] + arguments,
+            label: "crosspoint serve")
+        do {
+            let ready = try await crosspoint.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+            guard let port = ready.split(separator: " ").drop(while: { $0 != "port" }).dropFirst().first
+                .flatMap({ Int($0.trimmingCharacters(in: .punctuationCharacters)) }) else {
+                throw RigError("no OSC port in: \(ready)")
+            }
+            oscPort = port
+            source = try JackProbe(server: jack, clientName: "xp-source", playPorts: inputs, recordPorts: 0)
+            recorder = try JackProbe(server: jack, clientName: "xp-recorder", playPorts: 0, recordPorts: outputs)
+            for n in 1...inputs { try source.connect(from: source.playPort(n), to: "crosspoint:in_\(n)") }
+            for m in 1...outputs { try recorder.connect(from: "crosspoint:out_\(m)", to: recorder.recordPort(m)) }
+            osc = try OSCTestClient(target: .init(host: "127.0.0.1", port: port))
+        } catch {
+            crosspoint.terminate()
+            throw error
+        }
+    }
+
+    /// Stops crosspoint (SIGTERM, as an operator would) and the JACK server.
+    func stop() {
+        source.close()
+        recorder.close()
+        osc.close()
+        crosspoint.terminate()
+        jack.stop()
+    }
+
+    var sampleRate: Int { jack.sampleRate }
+
+    /// Plays a sine on input n.
+    func playSine(input n: Int, frequency: Float = 1000, amplitude: Float) {
+        source.setSignal(.sine(frequency: frequency, amplitude: amplitude), playPort: n)
+    }
+
+    /// Sends a message and waits for its effect to reach the audio thread:
+    /// a `/ping` after it is answered only once the message was handled.
+    func sendAndSettle(_ address: String, _ arguments: OSCTestClient.Argument...) async throws {
+        try osc.send(address, arguments: arguments)
+        try await ping()
+    }
+
+    func ping() async throws {
+        try osc.send("/ping")
+        _ = try await osc.waitFor(address: "/pong", timeout: .seconds(5))
+    }
+
+    /// Runs `crosspoint send` against this rig and returns its output.
+    func send(_ words: [String], wait: Double = 0.5) async throws -> (output: String, status: ChildProcess.Termination) {
+        let client = try ChildProcess(executable: Self.binary,
+                                      arguments: ["send", "--port", "\(oscPort)", "--wait", "\(wait)"] + words,
+                                      label: "crosspoint send")
+        let status = try await client.waitForExit(timeout: .seconds(10))
+        return (client.standardOutput, status)
+    }
+
+    /// Records all outputs for `seconds`, running `during` once recording has begun.
+    func record(seconds: Double, during: (Int) async throws -> Void = { _ in }) async throws -> Recording {
+        try await recorder.startRecording()
+        try await recorder.waitForRecordedFrames(Int(0.05 * Double(sampleRate)))
+        let mark = recorder.currentRecordingPosition() ?? 0
+        try await during(mark)
+        try await recorder.waitForRecordedFrames(mark + Int(seconds * Double(sampleRate)))
+        return try await recorder.stopRecording()
+    }
+
+    /// Diagnostics for a failed expectation.
+    var diagnostics: String {
+        "crosspoint:\n\(crosspoint.diagnostics())\njackd:\n\(jack.diagnostics)"
+    }
+}
+
+struct RigError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `body` with a fresh rig and stops it afterwards, whatever happens.
+func withRig(inputs: Int = 2, outputs: Int = 2, arguments: [String] = [],
+             _ body: (CrosspointRig) async throws -> Void) async throws {
+    let rig = try await CrosspointRig.start(inputs: inputs, outputs: outputs, arguments: arguments)
+    defer { rig.stop() }
+    do {
+        try await body(rig)
+    } catch {
+        Issue.record("\(error)\n\(rig.diagnostics)")
+        throw error
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Bad input from the network: a clear `/error`, nothing changed, still alive.
+extension Integration {
+@Suite struct ErrorTests {
+    typealias A = SignalAnalysis
+
+    @Test func everyKindOfBadInputIsRefusedAndChangesNothing() async throws {
+        try await withRig { rig in
+            rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
+            rig.playSine(input: 2, frequency: 500, amplitude: 0.5)
+            let cases: [(String, [OSCTestClient.Argument], String)] = [
+                ("/no/such/thing", [.float(1)], "unknown address"),
+                ("/source/3/volume", [.float(0)], "source 3 out of range (1-2)"),
+                ("/matrix/1/9", [.float(0)], "output 9 out of range (1-2)"),
+                ("/source/1/volume", [.string("zero")], "wrong argument type 's'"),
+                ("/source/1/volume", [.float(0), .float(1), .float(2)], "expected 1 or 2 arguments"),
+                ("/source/1/volume", [.float(.nan)], "non-finite value"),
+                ("/master/volume", [.float(.infinity)], "non-finite value"),
+                ("/matrix/1/1", [.double(-.infinity)], "non-finite value"),
+                ("/source/1/pan", [.float(0), .float(.nan)], "non-finite value at argument 2"),
+                ("/matrix/map", [.int32(7)], "expected a whole number 0-2"),
+                ("/source/*/mute", [.string("on")], "wrong argument type 's'"),
+                ("/ping", [.int32(1)], "takes no arguments"),
+            ]
+            for (address, arguments, reason) in cases {
+                try rig.osc.send(address, arguments: arguments)
+                let error = try await rig.osc.waitFor(address: "/error", timeout: .seconds(5))
+                #expect(error.typeTags == "ss")
+                #expect(error.argument(0) == .string(address))
+                guard case .string(let text)? = error.argument(1) else { Issue.record("no reason"); continue }
+                #expect(text.contains(reason), "\(address): \(text)")
+                try await rig.ping()
+            }
+            // Not OSC at all, and a truncated message: no reply, no crash.
+            try rig.osc.sendRaw(Array("hello, mixer".utf8))
+            try rig.osc.sendRaw([0x2f, 0x6d, 0x61, 0x74, 0x72, 0x69, 0x78, 0x00, 0x2c, 0x66, 0x00, 0x00])
+            try await rig.ping()
+            #expect(rig.crosspoint.isRunning)
+
+            let recording = try await rig.record(seconds: 0.2)
+            for (m, frequency) in [(1, 1000.0), (2, 500.0)] {
+                let fit = A.fitSine(recording.channels[m - 1], frequency: frequency, sampleRate: 48_000, in: 0..<9600)
+                #expect(abs(fit.amplitude - 0.5) < 1e-4 && fit.residualRMS < 1e-4, "out_\(m) unchanged")
+                #expect(recording.channels[m - 1].allSatisfy { $0.isFinite })
+            }
+            let errors = rig.crosspoint.standardError.split(separator: "\n").filter { $0.contains("rejected") }
+            #expect(errors.count == cases.count, "one log line per rejected message")
+        }
+    }
+
+    @Test func crosspointSendReportsAnError() async throws {
+        try await withRig { rig in
+            let (output, status) = try await rig.send(["/source/1/volume", "nan"])
+            #expect(status == .exited(1))
+            #expect(output.hasPrefix("/error ,ss /source/1/volume non-finite value"), "\(output)")
+        }
+    }
+
+    @Test func statusReportsTheRig() async throws {
+        try await withRig(inputs: 3, outputs: 2) { rig in
+            try rig.osc.send("/status")
+            var values: [String: OSCTestClient.Argument] = [:]
+            for key in ["sample_rate", "buffer_size", "inputs", "outputs", "xruns", "dsp_load", "uptime"] {
+                let message = try await rig.osc.waitFor(address: "/status/\(key)")
+                values[key] = message.argument(0)
+                #expect(message.bundleTimeTag != nil, "/status/\(key) comes in the bundle")
+            }
+            #expect(values["sample_rate"] == .int32(48_000))
+            #expect(values["buffer_size"] == .int32(64))
+            #expect(values["inputs"] == .int32(3) && values["outputs"] == .int32(2))
+            guard case .float(let uptime)? = values["uptime"] else { Issue.record("uptime"); return }
+            #expect(uptime > 0 && uptime < 60)
+        }
+    }
+}
+}

@@ -1,0 +1,218 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CJack
+import Foundation
+import Synchronization
+
+/// A private JACK server for one test: `jackd` on the dummy backend (no sound
+/// card), non-realtime, under a name no other test or user shares.
+///
+/// ```swift
+/// let server = try await JackServer.start()
+/// defer { server.stop() }
+/// let mixer = try ChildProcess(executable: path, environment: server.clientEnvironment)
+/// ```
+///
+/// The server is stopped by ``stop()`` or, failing that, by `deinit` and the
+/// ``ChildProcessRegistry`` safety nets.
+public final class JackServer: @unchecked Sendable {
+    public enum Failure: Error, CustomStringConvertible {
+        case notReady(server: String, reason: String, diagnostics: String)
+
+        public var description: String {
+            switch self {
+            case .notReady(let server, let reason, let diagnostics):
+                "JACK server \(server) did not become ready: \(reason)\n\(diagnostics)"
+            }
+        }
+    }
+
+    /// The server name (`jackd -n`), unique per test process and server:
+    /// `xp-test-<pid>-<counter>` unless the test chose one.
+    public let name: String
+    /// The sample rate the server runs at, as it reported it.
+    public let sampleRate: Int
+    /// Frames per period, as the server reported it.
+    public let periodSize: Int
+    /// The `jackd` process (its stdout/stderr are kept for diagnostics).
+    public let process: ChildProcess
+
+    private static let counter = Atomic<Int>(0)
+
+    /// Environment variables a JACK client process needs to reach this server.
+    public var clientEnvironment: [String: String] {
+        ["JACK_DEFAULT_SERVER": name]
+    }
+
+    /// What `jackd` printed so far, for failure messages.
+    public var diagnostics: String { process.diagnostics() }
+
+    /// True while `jackd` runs.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Starts `jackd -n <name> -r [-S] -d dummy -r <sampleRate> -p <periodSize>`
+    /// and waits until a client can connect to it.
+    ///
+    /// - Parameters:
+    ///   - name: the server name; by default a fresh `xp-test-<pid>-<n>`.
+    ///     Pass a stopped server's ``name`` to bring "the same" server back.
+    ///   - synchronous: `jackd -S` (the default here). In JACK2's default
+    ///     asynchronous mode a client that runs late can read a buffer its
+    ///     upstream client has already overwritten with the next period: one
+    ///     period of wrong audio, with no gap in frame times. Measured on the
+    ///     2-core build machine with two probes (player → recorder), 30 takes
+    ///     of 0.5 s each: asynchronous, 4 takes with clicks on an idle
+    ///     machine, and with one busy process beside it 8 with clicks and all
+    ///     30 with skipped cycles; synchronous, none in either case.
+    ///     Synchronous mode waits for the whole graph every cycle, so under
+    ///     load the clock slows down instead (down to 2/3 of real time).
+    ///   - capturePorts, playbackPorts: the dummy backend's `system:` ports.
+    ///   - timeout: how long to wait for the server to accept clients.
+    public static func start(
+        name: String? = nil,
+        sampleRate: Int = 48_000,
+        periodSize: Int = 64,
+        synchronous: Bool = true,
+        capturePorts: Int = 2,
+        playbackPorts: Int = 2,
+        timeout: Duration = .seconds(15)
+    ) async throws -> JackServer {
+        removeLeftoversOfDeadTestProcesses()
+        let generated = name == nil
+        let name = name ?? "xp-test-\(getpid())-\(counter.wrappingAdd(1, ordering: .relaxed).newValue)"
+        let process = try ChildProcess(
+            executable: "jackd",
+            arguments: ["-n", name, "-r"] + (synchronous ? ["-S"] : []) + ["-d", "dummy",
+                        "-r", "\(sampleRate)", "-p", "\(periodSize)",
+                        "-C", "\(capturePorts)", "-P", "\(playbackPorts)"],
+            // No D-Bus device reservation: there is no sound card to reserve.
+            environment: ["JACK_NO_AUDIO_RESERVATION": "1"],
+            label: "jackd \(name)"
+        )
+        do {
+            let (actualRate, actualPeriod) = try await waitUntilReady(name: name, process: process, timeout: timeout)
+            return JackServer(name: name, process: process, sampleRate: actualRate, periodSize: actualPeriod)
+        } catch {
+            process.terminate()
+            // A chosen name may belong to a server that is running right now
+            // (which is why this one failed): leave its files alone.
+            if generated { removeLeftovers(of: name) }
+            throw error
+        }
+    }
+
+    private init(name: String, process: ChildProcess, sampleRate: Int, periodSize: Int) {
+        self.name = name
+        self.process = process
+        self.sampleRate = sampleRate
+        self.periodSize = periodSize
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the server (SIGTERM, then SIGKILL after 3 s) and removes any
+    /// socket or semaphore files that carry this server's name. Idempotent.
+    public func stop() {
+        let termination = process.terminate(grace: .seconds(3))
+        if termination != .signalled(SIGTERM) && termination != .exited(0) {
+            Self.removeLeftovers(of: name)
+        }
+    }
+
+    /// The names of the server's ports matching a regular expression
+    /// (empty matches all), read with `jack_lsp`-like logic through a
+    /// short-lived client.
+    public func portNames(matching pattern: String = "") throws -> [String] {
+        try Self.withClient(serverName: name, clientName: "xp-lsp") { client in
+            JackPortList.names(client: client, pattern: pattern, flags: 0)
+        }
+    }
+
+    // MARK: Private
+
+    /// The server's socket appears in /dev/shm once it listens; only then is
+    /// a client open attempted, so libjack does not print a connection error
+    /// for every poll.
+    private static func socketPath(of name: String) -> String {
+        "/dev/shm/jack_\(name)_\(getuid())_0"
+    }
+
+    private static func waitUntilReady(name: String, process: ChildProcess,
+                                       timeout: Duration) async throws -> (Int, Int) {
+        let start = ContinuousClock.now
+        var lastReason = "no socket yet"
+        while true {
+            if let ended = process.termination {
+                throw Failure.notReady(server: name, reason: "jackd \(ended)", diagnostics: process.diagnostics())
+            }
+            let elapsed = ContinuousClock.now - start
+            // Try a client once the socket exists, or after a while in case
+            // this libjack keeps its sockets elsewhere.
+            if FileManager.default.fileExists(atPath: socketPath(of: name)) || elapsed > .seconds(3) {
+                do {
+                    return try withClient(serverName: name, clientName: "xp-ready") { client in
+                        (Int(jack_get_sample_rate(client)), Int(jack_get_buffer_size(client)))
+                    }
+                } catch {
+                    lastReason = "\(error)"
+                }
+            }
+            if elapsed > timeout {
+                throw Failure.notReady(server: name, reason: lastReason, diagnostics: process.diagnostics())
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Opens a throwaway client on the named server (never starting one).
+    static func withClient<Result>(serverName: String, clientName: String,
+                                   _ body: (OpaquePointer) throws -> Result) throws -> Result {
+        var status = jack_status_t(rawValue: 0)
+        guard let client = crosspoint_jack_client_open_server(clientName, JackNoStartServer, &status, serverName) else {
+            throw JackProbe.Failure.cannotOpenClient(server: serverName, status: status.rawValue)
+        }
+        defer { jack_client_close(client) }
+        return try body(client)
+    }
+
+    /// Servers of a test process that died (crashed, or was killed) were
+    /// killed with it, leaving their socket and semaphore files in /dev/shm.
+    /// Those files carry the dead process's PID in their server name
+    /// (`xp-test-<pid>-<n>`); remove them. (The big `jack-<uid>-<n>` shared
+    /// memory segments are reclaimed by the next jackd that starts.)
+    private static func removeLeftoversOfDeadTestProcesses() {
+        let directory = "/dev/shm"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let uid = getuid()
+        for entry in entries {
+            let serverName: Substring
+            if entry.hasPrefix("jack_sem.\(uid)_xp-test-") {
+                serverName = entry.dropFirst("jack_sem.\(uid)_".count)
+            } else if entry.hasPrefix("jack_xp-test-") && entry.hasSuffix("_\(uid)_0") {
+                serverName = entry.dropFirst("jack_".count)
+            } else {
+                continue
+            }
+            // "xp-test-<pid>-<n>…"
+            let digits = serverName.dropFirst("xp-test-".count).prefix { $0.isNumber }
+            guard let owner = Int32(digits), owner != getpid() else { continue }
+            if kill(owner, 0) == -1 && errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: "\(directory)/\(entry)")
+            }
+        }
+    }
+
+    /// After a SIGKILL, jackd leaves its socket and semaphore files behind in
+    /// /dev/shm. Their names contain the server name, which is ours alone.
+    private static func removeLeftovers(of name: String) {
+        let directory = "/dev/shm"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let uid = getuid()
+        for entry in entries where entry.hasPrefix("jack_\(name)_\(uid)_") || entry.hasPrefix("jack_sem.\(uid)_\(name)_") {
+            try? FileManager.default.removeItem(atPath: "\(directory)/\(entry)")
+        }
+    }
+}
