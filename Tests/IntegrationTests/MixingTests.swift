@@ -114,13 +114,18 @@ extension Integration {
             // fade in the same period, both outputs are identical sample by sample.
             rig.source.setSignalOnAllPlayPorts(.constant(0.5))
             try await Task.sleep(for: .milliseconds(50))
+            // 600 messages between the two crosspoints take the server longer
+            // than a period to handle: only the bundle keeps them together.
+            let filler = Array(repeating: OSCTestClient.Message("/output/2/name", arguments: [.string("x")]), count: 600)
+            func bundle(_ level: Float, fade: Float) -> [OSCTestClient.Message] {
+                [.init("/matrix/1/1", arguments: [.float(level), .float(fade)])] + filler
+                    + [.init("/matrix/2/2", arguments: [.float(level), .float(fade)])]
+            }
             let recording = try await rig.record(seconds: 0.6) { _ in
                 for _ in 0..<5 {
-                    try rig.osc.sendBundle([.init("/matrix/1/1", arguments: [.float(0), .float(0.1)]),
-                                            .init("/matrix/2/2", arguments: [.float(0), .float(0.1)])])
+                    try rig.osc.sendBundle(bundle(0, fade: 0.1))
                     try await Task.sleep(for: .milliseconds(40))
-                    try rig.osc.sendBundle([.init("/matrix/1/1", arguments: [.float(1), .float(0.05)]),
-                                            .init("/matrix/2/2", arguments: [.float(1), .float(0.05)])])
+                    try rig.osc.sendBundle(bundle(1, fade: 0.05))
                     try await Task.sleep(for: .milliseconds(40))
                 }
                 try await rig.ping()
