@@ -47,8 +47,11 @@ let package = Package(
             "CJack", "MixCore", .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // Offline timing of the render kernel (`crosspoint bench`).
+        .target(name: "Bench", dependencies: ["MixCore"]),
+
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "OSC", "RigControl", "JackHost",
+            "MixCore", "OSC", "RigControl", "JackHost", "Bench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -86,7 +86,10 @@ public final class Mixer: @unchecked Sendable {
     // MARK: - Audio thread
 
     /// One period: applies every change queued so far, then mixes.
-    @inlinable @_noLocks
+    ///
+    /// Not inlinable on purpose: callers in other modules always call this
+    /// module's copy, compiled optimised for the kernel's CPU target.
+    @_noLocks
     public func process(inputs input: UnsafePointer<UnsafePointer<Float>>,
                         outputs output: UnsafePointer<UnsafeMutablePointer<Float>>,
                         frames: Int) {

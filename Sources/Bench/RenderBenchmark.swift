@@ -1,0 +1,135 @@
+import MixCore
+
+/// Renders the real mixer offline, period after period, and times each
+/// period: the same `Mixer.process` the JACK callback calls, on inputs that
+/// are not silent, with outputs that are read so nothing is optimised away.
+public struct RenderBenchmark: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var inputs: Int
+        public var outputs: Int
+        public var frames = 64
+        public var rate = 48_000
+        /// Fraction of crosspoints in use (non-zero).
+        public var density: Double = 1
+        /// Every parameter ramping all the time: the worst case.
+        public var ramping = false
+        /// Wall-clock time to spend rendering.
+        public var seconds: Double = 1
+
+        public init(inputs: Int, outputs: Int) {
+            self.inputs = inputs
+            self.outputs = outputs
+        }
+
+        /// The standard sweep: each size settled dense, ramping dense, and at 5% density.
+        public static var sweep: [Configuration] {
+            [8, 32, 64, 128, 256].flatMap { size -> [Configuration] in
+                var settled = Configuration(inputs: size, outputs: size)
+                settled.seconds = 1
+                var ramping = settled
+                ramping.ramping = true
+                var sparse = settled
+                sparse.density = 0.05
+                return [settled, ramping, sparse]
+            }
+        }
+    }
+
+    public struct Result: Sendable {
+        public var configuration: Configuration
+        public var periods: Int
+        public var microsecondsMedian: Double
+        public var microsecondsP99: Double
+        /// Share of the period budget (frames / rate) the median takes, in percent.
+        public var dspLoadPercent: Double
+        /// Crosspoints in use.
+        public var activeCrosspoints: Int
+        /// Sum of the last period's output, so the work cannot be skipped.
+        public var checksum: Float
+    }
+
+    public let configuration: Configuration
+
+    public init(_ configuration: Configuration) { self.configuration = configuration }
+
+    public func run() -> Result {
+        let c = configuration
+        var generator = SplitMix(seed: 0x5eed)
+        var scene = Scene(inputs: c.inputs, outputs: c.outputs)
+        var active = 0
+        for n in 1...c.inputs {
+            for m in 1...c.outputs {
+                let used = c.density >= 1 || generator.nextUnit() < c.density
+                scene.crosspoints[n, m] = used ? Float(0.1 + 0.9 * generator.nextUnit()) : 0
+                if used { active += 1 }
+            }
+        }
+        let mixer = Mixer(scene: scene, panLaw: .constantPower, layout: OutputLayout(outputs: c.outputs),
+                          maxFrames: max(c.frames, 64))
+        mixer.setSampleRate(c.rate)
+
+        let inputs = (0..<c.inputs).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: c.frames) }
+        let outputs = (0..<c.outputs).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: c.frames) }
+        defer { (inputs + outputs).forEach { $0.deallocate() } }
+        for buffer in inputs {
+            for k in 0..<c.frames { buffer[k] = Float(generator.nextUnit() * 2 - 1) * 0.5 }
+        }
+        let inputPointers = inputs.map { UnsafePointer($0) }
+
+        // Ramping: every crosspoint and source volume heads somewhere new
+        // over an hour of audio, longer than any run, so every period ramps
+        // all of them.
+        let parameters = mixer.parameters
+        func startRamps(towards level: Float) {
+            var changes: [Change] = []
+            for n in 1...c.inputs {
+                changes.append(Change(ramp: Int32(parameters.sourceVolume(n)), position: FaderLaw.position(gain: level),
+                                      value: level, seconds: 3600))
+                for m in 1...c.outputs where scene.crosspoints[n, m] != 0 {
+                    changes.append(Change(ramp: Int32(parameters.crosspoint(n, m)), position: FaderLaw.position(gain: level),
+                                          value: level, seconds: 3600))
+                }
+            }
+            mixer.submit(changes)
+        }
+        if c.ramping { startRamps(towards: 0.5) }
+
+        var timings: [Double] = []
+        timings.reserveCapacity(1 << 20)
+        let clock = ContinuousClock()
+        let end = clock.now + .milliseconds(Int(c.seconds * 1000))
+        var checksum: Float = 0
+        inputPointers.withUnsafeBufferPointer { ins in
+            outputs.withUnsafeBufferPointer { outs in
+                guard let ins = ins.baseAddress, let outs = outs.baseAddress else { return }
+                // Warm up: settle a fresh scene's first gains, fill the caches.
+                for _ in 0..<64 { mixer.process(inputs: ins, outputs: outs, frames: c.frames) }
+                while clock.now < end {
+                    let elapsed = clock.measure { mixer.process(inputs: ins, outputs: outs, frames: c.frames) }
+                    timings.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+                }
+                for m in 0..<c.outputs { checksum += outs[m][c.frames - 1] }
+            }
+        }
+        timings.sort()
+        let median = timings.isEmpty ? 0 : timings[timings.count / 2]
+        let p99 = timings.isEmpty ? 0 : timings[min(timings.count - 1, Int(Double(timings.count) * 0.99))]
+        let budget = Double(c.frames) / Double(c.rate) * 1e6
+        return Result(configuration: c, periods: timings.count, microsecondsMedian: median, microsecondsP99: p99,
+                      dspLoadPercent: median / budget * 100, activeCrosspoints: active, checksum: checksum)
+    }
+}
+
+/// A small deterministic generator, so every run mixes the same material.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

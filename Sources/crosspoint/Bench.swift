@@ -1,0 +1,82 @@
+import ArgumentParser
+import Bench
+import Foundation
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time the render kernel offline (no JACK): microseconds per period, median and p99.",
+        discussion: "Without --inputs/--outputs it runs the standard sweep: 8x8 … 256x256, each settled dense, ramping dense and at 5% density.")
+
+    @Option(help: "Inputs (with --outputs: one configuration instead of the sweep).")
+    var inputs: Int?
+
+    @Option(help: "Outputs.")
+    var outputs: Int?
+
+    @Option(help: "Period size in frames.")
+    var frames = 64
+
+    @Option(help: "Sample rate, for the share of the period budget.")
+    var rate = 48_000
+
+    @Option(help: "Fraction of crosspoints in use, 0-1.")
+    var density: Double = 1
+
+    @Flag(help: "Every parameter ramping all the time (the worst case).")
+    var ramping = false
+
+    @Option(help: "Seconds of rendering per configuration.")
+    var seconds: Double = 1
+
+    @Flag(help: "One JSON object per configuration, one per line.")
+    var json = false
+
+    func validate() throws {
+        if let inputs, !(1...1024).contains(inputs) { throw ValidationError("--inputs must be 1-1024") }
+        if let outputs, !(1...1024).contains(outputs) { throw ValidationError("--outputs must be 1-1024") }
+        guard (1...8192).contains(frames) else { throw ValidationError("--frames must be 1-8192") }
+        guard rate > 0, (0...1).contains(density), seconds > 0, seconds <= 600 else {
+            throw ValidationError("--rate must be positive, --density 0-1, --seconds 0-600")
+        }
+    }
+
+    func run() throws {
+        var configurations: [RenderBenchmark.Configuration]
+        if inputs != nil || outputs != nil {
+            var c = RenderBenchmark.Configuration(inputs: inputs ?? outputs ?? 8, outputs: outputs ?? inputs ?? 8)
+            c.density = density
+            c.ramping = ramping
+            configurations = [c]
+        } else {
+            configurations = RenderBenchmark.Configuration.sweep
+        }
+        for index in configurations.indices {
+            configurations[index].frames = frames
+            configurations[index].rate = rate
+            configurations[index].seconds = seconds
+        }
+        if !json {
+            print("inputs outputs frames density ramping  active  periods  median_us  p99_us  dsp_load_%")
+        }
+        for configuration in configurations {
+            let r = RenderBenchmark(configuration).run()
+            let c = r.configuration
+            if json {
+                let fields: [(String, String)] = [
+                    ("inputs", "\(c.inputs)"), ("outputs", "\(c.outputs)"), ("frames", "\(c.frames)"),
+                    ("rate", "\(c.rate)"), ("density", "\(c.density)"), ("ramping", "\(c.ramping)"),
+                    ("us_per_period_median", String(format: "%.3f", r.microsecondsMedian)),
+                    ("us_per_period_p99", String(format: "%.3f", r.microsecondsP99)),
+                    ("dsp_load_percent", String(format: "%.4f", r.dspLoadPercent)),
+                    ("active_crosspoints", "\(r.activeCrosspoints)"), ("periods", "\(r.periods)"),
+                ]
+                print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+            } else {
+                print(String(format: "%6d %7d %6d %7.2f %7@ %7d %8d %10.2f %7.2f %11.3f",
+                             c.inputs, c.outputs, c.frames, c.density, c.ramping ? "yes" : "no",
+                             r.activeCrosspoints, r.periods, r.microsecondsMedian, r.microsecondsP99, r.dspLoadPercent))
+            }
+        }
+    }
+}
