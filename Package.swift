@@ -37,9 +37,14 @@ let package = Package(
         // OSC values, address patterns, and the liblo server and client.
         .target(name: "OSC", dependencies: ["CLiblo"]),
 
+        // Preset files and the saved rig state: format, strict reading, atomic writing.
+        .target(name: "Presets", dependencies: [
+            "MixCore", .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // The control side: the authoritative rig state and the OSC address space.
         .target(name: "RigControl", dependencies: [
-            "MixCore", "OSC", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "OSC", "Presets", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // The JACK client that hosts the mixer, and the server it may start.
@@ -51,13 +56,14 @@ let package = Package(
         .target(name: "Bench", dependencies: ["MixCore"]),
 
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "OSC", "RigControl", "JackHost", "Bench",
+            "MixCore", "OSC", "Presets", "RigControl", "JackHost", "Bench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore"], swiftSettings: kernelFlags),
-        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "OSC"]),
+        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "OSC", "Presets"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CJack", "CLiblo", "OSC"]),
     ]
 )

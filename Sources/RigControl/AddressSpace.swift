@@ -8,6 +8,8 @@ import OSC
 ///     /output/{m}/{volume,db,mute,name}
 ///     /master/{volume,db,mute}
 ///     /status   /ping
+///     /preset/{save,recall,list,delete,rename,undo,current}
+///     /safe/source/{n}   /safe/output/{m}   /safe/master
 public struct AddressSpace: Sendable {
     public let inputs: Int
     public let outputs: Int
@@ -41,7 +43,7 @@ public struct AddressSpace: Sendable {
         let path = Array(parts.dropFirst())
         var targets: [Target] = []
         do {
-            for head in ["source", "matrix", "output", "master", "status", "ping"] where matches(path[0], head) {
+            for head in ["source", "matrix", "output", "master", "status", "ping", "preset", "safe"] where matches(path[0], head) {
                 targets += try resolve(head, Array(path.dropFirst()))
             }
         } catch {
@@ -72,6 +74,14 @@ public struct AddressSpace: Sendable {
             let ins = try channels(rest[0], "input", inputs)
             let outs = try channels(rest[1], "output", outputs)
             return ins.flatMap { i in outs.map { o in .crosspoint(input: i, output: o, unit) } }
+        case ("preset", 1):
+            return Target.PresetCommand.allCases.filter { matches(rest[0], $0.rawValue) }.map { .preset($0) }
+        case ("safe", 1):
+            return matches(rest[0], "master") ? [.safe(.master)] : []
+        case ("safe", 2):
+            let sources = matches(rest[0], "source") ? try channels(rest[1], "source", inputs).map { Target.safe(.source($0)) } : []
+            let outputs = matches(rest[0], "output") ? try channels(rest[1], "output", outputs).map { Target.safe(.output($0)) } : []
+            return sources + outputs
         default:
             return []
         }

@@ -73,3 +73,54 @@ struct ArgumentReader {
         return value
     }
 }
+
+/// The arguments of preset commands.
+extension ArgumentReader {
+    func none() throws(Failure) {
+        guard arguments.isEmpty else { throw Failure(reason: "takes no arguments") }
+    }
+
+    /// Between `count.lowerBound` and `count.upperBound` strings.
+    func strings(_ count: ClosedRange<Int>, usage: String) throws(Failure) -> [String] {
+        guard count.contains(arguments.count) else {
+            throw Failure(reason: "expected \(usage), got \(arguments.count) arguments")
+        }
+        var result: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            guard case .string(let text) = argument else {
+                throw Failure(reason: "wrong argument type '\(argument.typeTag)' at \(index + 1), expected a string (\(usage))")
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    /// `[fade]`, in seconds.
+    func optionalFade() throws(Failure) -> Double? {
+        guard arguments.count <= 1 else { throw Failure(reason: "expected [fade seconds], got \(arguments.count) arguments") }
+        return arguments.isEmpty ? nil : min(max(try number(at: 0), 0), Self.longestFade)
+    }
+
+    /// `s name [f fade] [s scope]`; the scope may also follow the name directly.
+    func recallArguments() throws(Failure) -> (name: String, fade: Double?, scope: String?) {
+        let usage = "name [fade seconds] [scope]"
+        guard (1...3).contains(arguments.count) else {
+            throw Failure(reason: "expected \(usage), got \(arguments.count) arguments")
+        }
+        guard case .string(let name) = arguments[0] else {
+            throw Failure(reason: "wrong argument type '\(arguments[0].typeTag)' at 1, expected a preset name")
+        }
+        var fade: Double?
+        var scope: String?
+        for index in 1..<arguments.count {
+            if case .string(let text) = arguments[index], scope == nil {
+                scope = text
+            } else if fade == nil && scope == nil {
+                fade = min(max(try number(at: index), 0), Self.longestFade)
+            } else {
+                throw Failure(reason: "expected \(usage)")
+            }
+        }
+        return (name, fade, scope)
+    }
+}

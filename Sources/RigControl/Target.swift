@@ -8,6 +8,8 @@ public enum Target: Hashable, Sendable {
     case matrixClear
     case status
     case ping
+    case preset(PresetCommand)
+    case safe(Safe)
 
     public enum LevelUnit: Hashable, Sendable { case linear, decibels }
 
@@ -23,6 +25,15 @@ public enum Target: Hashable, Sendable {
         case volume, db, mute
     }
 
+    public enum PresetCommand: String, Hashable, Sendable, CaseIterable {
+        case save, recall, list, delete, rename, undo, current
+    }
+
+    /// A recall safe: the part keeps its live values through recalls.
+    public enum Safe: Hashable, Sendable {
+        case source(Int), output(Int), master
+    }
+
     /// The canonical address of this target, as queries reply with it.
     public var address: String {
         switch self {
@@ -35,6 +46,10 @@ public enum Target: Hashable, Sendable {
         case .matrixClear: "/matrix/clear"
         case .status: "/status"
         case .ping: "/ping"
+        case .preset(let command): "/preset/\(command.rawValue)"
+        case .safe(.source(let n)): "/safe/source/\(n)"
+        case .safe(.output(let m)): "/safe/output/\(m)"
+        case .safe(.master): "/safe/master"
         }
     }
 }

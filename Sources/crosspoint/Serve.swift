@@ -5,6 +5,7 @@ import JackHost
 import Logging
 import MixCore
 import OSC
+import Presets
 import RigControl
 
 struct Serve: ParsableCommand {
@@ -47,6 +48,15 @@ struct Serve: ParsableCommand {
     @Option(help: "Backend of the JACK server started when none is running (dummy needs no sound card; alsa for a real card).")
     var autostartDriver = "dummy"
 
+    @Option(help: "Directory of preset files (NAME.json).")
+    var presets = "presets"
+
+    @Option(help: "File the live scene and safes are saved to and restored from (default: $XDG_STATE_HOME/crosspoint/<jack-name>.json, or ~/.local/state/…).")
+    var state: String?
+
+    @Option(help: "Recall this preset at start instead of restoring the saved scene.")
+    var scene: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -80,8 +90,11 @@ struct Serve: ParsableCommand {
         }
         let logger = Logger(label: "crosspoint")
 
-        let scene = Scene(inputs: inputs, outputs: outputs)
-        let mixer = Mixer(scene: scene, panLaw: panLaw,
+        let store = PresetStore(directory: URL(fileURLWithPath: presets))
+        let keeper = StateKeeper(url: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
+                                 logger: logger)
+        let initial = try initialState(store: store, keeper: keeper, logger: logger)
+        let mixer = Mixer(scene: initial.scene, panLaw: panLaw,
                           layout: OutputLayout(outputs: outputs, monoOutputs: try monoOutputSet()))
         var hostOptions = JackHost.Options()
         hostOptions.clientName = jackName
@@ -92,16 +105,21 @@ struct Serve: ParsableCommand {
         let host = JackHost(mixer: mixer, options: hostOptions, logger: logger)
 
         let (inputs, outputs) = (self.inputs, self.outputs)
-        let controller = Controller(scene: scene, mixer: mixer, smoothingSeconds: Float(smoothingMs / 1000),
-                                    logger: logger) {
-            [("sample_rate", .int32(Int32(host.sampleRate))),
-             ("buffer_size", .int32(Int32(host.bufferSize))),
-             ("inputs", .int32(Int32(inputs))),
-             ("outputs", .int32(Int32(outputs))),
-             ("xruns", .int32(Int32(clamping: host.xruns))),
-             ("dsp_load", .float(host.dspLoad)),
-             ("uptime", .float(Float(host.uptime)))]
-        }
+        let controller = Controller(
+            state: initial, mixer: mixer, store: store, smoothingSeconds: Float(smoothingMs / 1000), logger: logger,
+            status: {
+                [("sample_rate", .int32(Int32(host.sampleRate))),
+                 ("buffer_size", .int32(Int32(host.bufferSize))),
+                 ("inputs", .int32(Int32(inputs))),
+                 ("outputs", .int32(Int32(outputs))),
+                 ("xruns", .int32(Int32(clamping: host.xruns))),
+                 ("dsp_load", .float(host.dspLoad)),
+                 ("uptime", .float(Float(host.uptime)))]
+            },
+            stateChanged: { keeper.changed() })
+        keeper.write(initial)
+        let saver = Thread { keeper.run(snapshot: { controller.snapshot() }) }
+        saver.start()
         let server: OSCServer
         do {
             server = try OSCServer(port: String(oscPort),
@@ -134,9 +152,34 @@ struct Serve: ParsableCommand {
         }
         host.supervise()
         server.stop()
+        keeper.stop()
+        while !saver.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         host.stop()
         signalSources.forEach { $0.cancel() }
         logger.notice("stopped")
+    }
+
+    /// The preset named by `--scene`, else the saved state, else the default
+    /// scene; fitted to the rig's size.
+    private func initialState(store: PresetStore, keeper: StateKeeper, logger: Logger) throws -> RigState {
+        var state = keeper.load() ?? RigState(scene: Scene(inputs: inputs, outputs: outputs))
+        if let scene {
+            do {
+                let preset = try store.load(scene)
+                state.scene = preset.scene
+                state.preset = scene
+                state.modified = false
+                logger.notice("starting with preset '\(scene)'")
+            } catch {
+                logger.critical("--scene: \(error)")
+                throw ExitCode.failure
+            }
+        } else if state.preset != nil || state.modified {
+            logger.notice("restored the rig state from \(keeper.url.path)")
+        }
+        let (fitted, skipped) = state.fitted(inputs: inputs, outputs: outputs)
+        if !skipped.isEmpty { logger.warning("the saved scene is larger than the rig; skipped \(skipped.joined(separator: "; "))") }
+        return fitted
     }
 }
 

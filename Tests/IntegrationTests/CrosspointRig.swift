@@ -15,6 +15,10 @@ final class CrosspointRig: @unchecked Sendable {
     let oscPort: Int
     let inputs: Int
     let outputs: Int
+    /// A fresh directory for this rig's presets (`presets/`) and state file (`state.json`).
+    let directory: URL
+    var presets: URL { directory.appendingPathComponent("presets") }
+    var stateFile: URL { directory.appendingPathComponent("state.json") }
 
     /// The built `crosspoint` executable, beside the test bundle.
     static var binary: String {
@@ -25,6 +29,19 @@ final class CrosspointRig: @unchecked Sendable {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         return packageRoot.appendingPathComponent(".build/debug/crosspoint").path
+    }
+
+    /// A new empty directory under the system's temporary directory.
+    static func makeDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("crosspoint-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url.appendingPathComponent("presets"), withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The arguments that keep a test's presets and state in its own directory.
+    static func fileArguments(_ directory: URL) -> [String] {
+        ["--presets", directory.appendingPathComponent("presets").path,
+         "--state", directory.appendingPathComponent("state.json").path]
     }
 
     static func start(inputs: Int = 2, outputs: Int = 2, arguments: [String] = []) async throws -> CrosspointRig {
@@ -43,10 +60,11 @@ final class CrosspointRig: @unchecked Sendable {
         self.jack = jack
         self.inputs = inputs
         self.outputs = outputs
+        directory = try Self.makeDirectory()
         crosspoint = try ChildProcess(
             executable: Self.binary,
             arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
-                        "--inputs", "\(inputs)", "--outputs", "\(outputs)"] + arguments,
+                        "--inputs", "\(inputs)", "--outputs", "\(outputs)"] + Self.fileArguments(directory) + arguments,
             label: "crosspoint serve")
         do {
             let ready = try await crosspoint.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
@@ -73,6 +91,7 @@ final class CrosspointRig: @unchecked Sendable {
         osc.close()
         crosspoint.terminate()
         jack.stop()
+        try? FileManager.default.removeItem(at: directory)
     }
 
     var sampleRate: Int { jack.sampleRate }

@@ -45,8 +45,11 @@ extension Integration {
 
     @Test func startsItsOwnServerWhenNoneRuns() async throws {
         let name = "xp-auto-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let crosspoint = try ChildProcess(executable: CrosspointRig.binary,
-                                          arguments: ["serve", "--jack-server", name, "--osc-port", "0"],
+                                          arguments: ["serve", "--jack-server", name, "--osc-port", "0"]
+                                              + CrosspointRig.fileArguments(directory),
                                           label: "crosspoint serve (autostart)")
         defer { crosspoint.terminate() }
         let started = try await crosspoint.waitForOutput(containing: "started one", timeout: .seconds(20))
@@ -71,9 +74,11 @@ extension Integration {
     }
 
     @Test func withoutAutostartItSaysThereIsNoServer() async throws {
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let crosspoint = try ChildProcess(executable: CrosspointRig.binary,
                                           arguments: ["serve", "--jack-server", "xp-none-\(getpid())",
-                                                      "--no-autostart", "--osc-port", "0"])
+                                                      "--no-autostart", "--osc-port", "0"] + CrosspointRig.fileArguments(directory))
         defer { crosspoint.terminate() }
         #expect(try await crosspoint.waitForExit(timeout: .seconds(10)) == .exited(1))
         #expect(crosspoint.standardError.contains("cannot start in JACK: no JACK server running"))

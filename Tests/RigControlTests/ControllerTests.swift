@@ -1,19 +1,25 @@
 import Logging
 import MixCore
+import Foundation
 import OSC
+import Presets
 import RigControl
 import Testing
 
-/// A controller over an offline mixer: no JACK, no sockets.
-private func makeController(inputs: Int = 4, outputs: Int = 4) -> Controller {
+/// A controller over an offline mixer: no JACK, no sockets. Presets go to
+/// a fresh temporary directory.
+func makeController(inputs: Int = 4, outputs: Int = 4, presets: URL? = nil) -> Controller {
     let scene = Scene(inputs: inputs, outputs: outputs)
     let mixer = Mixer(scene: scene, panLaw: .balance, layout: OutputLayout(outputs: outputs))
-    return Controller(scene: scene, mixer: mixer, smoothingSeconds: 0.02,
+    let directory = presets ?? FileManager.default.temporaryDirectory
+        .appendingPathComponent("crosspoint-tests-\(UUID().uuidString)")
+    return Controller(state: RigState(scene: scene), mixer: mixer, store: PresetStore(directory: directory),
+                      smoothingSeconds: 0.02,
                       logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
                       status: { [("inputs", .int32(Int32(inputs)))] })
 }
 
-private let peer = OSCPeer(host: "127.0.0.1", port: "1")
+let peer = OSCPeer(host: "127.0.0.1", port: "1")
 
 extension Controller {
     @discardableResult
@@ -22,7 +28,7 @@ extension Controller {
     }
 }
 
-private func errorReason(_ replies: [OSCPacket]) -> String? {
+func errorReason(_ replies: [OSCPacket]) -> String? {
     guard case .message(let m)? = replies.first, m.address == "/error", m.arguments.count == 2,
           case .string(let reason) = m.arguments[1] else { return nil }
     return reason

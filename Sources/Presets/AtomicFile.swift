@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Replaces a file so that a crash or kill at any moment leaves either the
+/// old contents or the new, never a mixture: write a temporary file in the
+/// same directory, fsync it, rename it over the old one, fsync the directory.
+public enum AtomicFile {
+    public static func write(_ data: Data, to url: URL) throws(PresetError) {
+        let directory = url.deletingLastPathComponent().path
+        let temporary = directory + "/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(url, "cannot create a temporary file in \(directory)") }
+        var written = 0
+        let ok = data.withUnsafeBytes { bytes -> Bool in
+            while written < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                written += n
+            }
+            return fsync(fd) == 0
+        }
+        close(fd)
+        guard ok else {
+            unlink(temporary)
+            throw failure(url, "cannot write")
+        }
+        guard rename(temporary, url.path) == 0 else {
+            unlink(temporary)
+            throw failure(url, "cannot rename into place")
+        }
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    private static func failure(_ url: URL, _ what: String) -> PresetError {
+        PresetError(file: url.path, "\(what) (\(String(cString: strerror(errno))))")
+    }
+}

@@ -1,0 +1,42 @@
+import MixCore
+
+/// A stored routing scene: every source, crosspoint, output and master
+/// setting, for the channel counts it was made for.
+public struct Preset: Equatable, Sendable {
+    public var name: String
+    public var notes: String?
+    /// The recall fade in seconds when the recall names none.
+    public var fade: Double?
+    /// The whole scene, as many channels as the file says.
+    public var scene: Scene
+
+    public init(name: String, notes: String? = nil, fade: Double? = nil, scene: Scene) {
+        self.name = name
+        self.notes = notes
+        self.fade = fade
+        self.scene = scene
+    }
+
+    /// The scene on a rig of another size: what fits is taken, the rest of
+    /// the rig is at its default (nothing routed, unity, centred), and what
+    /// does not fit is listed in `skipped`.
+    public func fitted(inputs: Int, outputs: Int) -> (scene: Scene, skipped: [String]) {
+        let own = scene
+        var fitted = Scene(inputs: inputs, outputs: outputs)
+        fitted.crosspoints = CrosspointMatrix(inputs: inputs, outputs: outputs)
+        var skipped: [String] = []
+        for n in 0..<min(inputs, own.inputCount) { fitted.sources[n] = own.sources[n] }
+        if own.inputCount > inputs { skipped.append("sources \(inputs + 1)-\(own.inputCount)") }
+        for m in 0..<min(outputs, own.outputCount) { fitted.outputs[m] = own.outputs[m] }
+        if own.outputCount > outputs { skipped.append("outputs \(outputs + 1)-\(own.outputCount)") }
+        var dropped = 0
+        for n in stride(from: 1, through: own.inputCount, by: 1) {
+            for m in stride(from: 1, through: own.outputCount, by: 1) where own.crosspoints[n, m] != 0 {
+                if n <= inputs && m <= outputs { fitted.crosspoints[n, m] = own.crosspoints[n, m] } else { dropped += 1 }
+            }
+        }
+        if dropped > 0 { skipped.append("\(dropped) crosspoints beyond the rig") }
+        fitted.master = own.master
+        return (fitted, skipped)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The presets directory: one `NAME.json` per preset. Every read goes to the
+/// disk, so a preset edited by hand is picked up at its next recall.
+public struct PresetStore: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    public func url(for name: String) -> URL {
+        directory.appendingPathComponent(name + ".json")
+    }
+
+    /// Every preset name in the directory, sorted (the files are not read).
+    public func names() -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(".json") }
+            .map { String($0.dropLast(5)) }
+            .filter(PresetName.isValid)
+            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+    }
+
+    public func exists(_ name: String) -> Bool {
+        PresetName.isValid(name) && FileManager.default.fileExists(atPath: url(for: name).path)
+    }
+
+    public func load(_ name: String) throws(PresetError) -> Preset {
+        try PresetName.check(name)
+        let file = url(for: name)
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw PresetError(file: displayPath(file), "no such preset")
+        }
+        var preset = try PresetCoding.decode(data, file: displayPath(file))
+        preset.name = name // the file name is the name
+        return preset
+    }
+
+    public func save(_ preset: Preset) throws(PresetError) {
+        try PresetName.check(preset.name)
+        try makeDirectory()
+        try AtomicFile.write(PresetCoding.encode(preset), to: url(for: preset.name))
+    }
+
+    public func delete(_ name: String) throws(PresetError) {
+        try PresetName.check(name)
+        guard exists(name) else { throw PresetError(file: displayPath(url(for: name)), "no such preset") }
+        do {
+            try FileManager.default.removeItem(at: url(for: name))
+        } catch {
+            throw PresetError(file: displayPath(url(for: name)), "cannot delete (\(error.localizedDescription))")
+        }
+    }
+
+    /// Renames a preset; the name inside the file follows. Refuses to
+    /// overwrite another preset.
+    public func rename(_ old: String, to new: String) throws(PresetError) {
+        try PresetName.check(old)
+        try PresetName.check(new)
+        var preset = try load(old)
+        guard !exists(new) || old == new else {
+            throw PresetError(file: displayPath(url(for: new)), "a preset of that name exists already")
+        }
+        preset.name = new
+        try save(preset)
+        if old != new { try delete(old) }
+    }
+
+    private func makeDirectory() throws(PresetError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PresetError(file: directory.path, "cannot create the presets directory (\(error.localizedDescription))")
+        }
+    }
+
+    /// Paths in messages relative to the working directory when they are below it.
+    func displayPath(_ url: URL) -> String {
+        let cwd = FileManager.default.currentDirectoryPath + "/"
+        return url.path.hasPrefix(cwd) ? String(url.path.dropFirst(cwd.count)) : url.path
+    }
+}

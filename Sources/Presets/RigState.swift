@@ -1,0 +1,87 @@
+import Foundation
+import MixCore
+
+/// Everything the rig must get back after a restart: the live scene, the
+/// recall safes, and which preset was last recalled.
+public struct RigState: Equatable, Sendable {
+    public var scene: Scene
+    public var safes: Safes
+    /// The last recalled (or saved) preset, if any.
+    public var preset: String?
+    /// Whether anything changed since that recall.
+    public var modified: Bool
+
+    public struct Safes: Equatable, Sendable {
+        public var sources: Set<Int> = []
+        public var outputs: Set<Int> = []
+        public var master = false
+        public init() {}
+    }
+
+    public init(scene: Scene, safes: Safes = Safes(), preset: String? = nil, modified: Bool = false) {
+        self.scene = scene
+        self.safes = safes
+        self.preset = preset
+        self.modified = modified
+    }
+
+    public static let format = "crosspoint-state"
+
+    public func encoded() -> Data {
+        var w = JSONWriter()
+        w.open("{")
+        w.field("format", JSONWriter.quoted(Self.format))
+        w.field("version", "\(PresetCoding.version)")
+        w.field("preset", preset.map(JSONWriter.quoted) ?? "null")
+        w.field("modified", "\(modified)")
+        w.field("safes", "{ \"sources\": \(safes.sources.sorted()), \"outputs\": \(safes.outputs.sorted()), \"master\": \(safes.master) }")
+        PresetCoding.encodeScene(scene, into: &w)
+        w.close("}")
+        return w.data
+    }
+
+    public static func decode(_ data: Data, file: String) throws(PresetError) -> RigState {
+        let root = try PresetCoding.parse(data, file: file)
+        let reader = FieldReader(file: file)
+        let fields = try reader.object(root, at: "", allowed: [
+            "format", "version", "preset", "modified", "safes", "channels", "sources", "crosspoints", "map",
+            "outputs", "master",
+        ])
+        try PresetCoding.checkHeader(fields, reader: reader, format: format)
+        let scene = try PresetCoding.decodeScene(fields, reader: reader, at: "")
+        var state = RigState(scene: scene)
+        if let value = fields["preset"], value != .null {
+            let name = try reader.string(value, at: "preset", maxLength: 64)
+            state.preset = PresetName.isValid(name) ? name : nil
+        }
+        if let value = fields["modified"] { state.modified = try reader.bool(value, at: "modified") }
+        if let value = fields["safes"] {
+            let safes = try reader.object(value, at: "safes", allowed: ["sources", "outputs", "master"])
+            if let list = safes["sources"] {
+                for (i, v) in try reader.array(list, at: "safes.sources", maxCount: scene.inputCount).enumerated() {
+                    state.safes.sources.insert(try reader.integer(v, at: "safes.sources[\(i)]", in: 1...scene.inputCount))
+                }
+            }
+            if let list = safes["outputs"] {
+                for (i, v) in try reader.array(list, at: "safes.outputs", maxCount: scene.outputCount).enumerated() {
+                    state.safes.outputs.insert(try reader.integer(v, at: "safes.outputs[\(i)]", in: 1...scene.outputCount))
+                }
+            }
+            if let v = safes["master"] { state.safes.master = try reader.bool(v, at: "safes.master") }
+        }
+        return state
+    }
+}
+
+extension RigState {
+    /// The state on a rig of another size: the scene fitted like a preset,
+    /// safes beyond the rig dropped.
+    public func fitted(inputs: Int, outputs: Int) -> (state: RigState, skipped: [String]) {
+        let (scene, skipped) = Preset(name: "", scene: scene).fitted(inputs: inputs, outputs: outputs)
+        var state = self
+        state.scene = scene
+        state.safes.sources = state.safes.sources.filter { $0 <= inputs }
+        state.safes.outputs = state.safes.outputs.filter { $0 <= outputs }
+        return (state, skipped)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Saves the live rig state to its file, about a second after the last
+/// change (and at least every five seconds while changes keep coming), with
+/// the same atomic write as presets; and reads it back at start.
+public final class StateKeeper: @unchecked Sendable {
+    public let url: URL
+    private let logger: Logger
+    private let pending = Mutex<Pending>(Pending())
+    private let quiet: Duration = .seconds(1)
+    private let longest: Duration = .seconds(5)
+
+    private struct Pending {
+        var firstChange: ContinuousClock.Instant?
+        var lastChange: ContinuousClock.Instant?
+        var stopping = false
+    }
+
+    public init(url: URL, logger: Logger) {
+        self.url = url
+        self.logger = logger
+    }
+
+    /// `$XDG_STATE_HOME/crosspoint/NAME.json`, or `~/.local/state/crosspoint/NAME.json`.
+    public static func defaultURL(clientName: String) -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+        return base.appendingPathComponent("crosspoint").appendingPathComponent(clientName + ".json")
+    }
+
+    /// The saved state, if there is one. A file that cannot be read is
+    /// reported and set aside (renamed, never deleted); the rig then starts
+    /// from its default scene.
+    public func load() -> RigState? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        do {
+            return try RigState.decode(data, file: url.path)
+        } catch {
+            let stamp = Int(Date().timeIntervalSince1970)
+            let aside = url.path + ".unreadable-\(stamp)"
+            let moved = rename(url.path, aside) == 0
+            logger.error("\(error); \(moved ? "set aside as \(aside)" : "could not set it aside"); starting from the default scene")
+            return nil
+        }
+    }
+
+    /// Notes that the state changed; cheap, called under the controller's lock.
+    public func changed() {
+        let now = ContinuousClock.now
+        pending.withLock { p in
+            if p.firstChange == nil { p.firstChange = now }
+            p.lastChange = now
+        }
+    }
+
+    /// Writes changes as they settle until `stop()`. Call on its own thread.
+    public func run(snapshot: () -> RigState) {
+        while true {
+            Thread.sleep(forTimeInterval: 0.1)
+            let now = ContinuousClock.now
+            let (due, stopping) = pending.withLock { p -> (Bool, Bool) in
+                guard let first = p.firstChange, let last = p.lastChange else { return (false, p.stopping) }
+                let due = p.stopping || now - last >= quiet || now - first >= longest
+                if due { p.firstChange = nil; p.lastChange = nil }
+                return (due, p.stopping)
+            }
+            if due { write(snapshot()) }
+            if stopping { return }
+        }
+    }
+
+    /// Ends `run` after a last write of anything pending.
+    public func stop() { pending.withLock { $0.stopping = true } }
+
+    public func write(_ state: RigState) {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try AtomicFile.write(state.encoded(), to: url)
+            logger.debug("saved the rig state to \(url.path)")
+        } catch {
+            logger.error("cannot save the rig state: \(error)")
+        }
+    }
+}

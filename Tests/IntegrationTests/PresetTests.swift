@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+extension Integration {
+/// Presets through the real binary: recalls heard on recorded audio, files on disk.
+@Suite struct PresetTests {
+    typealias A = SignalAnalysis
+
+    @Test func aRecallFadeFollowsTheFaderLawAndARecallDuringItRetargetsSmoothly() async throws {
+        try await withRig { rig in
+            rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
+            try await rig.sendAndSettle("/matrix/1/1", .float(0))
+            try await rig.sendAndSettle("/preset/save", .string("silent"))
+            try await rig.sendAndSettle("/matrix/1/1", .float(1))
+            try await rig.sendAndSettle("/preset/save", .string("open"))
+            try await Task.sleep(for: .milliseconds(50))
+
+            var sentAt = 0
+            let fade = try await rig.record(seconds: 2.2) { mark in
+                sentAt = rig.recorder.currentRecordingPosition() ?? mark
+                try rig.osc.send("/preset/recall", .string("silent"), .float(2))
+            }
+            let out = fade.channels[0]
+            let half = sentAt + 48_000
+            let db = A.decibels(A.fitSine(out, frequency: 1000, sampleRate: 48_000, in: (half - 240)..<(half + 240)).amplitude / 0.5)
+            #expect(abs(db - -20) < 0.5, "at 1 s of a 2 s recall fade: \(db) dB, the fader law says -20")
+            #expect(A.peak(out, in: (sentAt + 97_000)..<out.count) == 0)
+
+            // Half-way down a second fade, recall the open scene: no click.
+            let retarget = try await rig.record(seconds: 1.2) { _ in
+                try rig.osc.send("/preset/recall", .string("open"), .float(0))
+                try await Task.sleep(for: .milliseconds(100))
+                try rig.osc.send("/preset/recall", .string("silent"), .float(2))
+                try await Task.sleep(for: .milliseconds(500))
+                try rig.osc.send("/preset/recall", .string("open"), .float(0.1))
+            }
+            let limit = A.maximumSineStep(frequency: 1000, amplitude: 0.5, sampleRate: 48_000) + 0.5 / 960 + 1e-3
+            #expect(A.maxAbsoluteStep(retarget.channels[0]) <= limit, "largest step \(A.maxAbsoluteStep(retarget.channels[0]))")
+            let end = retarget.frameCount
+            #expect(abs(A.fitSine(retarget.channels[0], frequency: 1000, sampleRate: 48_000, in: (end - 4800)..<end).amplitude - 0.5) < 1e-3)
+        }
+    }
+
+    @Test func safesScopeAndUndoOnRecordedAudio() async throws {
+        try await withRig { rig in
+            rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
+            rig.playSine(input: 2, frequency: 500, amplitude: 0.5)
+            // "swap": outputs take each other's input, and source 1 at half level.
+            try await rig.sendAndSettle("/matrix/map", .int32(2), .int32(1))
+            try await rig.sendAndSettle("/source/1/volume", .float(0.5))
+            try await rig.sendAndSettle("/preset/save", .string("swap"))
+            try await rig.sendAndSettle("/matrix/map", .int32(1), .int32(2))
+            try await rig.sendAndSettle("/source/1/volume", .float(1))
+
+            func levels() async throws -> (out1: (Float, Float), out2: (Float, Float)) {
+                try await rig.ping()
+                try await Task.sleep(for: .milliseconds(60))
+                let r = try await rig.record(seconds: 0.1)
+                func fit(_ m: Int, _ f: Double) -> Float {
+                    A.fitSine(r.channels[m - 1], frequency: f, sampleRate: 48_000, in: 0..<4800).amplitude
+                }
+                return ((fit(1, 1000), fit(1, 500)), (fit(2, 1000), fit(2, 500)))
+            }
+            func near(_ a: Float, _ b: Float) -> Bool { abs(a - b) < 1e-3 }
+
+            // Scope: only the sources change; the routing stays identity.
+            try await rig.sendAndSettle("/preset/recall", .string("swap"), .float(0), .string("sources"))
+            var l = try await levels()
+            #expect(near(l.out1.0, 0.25) && near(l.out1.1, 0) && near(l.out2.1, 0.5), "\(l)")
+
+            // Safe: source 1 keeps its live level through a full recall.
+            try await rig.sendAndSettle("/source/1/volume", .float(1))
+            try await rig.sendAndSettle("/safe/source/1", .int32(1))
+            try await rig.sendAndSettle("/preset/recall", .string("swap"), .float(0))
+            l = try await levels()
+            #expect(near(l.out1.1, 0.5) && near(l.out1.0, 0) && near(l.out2.0, 0.5), "\(l)")
+
+            // Undo: back to identity routing.
+            try await rig.sendAndSettle("/preset/undo", .float(0))
+            l = try await levels()
+            #expect(near(l.out1.0, 0.5) && near(l.out1.1, 0) && near(l.out2.1, 0.5) && near(l.out2.0, 0), "\(l)")
+        }
+    }
+
+    @Test func badPresetInputIsRefusedAndChangesNothing() async throws {
+        try await withRig { rig in
+            rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
+            try Data("{ \"format\": \"crosspoint-preset\", ".utf8).write(to: rig.presets.appendingPathComponent("corrupt.json"))
+            try Data(#"{"format": "crosspoint-preset", "version": 1, "channels": {"inputs": 2, "outputs": 2}, "master": {"mute": "yes"}}"#.utf8)
+                .write(to: rig.presets.appendingPathComponent("typo.json"))
+            let cases: [(String, [OSCTestClient.Argument], String)] = [
+                ("/preset/recall", [.string("corrupt")], "corrupt.json: not valid JSON"),
+                ("/preset/recall", [.string("typo")], "typo.json: master.mute: expected true or false, got a string"),
+                ("/preset/recall", [.string("missing")], "missing.json: no such preset"),
+                ("/preset/recall", [.int32(3)], "expected a preset name"),
+                ("/preset/save", [.string("../outside")], "may not start with a dot"),
+                ("/preset/save", [.string(".hidden")], "may not start with a dot"),
+                ("/preset/save", [.string("a/b")], "only letters, digits"),
+                ("/preset/save", [.string(String(repeating: "n", count: 65))], "1 to 64 characters"),
+                ("/preset/save", [.float(1)], "expected a string"),
+                ("/preset/delete", [.string("missing")], "no such preset"),
+                ("/preset/rename", [.string("missing"), .string("x")], "no such preset"),
+                ("/preset/undo", [], "nothing to undo"),
+            ]
+            for (address, arguments, reason) in cases {
+                try rig.osc.send(address, arguments: arguments)
+                let error = try await rig.osc.waitFor(address: "/error", timeout: .seconds(5))
+                #expect(error.argument(0) == .string(address))
+                #expect(error.argument(1)?.stringValue?.contains(reason) == true, "\(address) \(arguments): \(error)")
+            }
+            try rig.osc.send("/preset/current")
+            let current = try await rig.osc.waitFor(address: "/preset/current")
+            #expect(current.arguments == [.string(""), .int32(0)])
+            let files = try FileManager.default.contentsOfDirectory(atPath: rig.presets.path).sorted()
+            #expect(files == ["corrupt.json", "typo.json"])
+            #expect(!FileManager.default.fileExists(atPath: rig.directory.appendingPathComponent("outside.json").path))
+            let r = try await rig.record(seconds: 0.1)
+            #expect(abs(A.fitSine(r.channels[0], frequency: 1000, sampleRate: 48_000, in: 0..<4800).amplitude - 0.5) < 1e-4)
+        }
+    }
+
+    @Test func theLiveStateSurvivesARestart() async throws {
+        let jack = try await JackServer.start(synchronous: false) // survives a killed client quickly
+        defer { jack.stop() }
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func serve() throws -> ChildProcess {
+            try ChildProcess(executable: CrosspointRig.binary,
+                             arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
+                                         "--inputs", "2", "--outputs", "2"] + CrosspointRig.fileArguments(directory))
+        }
+        func port(_ process: ChildProcess) async throws -> Int {
+            let line = try await process.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+            return try #require(line.split(separator: " ").drop { $0 != "port" }.dropFirst().first
+                .flatMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) })
+        }
+        let first = try serve()
+        defer { first.terminate() }
+        let client = try OSCTestClient(target: .init(port: try await port(first)))
+        defer { client.close() }
+        try client.send("/matrix/1/2", .float(0.25))
+        try client.send("/source/2/name", .string("Bass"))
+        try client.send("/safe/output/2", .int32(1))
+        try client.send("/ping")
+        _ = try await client.waitFor(address: "/pong")
+        try await Task.sleep(for: .milliseconds(1500)) // saved about a second after the last change
+        _ = first.signalIfRunning(SIGKILL) // a crash: nothing is saved on the way out
+        _ = try await first.waitForExit()
+
+        let second = try serve()
+        defer { second.terminate() }
+        client.target = .init(port: try await port(second))
+        for (address, expected) in [("/matrix/1/2", OSCTestClient.Argument.float(0.25)),
+                                    ("/source/2/name", .string("Bass")), ("/safe/output/2", .int32(1))] {
+            try client.send(address)
+            let reply = try await client.waitFor(address: address)
+            #expect(reply.argument(0) == expected, "\(address) after restart")
+        }
+        #expect(second.standardError.contains("restored the rig state"))
+    }
+
+    @Test func killingTheServerWhileItSavesNeverCorruptsAFile() async throws {
+        // Asynchronous mode: a synchronous server waits out each killed client.
+        let jack = try await JackServer.start(synchronous: false)
+        defer { jack.stop() }
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
+                         "--inputs", "16", "--outputs", "16"] + CrosspointRig.fileArguments(directory)
+        for round in 0..<8 {
+            let server = try ChildProcess(executable: CrosspointRig.binary, arguments: arguments)
+            defer { server.terminate() }
+            let line = try await server.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+            let port = try #require(line.split(separator: " ").drop { $0 != "port" }.dropFirst().first
+                .flatMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) })
+            let client = try OSCTestClient(target: .init(port: port))
+            defer { client.close() }
+            // Changes, then a pause long enough for the state file to be written,
+            // then more preset saves, killed at a moment that varies by round.
+            for k in 0..<40 {
+                try client.send("/matrix/\(k % 16 + 1)/\(round % 16 + 1)", .float(Float(k) / 40))
+                try client.send("/preset/save", .string("p\(k % 5)"), .string(String(repeating: "n", count: k * 20)))
+            }
+            try await Task.sleep(for: .milliseconds(1000 + round * 25))
+            for k in 0..<40 {
+                try client.send("/source/\(k % 16 + 1)/volume", .float(Float(round) / 8))
+                try client.send("/preset/save", .string("p\(k % 5)"))
+            }
+            try await Task.sleep(for: .milliseconds(round * 7))
+            _ = server.signalIfRunning(SIGKILL)
+            _ = try await server.waitForExit()
+        }
+        let validate = try ChildProcess(executable: CrosspointRig.binary,
+                                        arguments: ["preset", "validate", "--presets", directory.appendingPathComponent("presets").path])
+        #expect(try await validate.waitForExit() == .exited(0), "\(validate.standardOutput)")
+        #expect(validate.standardOutput.split(separator: "\n").count == 5)
+
+        let restarted = try ChildProcess(executable: CrosspointRig.binary, arguments: arguments)
+        defer { restarted.terminate() }
+        try await restarted.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+        #expect(!restarted.standardError.contains("unreadable"), "\(restarted.standardError)")
+        #expect(restarted.standardError.contains("restored the rig state"))
+    }
+}
+}

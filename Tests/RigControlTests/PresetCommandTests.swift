@@ -1,0 +1,179 @@
+import Foundation
+import MixCore
+import OSC
+import Presets
+import RigControl
+import Testing
+
+private func strings(_ packets: [OSCPacket]) -> [String] {
+    packets.compactMap { packet -> [String]? in
+        guard case .message(let m) = packet else { return nil }
+        return [m.address] + m.arguments.map(\.description)
+    }.flatMap { $0 }
+}
+
+@Suite struct PresetCommandTests {
+    @Test func saveChangeEverythingRecallRestoresEveryParameter() {
+        let c = makeController()
+        c.send("/source/1/volume", .float(0.5))
+        c.send("/source/2/pan", .float(-0.3))
+        c.send("/source/3/mute", .int32(1))
+        c.send("/source/4/solo", .int32(1))
+        c.send("/source/1/name", .string("Kick"))
+        c.send("/matrix/2/3", .float(0.7))
+        c.send("/output/2/volume", .float(1.5))
+        c.send("/output/4/mute", .int32(1))
+        c.send("/output/1/name", .string("Main L"))
+        c.send("/master/db", .float(-3))
+        let saved = c.scene
+        #expect(strings(c.send("/preset/save", .string("show 1"), .string("opening"))) == ["/preset/saved", "show 1"])
+
+        c.send("/source/*/volume", .float(2))
+        c.send("/source/*/pan", .float(1))
+        c.send("/source/*/mute", .int32(0))
+        c.send("/source/*/solo", .int32(0))
+        c.send("/source/1/name", .string("x"))
+        c.send("/matrix/clear")
+        c.send("/output/*/volume", .float(0))
+        c.send("/output/*/mute", .int32(0))
+        c.send("/output/1/name", .string("y"))
+        c.send("/master/mute", .int32(1))
+        #expect(c.scene != saved)
+        #expect(strings(c.send("/preset/current")) == ["/preset/current", "show 1", "1"])
+
+        #expect(strings(c.send("/preset/recall", .string("show 1"), .float(0))) == ["/preset/recalled", "show 1", "0.0"])
+        #expect(c.scene == saved)
+        #expect(strings(c.send("/preset/current")) == ["/preset/current", "show 1", "0"])
+    }
+
+    @Test func aRecallStartsEveryRampInOneBatchWithTheFade() {
+        let c = makeController()
+        c.send("/preset/save", .string("a"))
+        c.send("/matrix/1/1", .float(0))
+        c.send("/source/2/pan", .float(1))
+        c.mixer.drainQueue()
+        c.mixer.setSampleRate(48_000)
+        c.send("/preset/recall", .string("a"), .float(2))
+        #expect(c.mixer.queuedChanges == 2)
+        c.mixer.drainQueue()
+        let p = c.mixer.parameters
+        #expect(c.mixer.offlineKernel.pointee.ramp(p.crosspoint(1, 1)).remaining == 96_000)
+        #expect(c.mixer.offlineKernel.pointee.ramp(p.sourcePan(2)).remaining == 96_000)
+    }
+
+    @Test func theFadeComesFromTheMessageElseTheFileElseTheSmoothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xp-\(UUID().uuidString)")
+        let c = makeController(presets: directory)
+        var preset = Preset(name: "slow", fade: 3, scene: Scene(inputs: 4, outputs: 4))
+        preset.scene.crosspoints[1, 1] = 0
+        try PresetStore(directory: directory).save(preset)
+        #expect(strings(c.send("/preset/recall", .string("slow"))) == ["/preset/recalled", "slow", "3.0"])
+        #expect(strings(c.send("/preset/recall", .string("slow"), .float(1))) == ["/preset/recalled", "slow", "1.0"])
+        c.send("/preset/save", .string("plain"))
+        #expect(strings(c.send("/preset/recall", .string("plain"))) == ["/preset/recalled", "plain", "0.02"])
+    }
+
+    @Test func undoReturnsToTheSceneBeforeTheRecallAndSafesHold() {
+        let c = makeController()
+        c.send("/preset/save", .string("flat"))
+        c.send("/source/1/volume", .float(0.25))
+        c.send("/source/2/volume", .float(0.5))
+        c.send("/master/volume", .float(2))
+        let live = c.scene
+        c.send("/safe/source/2", .int32(1))
+        c.send("/safe/master", .float(1))
+        #expect(strings(c.send("/safe/source/2")) == ["/safe/source/2", "1"])
+        c.send("/preset/recall", .string("flat"), .float(0))
+        #expect(c.scene.sources[0].volume == 1, "recalled")
+        #expect(c.scene.sources[1].volume == 0.5, "source 2 is safe")
+        #expect(c.scene.master.volume == 2, "master is safe")
+        // Back to the live scene, which was "flat" modified.
+        #expect(strings(c.send("/preset/undo", .float(0))) == ["/preset/undone", "flat"])
+        #expect(c.scene == live)
+        #expect(strings(c.send("/preset/current")) == ["/preset/current", "flat", "1"])
+        #expect(errorReason(c.send("/preset/undo", .string("x"))) != nil)
+    }
+
+    @Test func scopeLimitsWhatARecallChanges() {
+        let c = makeController()
+        c.send("/preset/save", .string("flat"))
+        c.send("/source/1/volume", .float(0.25))
+        c.send("/matrix/1/2", .float(1))
+        c.send("/output/1/mute", .int32(1))
+        c.send("/preset/recall", .string("flat"), .float(0), .string("matrix"))
+        #expect(c.scene.crosspoints[1, 2] == 0)
+        #expect(c.scene.sources[0].volume == 0.25 && c.scene.outputs[0].mute)
+        c.send("/preset/recall", .string("flat"), .string("sources,outputs"))
+        #expect(c.scene.sources[0].volume == 1 && !c.scene.outputs[0].mute)
+        #expect(errorReason(c.send("/preset/recall", .string("flat"), .string("everything")))?.hasPrefix("unknown scope") == true)
+    }
+
+    @Test func listDeleteRename() {
+        let c = makeController()
+        for name in ["b", "a 2", "C.v1"] { c.send("/preset/save", .string(name)) }
+        #expect(strings(c.send("/preset/list")) == ["/preset/list", "a 2", "b", "C.v1"])
+        #expect(strings(c.send("/preset/rename", .string("b"), .string("d"))) == ["/preset/renamed", "b", "d"])
+        #expect(strings(c.send("/preset/delete", .string("a 2"))) == ["/preset/deleted", "a 2"])
+        #expect(strings(c.send("/preset/list")) == ["/preset/list", "C.v1", "d"])
+        #expect(errorReason(c.send("/preset/delete", .string("nope")))?.contains("no such preset") == true)
+        #expect(errorReason(c.send("/preset/rename", .string("nope"), .string("x")))?.contains("no such preset") == true)
+        #expect(errorReason(c.send("/preset/recall", .string("nope")))?.contains("no such preset") == true)
+    }
+
+    @Test(arguments: ["", ".hidden", "../escape", "a/b", "nul\u{0}byte", String(repeating: "x", count: 65), "semi;colon"])
+    func badNamesAreRefusedAndNothingIsWritten(name: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xp-\(UUID().uuidString)")
+        let c = makeController(presets: directory)
+        let before = c.snapshot()
+        for command in ["/preset/save", "/preset/recall", "/preset/delete"] {
+            #expect(errorReason(c.handle(OSCMessage(command, [.string(name)]), from: peer)) != nil, "\(command) '\(name)'")
+        }
+        #expect(errorReason(c.send("/preset/rename", .string("ok"), .string(name))) != nil)
+        #expect(c.snapshot() == before)
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        #expect(written.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: directory.deletingLastPathComponent().appendingPathComponent("escape.json").path))
+    }
+
+    @Test func aBrokenPresetIsAnErrorNamingFileAndFieldAndChangesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let c = makeController(presets: directory)
+        try Data(#"{"format": "crosspoint-preset", "version": 1, "channels": {"inputs": 4, "outputs": 4}, "sources": [{"pan": "left"}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("bad.json"))
+        try Data("{ not json".utf8).write(to: directory.appendingPathComponent("corrupt.json"))
+        c.send("/preset/save", .string("good"))
+        let before = c.snapshot()
+        let reason = try #require(errorReason(c.send("/preset/recall", .string("bad"))))
+        #expect(reason.hasSuffix("bad.json: sources[0].pan: expected a number from -1 to 1, got a string"), "\(reason)")
+        #expect(try #require(errorReason(c.send("/preset/recall", .string("corrupt")))).contains("corrupt.json: not valid JSON"))
+        #expect(c.snapshot() == before)
+        #expect(strings(c.send("/preset/recall", .string("good"))).first == "/preset/recalled")
+    }
+
+    @Test func aHandEditedPresetIsReadAtItsNextRecall() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xp-\(UUID().uuidString)")
+        let c = makeController(presets: directory)
+        c.send("/preset/save", .string("live"))
+        c.send("/preset/recall", .string("live"), .float(0))
+        let file = directory.appendingPathComponent("live.json")
+        let edited = try String(contentsOf: file, encoding: .utf8)
+            .replacingOccurrences(of: #"{ "in": 1, "out": 1, "volume": 1 }"#, with: #"{ "in": 1, "out": 1, "volume": 0.5 }"#)
+        try edited.write(to: file, atomically: true, encoding: .utf8)
+        c.send("/preset/recall", .string("live"), .float(0))
+        #expect(c.scene.crosspoints[1, 1] == 0.5)
+    }
+
+    @Test func aLargerPresetAppliesWhatFitsAndSaysWhatItSkipped() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xp-\(UUID().uuidString)")
+        var big = Scene(inputs: 6, outputs: 6)
+        big.sources[0].volume = 0.5
+        big.crosspoints[6, 1] = 1
+        try PresetStore(directory: directory).save(Preset(name: "big", scene: big))
+        let c = makeController(presets: directory)
+        let replies = strings(c.send("/preset/recall", .string("big"), .float(0)))
+        #expect(replies.contains("/preset/skipped"))
+        #expect(replies.last == "sources 5-6; outputs 5-6; 3 crosspoints beyond the rig")
+        #expect(c.scene.sources[0].volume == 0.5 && c.scene.crosspoints[4, 4] == 1)
+    }
+}
