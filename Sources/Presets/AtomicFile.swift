@@ -37,6 +37,18 @@ public enum AtomicFile {
         }
     }
 
+    /// Removes temporary files that a killed writer left behind in
+    /// `directory` (ours are named `.NAME.PID.RANDOM.tmp`; only those of
+    /// processes no longer running are removed).
+    public static func removeLeftovers(in directory: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let parts = name.split(separator: ".")
+            guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]), kill(pid, 0) != 0 else { continue }
+            unlink(directory.appendingPathComponent(name).path)
+        }
+    }
+
     private static func failure(_ url: URL, _ what: String) -> PresetError {
         PresetError(file: url.path, "\(what) (\(String(cString: strerror(errno))))")
     }

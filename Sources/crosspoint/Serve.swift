@@ -93,6 +93,8 @@ struct Serve: ParsableCommand {
         let store = PresetStore(directory: URL(fileURLWithPath: presets))
         let keeper = StateKeeper(url: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
                                  logger: logger)
+        AtomicFile.removeLeftovers(in: store.directory)
+        AtomicFile.removeLeftovers(in: keeper.url.deletingLastPathComponent())
         let initial = try initialState(store: store, keeper: keeper, logger: logger)
         let mixer = Mixer(scene: initial.scene, panLaw: panLaw,
                           layout: OutputLayout(outputs: outputs, monoOutputs: try monoOutputSet()))

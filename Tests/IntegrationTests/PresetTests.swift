@@ -200,6 +200,9 @@ extension Integration {
         try await restarted.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
         #expect(!restarted.standardError.contains("unreadable"), "\(restarted.standardError)")
         #expect(restarted.standardError.contains("restored the rig state"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("presets").path)
+            .filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "temporary files of killed writers are cleaned up at start: \(leftovers)")
     }
 }
 }
