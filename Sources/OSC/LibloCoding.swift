@@ -1,7 +1,10 @@
 import CLiblo
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Conversions between liblo's C messages and `OSCMessage`.
-enum LibloCoding {
+public enum LibloCoding {
     /// Decodes the arguments liblo hands a method handler.
     static func arguments(types: UnsafePointer<CChar>?,
                           argv: UnsafeMutablePointer<UnsafeMutablePointer<lo_arg>?>?,
@@ -60,6 +63,37 @@ enum LibloCoding {
             }
         }
         return message
+    }
+
+    /// The packet's bytes on the wire.
+    static func serialise(_ packet: OSCPacket) -> [UInt8]? {
+        switch packet {
+        case .message(let message):
+            guard let m = makeMessage(message.arguments) else { return nil }
+            defer { lo_message_free(m) }
+            var size = 0
+            guard let bytes = lo_message_serialise(m, message.address, nil, &size) else { return nil }
+            defer { free(bytes) }
+            return Array(UnsafeRawBufferPointer(start: bytes, count: size))
+        case .bundle(let messages):
+            guard let bundle = lo_bundle_new(lo_timetag(sec: 0, frac: 1)) else { return nil }
+            defer { lo_bundle_free_recursive(bundle) }
+            for message in messages {
+                guard let m = makeMessage(message.arguments) else { return nil }
+                lo_bundle_add_message(bundle, message.address, m)
+            }
+            var size = 0
+            guard let bytes = lo_bundle_serialise(bundle, nil, &size) else { return nil }
+            defer { free(bytes) }
+            return Array(UnsafeRawBufferPointer(start: bytes, count: size))
+        }
+    }
+
+    /// Bytes a message takes on the wire, inside a bundle (with its 4-byte size).
+    public static func sizeInBundle(_ message: OSCMessage) -> Int {
+        guard let m = makeMessage(message.arguments) else { return 0 }
+        defer { lo_message_free(m) }
+        return 4 + Int(lo_message_length(m, message.address))
     }
 
     /// Sends a packet to `target` from `server`'s socket, so the receiver sees

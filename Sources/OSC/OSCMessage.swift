@@ -22,3 +22,21 @@ public enum OSCPacket: Equatable, Sendable {
     case message(OSCMessage)
     case bundle([OSCMessage])
 }
+
+extension OSCMessage {
+    /// Bytes this message takes on the wire (OSC 1.0: every part padded to 4).
+    public var encodedSize: Int {
+        func padded(_ count: Int) -> Int { (count + 4) & ~3 } // with its NUL, to a multiple of 4
+        var size = padded(address.utf8.count) + padded(arguments.count + 1)
+        for argument in arguments {
+            switch argument {
+            case .int32, .float: size += 4
+            case .double, .int64: size += 8
+            case .string(let text), .symbol(let text): size += padded(text.utf8.count)
+            case .blob(let bytes): size += 4 + ((bytes.count + 3) & ~3)
+            case .bool, .nil, .impulse, .unsupported: break
+            }
+        }
+        return size
+    }
+}

@@ -1,12 +1,29 @@
-/// Who sent a message: the host and port replies go back to.
+/// Who sent a message, and how to answer: the socket address (UDP) or the
+/// connection (TCP) replies go back on, and what the sender may do.
 public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: String
-
-    public init(host: String, port: String) {
-        self.host = host
-        self.port = port
+    public enum Transport: Hashable, Sendable {
+        case udp
+        /// A TCP connection, by the server's number for it.
+        case tcp(Int)
     }
 
-    public var description: String { "\(host):\(port)" }
+    public var address: SocketAddress
+    public var transport: Transport
+    public var access: AccessPolicy.Access
+
+    public init(address: SocketAddress, transport: Transport = .udp, access: AccessPolicy.Access = .full) {
+        self.address = address
+        self.transport = transport
+        self.access = access
+    }
+
+    public var host: String { address.host }
+    public var port: Int { address.port }
+
+    public var description: String {
+        if case .tcp = transport { return "\(address) (tcp)" }
+        return address.description
+    }
 }
+
+extension AccessPolicy.Access: Hashable {}

@@ -1,83 +1,304 @@
 import CLiblo
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Receives OSC over UDP on liblo's server thread and sends each handler's
-/// replies back to the sender, from the server's own port.
+/// Receives OSC over UDP, and over TCP on the same port number, and sends
+/// each handler's replies back to the sender from the server's own port.
 ///
-/// Every message, whatever its address, goes to `handler`, on liblo's
-/// thread, one at a time. `bundleStarted` and `bundleEnded` bracket the
-/// messages of each bundle.
+/// The sockets are ours, so that we can bind to one interface and check
+/// every sender against the `AccessPolicy` before anything is decoded
+/// (denied packets are dropped and counted). Decoding and dispatch are
+/// liblo's (`lo_server_dispatch_data`), one packet at a time: `handler` is
+/// never called concurrently, and `bundleStarted`/`bundleEnded` bracket the
+/// messages of each bundle with its time tag. Future time tags are not held
+/// back by liblo; the handler decides when a bundle takes effect.
 public final class OSCServer: @unchecked Sendable {
     public typealias Handler = @Sendable (OSCMessage, OSCPeer) -> [OSCPacket]
 
-    public let port: Int
-    private let thread: lo_server_thread
-    private let handler: Handler
-    private let bundleStarted: @Sendable () -> Void
-    private let bundleEnded: @Sendable () -> Void
-
-    public struct StartError: Error, CustomStringConvertible {
-        public let port: String
-        public var description: String {
-            "cannot listen for OSC on UDP port \(port) (in use, or not a valid port)"
-        }
+    public struct Options: Sendable {
+        /// Address to listen on: "0.0.0.0" (every IPv4 interface), "::" (IPv4 and IPv6), or one address.
+        public var bind = "0.0.0.0"
+        /// UDP and TCP port; 0 picks a free one.
+        public var port = 9000
+        public var tcp = true
+        public var policy = AccessPolicy()
+        public init() {}
     }
 
-    /// Listens on `port` ("0" or nil for any free port). Call `start()` to
-    /// begin receiving.
-    public init(port: String?, handler: @escaping Handler,
-                bundleStarted: @escaping @Sendable () -> Void = {},
-                bundleEnded: @escaping @Sendable () -> Void = {}) throws {
-        let requested = (port == nil || port == "0") ? nil : port // nil: liblo picks a free port
-        guard let thread = lo_server_thread_new_with_proto(requested, LO_UDP, OSCServer.reportError) else {
-            throw StartError(port: port ?? "any")
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let port: Int
+    public let options: Options
+    private let udp: Int32
+    private let tcpListener: Int32?
+    private let dispatcher: lo_server
+    // Set once by start(), before any thread reads them.
+    private var handler: Handler = { _, _ in [] }
+    private var bundleStarted: @Sendable (OSCTimeTag) -> Void = { _ in }
+    private var bundleEnded: @Sendable () -> Void = {}
+    /// Serialises dispatch: liblo's server is not thread-safe, and the
+    /// handler runs one message at a time.
+    private let dispatchLock = Mutex<Void>(())
+    /// The sender of the packet being dispatched; only touched under `dispatchLock`.
+    private var currentPeer: OSCPeer?
+    private let connections = Mutex<[Int: Connection]>([:])
+    private let nextConnection = Atomic<Int>(1)
+    private let running = Atomic<Bool>(false)
+    private let deniedPackets = Atomic<Int>(0)
+    private var threads: [Thread] = []
+
+    private final class Connection: @unchecked Sendable {
+        let socket: Int32
+        let writeLock = Mutex<Void>(())
+        init(socket: Int32) { self.socket = socket }
+    }
+
+    /// Opens the sockets (so a port in use is reported at once); `start`
+    /// begins receiving.
+    public init(options: Options) throws {
+        self.options = options
+        guard let local = SocketAddress.resolve(host: options.bind, port: options.port) else {
+            throw StartError(description: "cannot listen on \(options.bind): not an address of this machine")
         }
-        self.thread = thread
-        self.port = Int(lo_server_thread_get_port(thread))
-        self.handler = handler
-        self.bundleStarted = bundleStarted
-        self.bundleEnded = bundleEnded
+        let udp = try Self.openSocket(local, type: SOCK_DGRAM)
+        self.udp = udp
+        var length = socklen_t(128)
+        var storage = [UInt8](repeating: 0, count: 128)
+        let bound = storage.withUnsafeMutableBytes { raw in
+            _ = getsockname(udp, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
+            return SocketAddress(raw.baseAddress!, length: length)
+        }
+        port = bound.port
+        if options.tcp {
+            do {
+                let listener = try Self.openSocket(local.with(port: port), type: SOCK_STREAM)
+                guard listen(listener, 16) == 0 else {
+                    close(listener)
+                    throw StartError(description: "cannot listen for OSC on TCP port \(port)")
+                }
+                tcpListener = listener
+            } catch {
+                close(udp)
+                throw error
+            }
+        } else {
+            tcpListener = nil
+        }
+        guard let dispatcher = lo_server_new_with_proto(nil, LO_UDP, OSCServer.reportError) else {
+            close(udp)
+            tcpListener.map { _ = close($0) }
+            throw StartError(description: "liblo could not make a dispatcher")
+        }
+        self.dispatcher = dispatcher
+        lo_server_enable_queue(dispatcher, 0, 1)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        lo_server_thread_add_method(thread, nil, nil, OSCServer.dispatch, context)
-        lo_server_add_bundle_handlers(lo_server_thread_get_server(thread),
-                                      OSCServer.bundleStart, OSCServer.bundleEnd, context)
+        lo_server_add_method(dispatcher, nil, nil, OSCServer.dispatch, context)
+        lo_server_add_bundle_handlers(dispatcher, OSCServer.bundleStart, OSCServer.bundleEnd, context)
     }
 
     deinit {
-        lo_server_thread_stop(thread)
-        lo_server_thread_free(thread)
+        stop()
+        close(udp)
+        tcpListener.map { _ = close($0) }
+        lo_server_free(dispatcher)
     }
 
-    public func start() { lo_server_thread_start(thread) }
-    public func stop() { lo_server_thread_stop(thread) }
-
-    /// Sends a packet to a peer from this server's port (for unsolicited
-    /// messages; replies go back by themselves).
-    public func send(_ packet: OSCPacket, to peer: OSCPeer) {
-        guard let address = lo_address_new(peer.host, peer.port) else { return }
-        defer { lo_address_free(address) }
-        LibloCoding.send(packet, to: address, from: lo_server_thread_get_server(thread))
-    }
-
-    // MARK: - C callbacks, on liblo's thread
-
-    private static let dispatch: lo_method_handler = { path, types, argv, argc, message, context in
-        guard let context, let path, let message else { return 0 }
-        let server = Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue()
-        let arguments = LibloCoding.arguments(types: types, argv: argv, count: argc)
-        let source = lo_message_get_source(message)
-        let peer = OSCPeer(host: source.flatMap { lo_address_get_hostname($0) }.map { String(cString: $0) } ?? "?",
-                           port: source.flatMap { lo_address_get_port($0) }.map { String(cString: $0) } ?? "?")
-        let replies = server.handler(OSCMessage(String(cString: path), arguments), peer)
-        if let source {
-            let from = lo_server_thread_get_server(server.thread)
-            for reply in replies { LibloCoding.send(reply, to: source, from: from) }
+    private static func openSocket(_ address: SocketAddress, type: __socket_type) throws -> Int32 {
+        let fd = socket(address.family, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw StartError(description: "cannot open a socket") }
+        var yes: Int32 = 1
+        if type == SOCK_STREAM { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
+        if address.family == AF_INET6 {
+            var no: Int32 = 0 // "::" takes IPv4 too
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &no, socklen_t(MemoryLayout<Int32>.size))
         }
+        let ok = address.withSockaddr { bind(fd, $0, $1) } == 0
+        guard ok else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            let kind = type == SOCK_DGRAM ? "UDP" : "TCP"
+            throw StartError(description: "cannot listen for OSC on \(kind) \(address): \(reason)")
+        }
+        return fd
+    }
+
+    /// Starts the receiving threads. Every message goes to `handler`, whose
+    /// replies go back to the sender; `bundleStarted`/`bundleEnded` bracket
+    /// the messages of each bundle.
+    public func start(handler: @escaping Handler,
+                      bundleStarted: @escaping @Sendable (OSCTimeTag) -> Void = { _ in },
+                      bundleEnded: @escaping @Sendable () -> Void = {}) {
+        guard !running.load(ordering: .sequentiallyConsistent) else { return }
+        self.handler = handler
+        self.bundleStarted = bundleStarted
+        self.bundleEnded = bundleEnded
+        running.store(true, ordering: .sequentiallyConsistent)
+        let udpThread = Thread { [self] in receiveDatagrams() }
+        udpThread.name = "osc-udp"
+        udpThread.start()
+        threads.append(udpThread)
+        if tcpListener != nil {
+            let tcpThread = Thread { [self] in acceptConnections() }
+            tcpThread.name = "osc-tcp"
+            tcpThread.start()
+            threads.append(tcpThread)
+        }
+    }
+
+    /// Stops receiving (within 0.2 s) and closes TCP connections.
+    public func stop() {
+        guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        for thread in threads { while !thread.isFinished { usleep(5_000) } }
+        threads.removeAll()
+        for connection in connections.withLock({ c in defer { c.removeAll() }; return Array(c.values) }) {
+            shutdown(connection.socket, Int32(SHUT_RDWR))
+        }
+    }
+
+    /// Packets dropped because their sender is not allowed.
+    public var denied: Int { deniedPackets.load(ordering: .relaxed) }
+
+    // MARK: - Sending
+
+    /// Sends a packet to a peer: from our UDP port, or on its TCP connection.
+    @discardableResult
+    public func send(_ packet: OSCPacket, to peer: OSCPeer) -> Bool {
+        guard let bytes = LibloCoding.serialise(packet) else { return false }
+        switch peer.transport {
+        case .udp:
+            let sent = bytes.withUnsafeBytes { data in
+                peer.address.withSockaddr { sendto(udp, data.baseAddress, data.count, Int32(MSG_DONTWAIT), $0, $1) }
+            }
+            return sent == bytes.count
+        case .tcp(let id):
+            guard let connection = connections.withLock({ $0[id] }) else { return false }
+            var framed = withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) }
+            framed += bytes
+            return connection.writeLock.withLock { _ in Self.writeAll(connection.socket, framed) }
+        }
+    }
+
+    // MARK: - Receiving
+
+    private func receiveDatagrams() {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var storage = [UInt8](repeating: 0, count: 128)
+        while running.load(ordering: .relaxed) {
+            guard wait(for: udp) else { continue }
+            var length = socklen_t(storage.count)
+            let count = buffer.withUnsafeMutableBytes { data in
+                storage.withUnsafeMutableBytes { raw in
+                    recvfrom(udp, data.baseAddress, data.count, 0, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
+                }
+            }
+            guard count > 0 else { continue }
+            let address = storage.withUnsafeBytes { SocketAddress($0.baseAddress!, length: length) }
+            let access = options.policy.access(for: address.ipBytes)
+            guard access != .denied else { deniedPackets.add(1, ordering: .relaxed); continue }
+            dispatch(buffer, count: count, from: OSCPeer(address: address, transport: .udp, access: access))
+        }
+    }
+
+    private func acceptConnections() {
+        guard let listener = tcpListener else { return }
+        while running.load(ordering: .relaxed) {
+            guard wait(for: listener) else { continue }
+            var storage = [UInt8](repeating: 0, count: 128)
+            var length = socklen_t(storage.count)
+            let fd = storage.withUnsafeMutableBytes { raw in
+                accept(listener, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
+            }
+            guard fd >= 0 else { continue }
+            let address = storage.withUnsafeBytes { SocketAddress($0.baseAddress!, length: length) }
+            let access = options.policy.access(for: address.ipBytes)
+            guard access != .denied else {
+                deniedPackets.add(1, ordering: .relaxed)
+                close(fd)
+                continue
+            }
+            let id = nextConnection.add(1, ordering: .relaxed).oldValue
+            connections.withLock { $0[id] = Connection(socket: fd) }
+            let peer = OSCPeer(address: address, transport: .tcp(id), access: access)
+            let reader = Thread { [self] in readStream(fd, peer: peer, id: id) }
+            reader.name = "osc-tcp-\(id)"
+            reader.start()
+        }
+    }
+
+    /// A TCP stream carries packets each prefixed by its length (4 bytes,
+    /// big-endian), as liblo and OSC 1.0 stream clients send them.
+    private func readStream(_ fd: Int32, peer: OSCPeer, id: Int) {
+        defer {
+            connections.withLock { _ = $0.removeValue(forKey: id) }
+            close(fd)
+        }
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while running.load(ordering: .relaxed) {
+            guard wait(for: fd) else { continue }
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return }
+            pending += chunk[0..<count]
+            while pending.count >= 4 {
+                let size = Int(pending[0]) << 24 | Int(pending[1]) << 16 | Int(pending[2]) << 8 | Int(pending[3])
+                guard size <= 65_536 else { OSCLog.write("\(peer): TCP packet of \(size) bytes refused; closing"); return }
+                guard pending.count >= 4 + size else { break }
+                let packet = Array(pending[4..<(4 + size)])
+                pending.removeFirst(4 + size)
+                dispatch(packet, count: size, from: peer)
+            }
+        }
+    }
+
+    /// Waits up to 0.2 s for `fd` to be readable, so that `stop()` is noticed.
+    private func wait(for fd: Int32) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 200) > 0
+    }
+
+    private func dispatch(_ bytes: [UInt8], count: Int, from peer: OSCPeer) {
+        guard count > 0 else { return }
+        var copy = bytes
+        dispatchLock.withLock { _ in
+            currentPeer = peer
+            let result = copy.withUnsafeMutableBytes { lo_server_dispatch_data(dispatcher, $0.baseAddress, count) }
+            if result < 0 { OSCLog.write("\(peer): not an OSC packet (\(count) bytes), dropped") }
+            currentPeer = nil
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    // MARK: - liblo callbacks, inside dispatch (the lock is held)
+
+    private static let dispatch: lo_method_handler = { path, types, argv, argc, _, context in
+        guard let context, let path else { return 0 }
+        let server = Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue()
+        // dispatch() holds the lock while liblo calls us.
+        guard let peer = server.currentPeer else { return 0 }
+        let arguments = LibloCoding.arguments(types: types, argv: argv, count: argc)
+        let replies = server.handler(OSCMessage(String(cString: path), arguments), peer)
+        for reply in replies { server.send(reply, to: peer) }
         return 0
     }
 
-    private static let bundleStart: lo_bundle_start_handler = { _, context in
+    private static let bundleStart: lo_bundle_start_handler = { time, context in
         guard let context else { return 0 }
-        Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue().bundleStarted()
+        Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue()
+            .bundleStarted(OSCTimeTag(seconds: time.sec, fraction: time.frac))
         return 0
     }
 
@@ -89,7 +310,6 @@ public final class OSCServer: @unchecked Sendable {
 
     private static let reportError: lo_err_handler = { number, message, location in
         let text = message.map { String(cString: $0) } ?? "unknown"
-        let place = location.map { String(cString: $0) } ?? ""
-        OSCLog.write("liblo error \(number): \(text) \(place)")
+        OSCLog.write("liblo error \(number): \(text)")
     }
 }

@@ -3,13 +3,14 @@ import OSC
 /// The rig's OSC address space: turns an incoming address, which may be an
 /// OSC 1.0 pattern, into the concrete targets it names.
 ///
-///     /source/{n}/{volume,db,pan,mute,solo,name}
-///     /matrix/{in}/{out}   /matrix/{in}/{out}/db   /matrix/map   /matrix/clear
-///     /output/{m}/{volume,db,mute,name}
-///     /master/{volume,db,mute}
+///     /source/{n}/{volume,db,fader,pan,mute,solo,name}
+///     /matrix/{in}/{out}   /matrix/{in}/{out}/{db,fader}   /matrix/map   /matrix/clear
+///     /output/{m}/{volume,db,fader,mute,name}
+///     /master/{volume,db,fader,mute}
 ///     /status   /ping
 ///     /preset/{save,recall,list,delete,rename,undo,current}
 ///     /safe/source/{n}   /safe/output/{m}   /safe/master
+///     /subscribe   /unsubscribe
 public struct AddressSpace: Sendable {
     public let inputs: Int
     public let outputs: Int
@@ -43,7 +44,7 @@ public struct AddressSpace: Sendable {
         let path = Array(parts.dropFirst())
         var targets: [Target] = []
         do {
-            for head in ["source", "matrix", "output", "master", "status", "ping", "preset", "safe"] where matches(path[0], head) {
+            for head in ["source", "matrix", "output", "master", "status", "ping", "preset", "safe", "subscribe", "unsubscribe"] where matches(path[0], head) {
                 targets += try resolve(head, Array(path.dropFirst()))
             }
         } catch {
@@ -56,6 +57,8 @@ public struct AddressSpace: Sendable {
         switch (head, rest.count) {
         case ("status", 0): return [.status]
         case ("ping", 0): return [.ping]
+        case ("subscribe", 0): return [.subscribe]
+        case ("unsubscribe", 0): return [.unsubscribe]
         case ("source", 2):
             return try channels(rest[0], "source", inputs).flatMap { n in
                 Target.SourceParameter.allCases.filter { matches(rest[1], $0.rawValue) }.map { .source(n, $0) }
@@ -69,11 +72,12 @@ public struct AddressSpace: Sendable {
         case ("matrix", 1):
             return (matches(rest[0], "map") ? [.matrixMap] : []) + (matches(rest[0], "clear") ? [.matrixClear] : [])
         case ("matrix", 2), ("matrix", 3):
-            if rest.count == 3 && !matches(rest[2], "db") { return [] }
-            let unit: Target.LevelUnit = rest.count == 3 ? .decibels : .linear
+            let units: [Target.LevelUnit] = rest.count == 2 ? [.linear]
+                : [(Target.LevelUnit.decibels, "db"), (.fader, "fader")].filter { matches(rest[2], $0.1) }.map(\.0)
+            if units.isEmpty { return [] }
             let ins = try channels(rest[0], "input", inputs)
             let outs = try channels(rest[1], "output", outputs)
-            return ins.flatMap { i in outs.map { o in .crosspoint(input: i, output: o, unit) } }
+            return ins.flatMap { i in outs.flatMap { o in units.map { .crosspoint(input: i, output: o, $0) } } }
         case ("preset", 1):
             return Target.PresetCommand.allCases.filter { matches(rest[0], $0.rawValue) }.map { .preset($0) }
         case ("safe", 1):

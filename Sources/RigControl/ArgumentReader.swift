@@ -95,6 +95,17 @@ extension ArgumentReader {
         return result
     }
 
+    /// Nothing, or one whole number in `range`.
+    func optionalNumber(in range: ClosedRange<Double>, usage: String) throws(Failure) -> Double? {
+        guard arguments.count <= 1 else { throw Failure(reason: "expected \(usage), got \(arguments.count) arguments") }
+        guard !arguments.isEmpty else { return nil }
+        let value = try number(at: 0)
+        guard value == value.rounded(), range.contains(value) else {
+            throw Failure(reason: "expected \(usage): a whole number \(Int(range.lowerBound))-\(Int(range.upperBound))")
+        }
+        return value
+    }
+
     /// `[fade]`, in seconds.
     func optionalFade() throws(Failure) -> Double? {
         guard arguments.count <= 1 else { throw Failure(reason: "expected [fade seconds], got \(arguments.count) arguments") }

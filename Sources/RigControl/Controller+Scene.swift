@@ -27,6 +27,7 @@ extension Controller {
             return
         }
         sceneChanged = true
+        touched.append(target)
         changes.append(Change(ramp: Int32(ramp), position: FaderLaw.position(gain: gain), value: gain, seconds: seconds))
     }
 
@@ -35,6 +36,7 @@ extension Controller {
         guard state.scene.sources[n - 1].pan != pan else { return }
         state.scene.sources[n - 1].pan = pan
         sceneChanged = true
+        touched.append(.source(n, .pan))
         changes.append(Change(ramp: Int32(parameters.sourcePan(n)), position: pan, value: pan, seconds: seconds))
     }
 
@@ -59,17 +61,21 @@ extension Controller {
             changes.append(gate(parameters.masterMute, open: !on, seconds: seconds))
         case .safe(.source(let n)):
             if on { state.safes.sources.insert(n) } else { state.safes.sources.remove(n) }
+            touched.append(target)
             return
         case .safe(.output(let m)):
             if on { state.safes.outputs.insert(m) } else { state.safes.outputs.remove(m) }
+            touched.append(target)
             return
         case .safe(.master):
             state.safes.master = on
+            touched.append(target)
             return
         default:
             return
         }
         sceneChanged = true
+        touched.append(target)
     }
 
     func setName(_ target: Target, _ name: String) {
@@ -82,6 +88,7 @@ extension Controller {
             return
         }
         sceneChanged = true
+        touched.append(target)
     }
 
     /// A gate ramps linearly between heard (1) and silent (0).

@@ -35,6 +35,10 @@ public final class Controller: @unchecked Sendable {
     private var pending: [Change] = []
     /// Set by every edit that changes the scene; cleared per message.
     var sceneChanged = false
+    /// Every parameter changed by the current message, for feedback.
+    var touched: [Target] = []
+    /// Where feedback goes; nil: no feedback.
+    public var feedback: FeedbackHub?
 
     /// `initial` is the state to start from; the mixer must already hold its scene.
     public init(state initial: RigState, mixer: Mixer, store: PresetStore, smoothingSeconds: Float, logger: Logger,
@@ -88,10 +92,13 @@ public final class Controller: @unchecked Sendable {
     public func handle(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
         lock.withLock { _ in
             sceneChanged = false
+            touched.removeAll(keepingCapacity: true)
+            feedback?.renew(peer)
             let before = (state.safes, state.preset, state.modified)
             let replies = dispatch(message, from: peer)
             if sceneChanged { state.modified = true }
             if sceneChanged || before != (state.safes, state.preset, state.modified) { stateChanged() }
+            if let feedback, !touched.isEmpty { feedback.publish(feedbackMessages(for: touched)) }
             return replies
         }
     }
@@ -101,6 +108,12 @@ public final class Controller: @unchecked Sendable {
         switch addressSpace.resolve(message.address) {
         case .failure(let error): return reject(message, error.description, from: peer)
         case .success(let resolved): targets = resolved
+        }
+        if peer.access == .readOnly && changes(targets, message) {
+            return reject(message, "read-only", from: peer)
+        }
+        if targets.first == .subscribe || targets.first == .unsubscribe {
+            return subscription(targets[0] == .subscribe, ArgumentReader(arguments: message.arguments), message, from: peer)
         }
         if case .preset(let command)? = targets.first {
             guard targets.count == 1 else { return reject(message, "preset commands take no patterns", from: peer) }
@@ -125,6 +138,38 @@ public final class Controller: @unchecked Sendable {
         updateSoloGates(from: gates, seconds: smoothing, into: &changes)
         logger.debug("\(peer) \(message)")
         submit(changes)
+        return []
+    }
+
+    /// Whether a message would change anything (refused to read-only clients):
+    /// everything with arguments but (un)subscribing, and the actions.
+    private func changes(_ targets: [Target], _ message: OSCMessage) -> Bool {
+        targets.contains { target in
+            switch target {
+            case .subscribe, .unsubscribe, .status, .ping, .preset(.list), .preset(.current): false
+            case .matrixClear, .preset: true
+            default: !message.arguments.isEmpty
+            }
+        }
+    }
+
+    /// `/subscribe [i port]`: feedback to the sender's host at `port` (or to
+    /// where it sends from), starting with the whole state. `/unsubscribe [i port]` ends it.
+    private func subscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
+                              from peer: OSCPeer) -> [OSCPacket] {
+        guard let feedback else { return reject(message, "feedback is not available", from: peer) }
+        var port: Int?
+        do {
+            if let number = try args.optionalNumber(in: 1...65535, usage: "[port]") { port = Int(number) }
+        } catch {
+            return reject(message, error.reason, from: peer)
+        }
+        if subscribe {
+            let destination = feedback.subscribe(peer, port: port)
+            feedback.publish(feedbackMessages(for: allParameters()), to: destination)
+        } else {
+            feedback.unsubscribe(peer, port: port)
+        }
         return []
     }
 
@@ -154,6 +199,10 @@ public final class Controller: @unchecked Sendable {
         case .source(_, .db), .output(_, .db), .master(.db), .crosspoint(_, _, .decibels):
             let (db, fade) = try args.valueAndFade(in: Double(FaderLaw.floorDecibels)...12)
             return .level(target, gain: FaderLaw.gain(decibels: Float(db)), fade: fade.map(Float.init))
+        case .source(_, .fader), .output(_, .fader), .master(.fader), .crosspoint(_, _, .fader):
+            let (position, fade) = try args.valueAndFade(in: 0...1)
+            return .level(target, gain: FaderLaw.gain(decibels: FaderLaw.decibels(position: Float(position))),
+                          fade: fade.map(Float.init))
         case .source(let n, .pan):
             let (value, fade) = try args.valueAndFade(in: -1...1)
             return .pan(n, Float(value), fade: fade.map(Float.init))
@@ -166,7 +215,7 @@ public final class Controller: @unchecked Sendable {
         case .matrixClear:
             // A tablet button sends 1 when pressed and 0 when released.
             return try args.onOff() ? .clear : .none
-        case .status, .ping, .preset:
+        case .status, .ping, .preset, .subscribe, .unsubscribe:
             throw ArgumentReader.Failure(reason: "takes no arguments")
         }
     }

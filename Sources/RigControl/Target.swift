@@ -10,23 +10,43 @@ public enum Target: Hashable, Sendable {
     case ping
     case preset(PresetCommand)
     case safe(Safe)
+    case subscribe
+    case unsubscribe
 
-    public enum LevelUnit: Hashable, Sendable { case linear, decibels }
+    /// How a level is written: linear gain, dB, or console fader position 0…1.
+    public enum LevelUnit: Hashable, Sendable { case linear, decibels, fader }
 
     public enum SourceParameter: String, Hashable, Sendable, CaseIterable {
-        case volume, db, pan, mute, solo, name
+        case volume, db, fader, pan, mute, solo, name
     }
 
     public enum OutputParameter: String, Hashable, Sendable, CaseIterable {
-        case volume, db, mute, name
+        case volume, db, fader, mute, name
     }
 
     public enum MasterParameter: String, Hashable, Sendable, CaseIterable {
-        case volume, db, mute
+        case volume, db, fader, mute
     }
 
     public enum PresetCommand: String, Hashable, Sendable, CaseIterable {
         case save, recall, list, delete, rename, undo, current
+    }
+
+    /// The address forms of a level, as feedback sends them.
+    public var levelForms: [Target] {
+        switch self {
+        case .source(let n, .volume), .source(let n, .db), .source(let n, .fader):
+            [.source(n, .volume), .source(n, .db), .source(n, .fader)]
+        case .output(let m, .volume), .output(let m, .db), .output(let m, .fader):
+            [.output(m, .volume), .output(m, .db), .output(m, .fader)]
+        case .master(.volume), .master(.db), .master(.fader):
+            [.master(.volume), .master(.db), .master(.fader)]
+        case .crosspoint(let i, let o, _):
+            [.crosspoint(input: i, output: o, .linear), .crosspoint(input: i, output: o, .decibels),
+             .crosspoint(input: i, output: o, .fader)]
+        default:
+            [self]
+        }
     }
 
     /// A recall safe: the part keeps its live values through recalls.
@@ -40,6 +60,7 @@ public enum Target: Hashable, Sendable {
         case .source(let n, let p): "/source/\(n)/\(p.rawValue)"
         case .crosspoint(let i, let o, .linear): "/matrix/\(i)/\(o)"
         case .crosspoint(let i, let o, .decibels): "/matrix/\(i)/\(o)/db"
+        case .crosspoint(let i, let o, .fader): "/matrix/\(i)/\(o)/fader"
         case .output(let m, let p): "/output/\(m)/\(p.rawValue)"
         case .master(let p): "/master/\(p.rawValue)"
         case .matrixMap: "/matrix/map"
@@ -50,6 +71,8 @@ public enum Target: Hashable, Sendable {
         case .safe(.source(let n)): "/safe/source/\(n)"
         case .safe(.output(let m)): "/safe/output/\(m)"
         case .safe(.master): "/safe/master"
+        case .subscribe: "/subscribe"
+        case .unsubscribe: "/unsubscribe"
         }
     }
 }

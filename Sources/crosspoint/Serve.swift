@@ -21,6 +21,18 @@ struct Serve: ParsableCommand {
     @Option(help: "UDP port to receive OSC on.")
     var oscPort = 9000
 
+    @Option(help: "Address to listen on for OSC: 0.0.0.0 (every IPv4 interface), :: (IPv4 and IPv6), or one of this machine's addresses.")
+    var bind = "0.0.0.0"
+
+    @Option(help: "Networks that may control the rig, comma-separated CIDR (replaces the default: loopback, 10/8, 172.16/12, 192.168/16, 169.254/16, fc00::/7, fe80::/10).")
+    var allow: String?
+
+    @Option(help: "Networks that may query, subscribe and meter but change nothing, comma-separated CIDR.")
+    var readOnly: String?
+
+    @Option(help: "Seconds a feedback subscription lasts without any message from its client.")
+    var subscriptionTimeout: Double = 30
+
     @Option(help: "Ramp time, in milliseconds, of a change sent without a fade time (0-1000).")
     var smoothingMs: Double = 20
 
@@ -67,6 +79,22 @@ struct Serve: ParsableCommand {
         guard (0...1000).contains(smoothingMs) else { throw ValidationError("--smoothing-ms must be 0-1000") }
         guard (0...65535).contains(oscPort) else { throw ValidationError("--osc-port must be 0-65535") }
         _ = try monoOutputSet()
+        _ = try accessPolicy()
+        guard subscriptionTimeout > 0 && subscriptionTimeout <= 86_400 else {
+            throw ValidationError("--subscription-timeout must be 0-86400 seconds")
+        }
+    }
+
+    private func accessPolicy() throws -> AccessPolicy {
+        var policy = AccessPolicy()
+        for (flag, list, keyPath) in [("--allow", allow, \AccessPolicy.allowed), ("--read-only", readOnly, \AccessPolicy.readOnly)] {
+            guard let list else { continue }
+            switch AccessPolicy.networks(list) {
+            case .success(let networks): policy[keyPath: keyPath] = networks
+            case .failure(let error): throw ValidationError("\(flag): \(error)")
+            }
+        }
+        return policy
     }
 
     private func monoOutputSet() throws -> Set<Int> {
@@ -107,6 +135,20 @@ struct Serve: ParsableCommand {
         let host = JackHost(mixer: mixer, options: hostOptions, logger: logger)
 
         let (inputs, outputs) = (self.inputs, self.outputs)
+        var serverOptions = OSCServer.Options()
+        serverOptions.bind = bind
+        serverOptions.port = oscPort
+        serverOptions.policy = try accessPolicy()
+        let server: OSCServer
+        do {
+            server = try OSCServer(options: serverOptions)
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode.failure
+        }
+        let feedback = FeedbackHub(lease: .milliseconds(Int(subscriptionTimeout * 1000)), logger: logger) { packet, peer in
+            server.send(packet, to: peer)
+        }
         let controller = Controller(
             state: initial, mixer: mixer, store: store, smoothingSeconds: Float(smoothingMs / 1000), logger: logger,
             status: {
@@ -116,22 +158,17 @@ struct Serve: ParsableCommand {
                  ("outputs", .int32(Int32(outputs))),
                  ("xruns", .int32(Int32(clamping: host.xruns))),
                  ("dsp_load", .float(host.dspLoad)),
-                 ("uptime", .float(Float(host.uptime)))]
+                 ("uptime", .float(Float(host.uptime))),
+                 ("subscribers", .int32(Int32(feedback.count))),
+                 ("denied", .int32(Int32(clamping: server.denied)))]
             },
             stateChanged: { keeper.changed() })
         keeper.write(initial)
         let saver = Thread { keeper.run(snapshot: { controller.snapshot() }) }
         saver.start()
-        let server: OSCServer
-        do {
-            server = try OSCServer(port: String(oscPort),
-                                   handler: { controller.handle($0, from: $1) },
-                                   bundleStarted: { controller.bundleStarted() },
-                                   bundleEnded: { controller.bundleEnded() })
-        } catch {
-            logger.critical("\(error)")
-            throw ExitCode.failure
-        }
+        controller.feedback = feedback
+        let feedbackThread = Thread { feedback.run() }
+        feedbackThread.start()
 
         do {
             try host.start()
@@ -139,8 +176,10 @@ struct Serve: ParsableCommand {
             logger.critical("cannot start in JACK: \(error)")
             throw ExitCode.failure
         }
-        server.start()
-        logger.notice("ready: OSC on UDP port \(server.port), JACK client '\(host.clientName)', \(inputs)x\(outputs), pan law \(panLaw.rawValue), smoothing \(smoothingMs) ms")
+        server.start(handler: { controller.handle($0, from: $1) },
+                     bundleStarted: { _ in controller.bundleStarted() },
+                     bundleEnded: { controller.bundleEnded() })
+        logger.notice("ready: OSC on UDP port \(server.port)\(serverOptions.tcp ? " (and TCP)" : ""), JACK client '\(host.clientName)', \(inputs)x\(outputs), pan law \(panLaw.rawValue), smoothing \(smoothingMs) ms")
 
         // SIGINT and SIGTERM end the supervision loop; then everything is
         // closed in order, including a JACK server we started.
@@ -154,6 +193,7 @@ struct Serve: ParsableCommand {
         }
         host.supervise()
         server.stop()
+        feedback.stop()
         keeper.stop()
         while !saver.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         host.stop()

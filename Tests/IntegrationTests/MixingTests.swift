@@ -74,21 +74,20 @@ extension Integration {
         try await withRig { rig in
             rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
             var sentAt = 0
-            let recording = try await rig.record(seconds: 2.2) { mark in
+            let recording = try await rig.record(seconds: 2.4) { mark in
                 sentAt = rig.recorder.currentRecordingPosition() ?? mark
                 try rig.osc.send("/source/1/volume", .float(0), .float(2))
             }
             let out = recording.channels[0]
             // Fader position 0.75 → 0 in 2 s: at 1 s it is 0.375, −20 dB by the law.
-            let half = sentAt + 48_000
-            let level = A.fitSine(out, frequency: 1000, sampleRate: 48_000, in: (half - 240)..<(half + 240)).amplitude
-            let db = A.decibels(level / 0.5)
-            #expect(abs(db - -20) < 0.5, "level at half time: \(db) dB")
-            let quarter = sentAt + 24_000 // position 0.5625: 40·0.5625 − 30 = −7.5 dB
+            let fade = try #require(FadeMeasurement.twoSecondFade(out, frequency: 1000, amplitude: 0.5))
+            #expect(abs(fade.levelAtHalfTime - -20) < 0.5, "level at half time: \(fade.levelAtHalfTime) dB")
+            #expect(abs(fade.start - sentAt) < 4800, "the fade began when the message was sent (\(fade.start) vs \(sentAt))")
+            let quarter = fade.start + 24_000 // position 0.5625: 40·0.5625 − 30 = −7.5 dB
             let early = A.decibels(A.fitSine(out, frequency: 1000, sampleRate: 48_000,
                                              in: (quarter - 240)..<(quarter + 240)).amplitude / 0.5)
             #expect(abs(early - -7.5) < 0.5, "level at a quarter: \(early) dB")
-            #expect(A.peak(out, in: (sentAt + 97_000)..<out.count) == 0, "silent after the fade")
+            #expect(A.peak(out, in: (fade.start + 96_500)..<out.count) == 0, "silent after the fade")
             let limit = A.maximumSineStep(frequency: 1000, amplitude: 0.5, sampleRate: 48_000) + 1e-3
             #expect(A.maxAbsoluteStep(out) <= limit)
         }

@@ -19,7 +19,7 @@ func makeController(inputs: Int = 4, outputs: Int = 4, presets: URL? = nil) -> C
                       status: { [("inputs", .int32(Int32(inputs)))] })
 }
 
-let peer = OSCPeer(host: "127.0.0.1", port: "1")
+let peer = OSCPeer(address: SocketAddress.resolve(host: "127.0.0.1", port: 1)!)
 
 extension Controller {
     @discardableResult

@@ -1,0 +1,78 @@
+/// Who may control the rig, by source address: full control, query-only,
+/// or nothing at all (packets dropped without a reply).
+public struct AccessPolicy: Sendable {
+    public enum Access: Sendable, Equatable { case full, readOnly, denied }
+
+    /// A network in CIDR notation: `192.168.0.0/16`, `fe80::/10`, `10.1.2.3` (a single host).
+    public struct Network: Sendable, Equatable, CustomStringConvertible {
+        let bytes: [UInt8]
+        let prefix: Int
+        public let description: String
+
+        public init?(_ text: String) {
+            let parts = text.split(separator: "/", maxSplits: 1)
+            guard let first = parts.first, let address = Self.parse(String(first)) else { return nil }
+            let maximum = address.count * 8
+            let prefix = parts.count == 2 ? Int(parts[1]) : maximum
+            guard let prefix, (0...maximum).contains(prefix) else { return nil }
+            bytes = address
+            self.prefix = prefix
+            description = text
+        }
+
+        public func contains(_ ip: [UInt8]) -> Bool {
+            guard ip.count == bytes.count else { return false }
+            var remaining = prefix
+            for (a, b) in zip(ip, bytes) where remaining > 0 {
+                let bits = min(8, remaining)
+                let mask: UInt8 = bits == 8 ? 0xff : ~(0xff >> UInt8(bits))
+                if a & mask != b & mask { return false }
+                remaining -= bits
+            }
+            return true
+        }
+
+        /// Numeric IPv4 or IPv6 addresses only.
+        static func parse(_ text: String) -> [UInt8]? {
+            if text.contains(":") {
+                guard let address = SocketAddress.resolve(host: text, port: 0), address.ipBytes.count == 16 else { return nil }
+                return address.ipBytes
+            }
+            let octets = text.split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt8($0) }
+            return octets.count == 4 && text.split(separator: ".", omittingEmptySubsequences: false).count == 4 ? octets : nil
+        }
+    }
+
+    /// Loopback, private and link-local ranges: nothing from a public address.
+    public static let localNetworks = ["127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+                                       "169.254.0.0/16", "::1/128", "fc00::/7", "fe80::/10"].compactMap(Network.init)
+
+    public var allowed: [Network]
+    public var readOnly: [Network]
+
+    public init(allowed: [Network] = AccessPolicy.localNetworks, readOnly: [Network] = []) {
+        self.allowed = allowed
+        self.readOnly = readOnly
+    }
+
+    /// Parses a comma-separated list of networks; nil names the bad entry.
+    public static func networks(_ list: String) -> Result<[Network], ParseError> {
+        var result: [Network] = []
+        for entry in list.split(separator: ",").map({ String($0.filter { $0 != " " }) }) where !entry.isEmpty {
+            guard let network = Network(entry) else { return .failure(ParseError(entry: entry)) }
+            result.append(network)
+        }
+        return .success(result)
+    }
+
+    public struct ParseError: Error, CustomStringConvertible {
+        public let entry: String
+        public var description: String { "'\(entry)' is not an IPv4 or IPv6 network (CIDR, e.g. 192.168.1.0/24)" }
+    }
+
+    public func access(for ip: [UInt8]) -> Access {
+        if allowed.contains(where: { $0.contains(ip) }) { return .full }
+        if readOnly.contains(where: { $0.contains(ip) }) { return .readOnly }
+        return .denied
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Logging
+import OSC
+import Synchronization
+
+/// Keeps every subscribed surface in sync: each change, whoever made it, goes
+/// to every subscriber at the parameter's own address.
+///
+/// - A subscription lasts while its client is alive: any message from that
+///   client renews it; without one for `lease` it lapses.
+/// - Feedback is coalesced: at most 30 updates a second per address per
+///   client, the latest value winning and the final value always sent.
+/// - It is packed into bundles that fit one UDP datagram (≤ 1400 bytes) and
+///   paced (at most 10 datagrams per client every 10 ms, 1.4 MB/s), so that a
+///   64x64 recall reaches a tablet whole instead of as a burst of lost packets.
+public final class FeedbackHub: @unchecked Sendable {
+    public static let datagramLimit = 1400
+    static let minimumInterval: Duration = .milliseconds(33) // 30 updates/s per address
+    static let datagramsPerTick = 10
+    static let tick = 0.01
+
+    public typealias Sender = @Sendable (OSCPacket, OSCPeer) -> Void
+
+    private let send: Sender
+    private let lease: Duration
+    private let logger: Logger
+    private let state = Mutex<[OSCPeer: Subscriber]>([:])
+    private let stopping = Atomic<Bool>(false)
+
+    struct Subscriber {
+        /// The source address of the client's own messages (renews the lease).
+        var client: OSCPeer
+        var lastSeen: ContinuousClock.Instant
+        var pending: [String: OSCMessage] = [:]
+        /// Addresses waiting to be sent, oldest first.
+        var order: [String] = []
+        var lastSent: [String: ContinuousClock.Instant] = [:]
+    }
+
+    public init(lease: Duration, logger: Logger, send: @escaping Sender) {
+        self.lease = lease
+        self.logger = logger
+        self.send = send
+    }
+
+    public var count: Int { state.withLock { $0.count } }
+
+    /// Registers `client` for feedback at `port` on its host (or, for a TCP
+    /// client or without a port, where it sends from). Returns the destination.
+    @discardableResult
+    public func subscribe(_ client: OSCPeer, port: Int?) -> OSCPeer {
+        let destination = Self.destination(client, port: port)
+        state.withLock { subscribers in
+            if subscribers[destination] == nil {
+                logger.info("\(destination) subscribed to feedback")
+                subscribers[destination] = Subscriber(client: client, lastSeen: .now)
+            } else {
+                subscribers[destination]?.client = client
+                subscribers[destination]?.lastSeen = .now
+            }
+        }
+        return destination
+    }
+
+    public func unsubscribe(_ client: OSCPeer, port: Int?) {
+        let destination = Self.destination(client, port: port)
+        state.withLock { subscribers in
+            if subscribers.removeValue(forKey: destination) != nil { logger.info("\(destination) unsubscribed") }
+        }
+    }
+
+    static func destination(_ client: OSCPeer, port: Int?) -> OSCPeer {
+        guard let port, case .udp = client.transport else { return client }
+        return OSCPeer(address: client.address.with(port: port), transport: .udp, access: client.access)
+    }
+
+    /// Any message from a client renews its subscriptions: those made from
+    /// its address, or sending to it.
+    public func renew(_ client: OSCPeer) {
+        let now = ContinuousClock.now
+        state.withLock { subscribers in
+            for (destination, subscriber) in subscribers
+            where subscriber.client == client || destination == client {
+                subscribers[destination]?.lastSeen = now
+            }
+        }
+    }
+
+    /// Queues messages for every subscriber.
+    public func publish(_ messages: [OSCMessage]) {
+        guard !messages.isEmpty else { return }
+        state.withLock { subscribers in
+            for destination in subscribers.keys { Self.enqueue(messages, into: &subscribers[destination]!) }
+        }
+    }
+
+    /// Queues messages for one subscriber (the full state on subscribing).
+    public func publish(_ messages: [OSCMessage], to destination: OSCPeer) {
+        state.withLock { subscribers in
+            guard subscribers[destination] != nil else { return }
+            Self.enqueue(messages, into: &subscribers[destination]!)
+        }
+    }
+
+    private static func enqueue(_ messages: [OSCMessage], into subscriber: inout Subscriber) {
+        for message in messages {
+            if subscriber.pending.updateValue(message, forKey: message.address) == nil {
+                subscriber.order.append(message.address)
+            }
+        }
+    }
+
+    /// Sends what is due every 10 ms and lets leases lapse, until `stop()`.
+    /// Call on its own thread.
+    public func run() {
+        while !stopping.load(ordering: .relaxed) {
+            Thread.sleep(forTimeInterval: Self.tick)
+            for (destination, packets) in due(at: .now) {
+                for packet in packets { send(packet, destination) }
+            }
+        }
+    }
+
+    public func stop() { stopping.store(true, ordering: .relaxed) }
+
+    /// Takes, for each subscriber, the bundles to send now.
+    func due(at now: ContinuousClock.Instant) -> [(OSCPeer, [OSCPacket])] {
+        state.withLock { subscribers in
+            var result: [(OSCPeer, [OSCPacket])] = []
+            for destination in Array(subscribers.keys) {
+                guard var subscriber = subscribers[destination] else { continue }
+                if now - subscriber.lastSeen > lease {
+                    logger.info("\(destination): feedback subscription lapsed (nothing heard for \(lease))")
+                    subscribers.removeValue(forKey: destination)
+                    continue
+                }
+                let packets = Self.take(from: &subscriber, now: now)
+                subscribers[destination] = subscriber
+                if !packets.isEmpty { result.append((destination, packets)) }
+            }
+            return result
+        }
+    }
+
+    /// Packs due messages (not sent in the last 33 ms) into bundles of at
+    /// most 1400 bytes, at most `datagramsPerTick` of them; the rest waits.
+    static func take(from subscriber: inout Subscriber, now: ContinuousClock.Instant) -> [OSCPacket] {
+        var packets: [OSCPacket] = []
+        var bundle: [OSCMessage] = []
+        var size = 16 // "#bundle\0" and the time tag
+        var kept: [String] = []
+        var index = 0
+        let order = subscriber.order
+        while index < order.count {
+            let address = order[index]
+            index += 1
+            guard let message = subscriber.pending[address] else { continue }
+            if let last = subscriber.lastSent[address], now - last < minimumInterval {
+                kept.append(address)
+                continue
+            }
+            let length = 4 + message.encodedSize
+            if size + length > datagramLimit && !bundle.isEmpty {
+                packets.append(.bundle(bundle))
+                bundle = []
+                size = 16
+                if packets.count == datagramsPerTick {
+                    kept.append(address)
+                    kept.append(contentsOf: order[index...])
+                    break
+                }
+            }
+            bundle.append(message)
+            size += length
+            subscriber.pending.removeValue(forKey: address)
+            subscriber.lastSent[address] = now
+        }
+        if !bundle.isEmpty { packets.append(.bundle(bundle)) }
+        subscriber.order = kept.filter { subscriber.pending[$0] != nil }
+        return packets
+    }
+}
