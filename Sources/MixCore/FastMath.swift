@@ -9,25 +9,32 @@ public enum FastMath {
     /// Splits x into the nearest integer, which goes straight into the
     /// float's exponent bits, and a remainder f in [−½, ½], for which 2^f is
     /// the Taylor series of e^(f·ln2) to degree 7 (error below 10⁻⁸ there).
+    /// The rounding adds and subtracts 1.5·2²³: the sum has no fraction bits
+    /// left, and its low mantissa bits are the integer itself. The render
+    /// kernel runs the same arithmetic on 16 lanes at once
+    /// (`RenderKernel.exp2`), so both give the same bits.
     @inlinable @_noLocks
     public static func exp2(_ x: Float) -> Float {
         let clamped = min(max(x, -126), 126)
-        var whole = Int32(clamped)               // truncates toward zero
-        if Float(whole) > clamped { whole -= 1 } // floor for negatives
-        var f = clamped - Float(whole)
-        if f > 0.5 { f -= 1; whole += 1 }
-        let t = f * 0.693_147_18                 // f·ln2
+        let shifted = clamped + roundingMagic
+        let whole = shifted - roundingMagic
+        let t = (clamped - whole) * 0.693_147_18 // f·ln2
+        // Horner's scheme with fused multiply-adds (one rounding each).
         var p: Float = 1.0 / 5040
-        p = p * t + 1.0 / 720
-        p = p * t + 1.0 / 120
-        p = p * t + 1.0 / 24
-        p = p * t + 1.0 / 6
-        p = p * t + 0.5
-        p = p * t + 1
-        p = p * t + 1
-        let scale = Float(bitPattern: UInt32(truncatingIfNeeded: whole + 127) << 23)
-        return p * scale
+        p = Float(1.0 / 720).addingProduct(p, t)
+        p = Float(1.0 / 120).addingProduct(p, t)
+        p = Float(1.0 / 24).addingProduct(p, t)
+        p = Float(1.0 / 6).addingProduct(p, t)
+        p = Float(0.5).addingProduct(p, t)
+        p = Float(1).addingProduct(p, t)
+        p = Float(1).addingProduct(p, t)
+        let exponent = Int32(bitPattern: shifted.bitPattern) &- roundingMagicBits &+ 127
+        return p * Float(bitPattern: UInt32(bitPattern: exponent) << 23)
     }
+
+    /// 1.5·2²³, and its bit pattern: x + 1.5·2²³ rounds x to an integer.
+    @inlinable public static var roundingMagic: Float { 12_582_912 }
+    @inlinable public static var roundingMagicBits: Int32 { 0x4B40_0000 }
 
     /// sin(x) for x in [0, π/2], as an odd Taylor polynomial to x¹¹
     /// (error below 6·10⁻⁸ on that range).

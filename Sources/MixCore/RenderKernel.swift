@@ -3,13 +3,29 @@
 /// after that is `@_noLocks`, which the compiler checks: no allocation, no
 /// locks, no C calls.
 ///
-/// Per period: the ramps advance by the period's length, the effective gain of
-/// every crosspoint is recomputed if anything moved, and each output is the sum
-/// of its inputs, each weighted by a gain that goes linearly from its value at
-/// the start of the period to its value at the end (a per-sample ramp).
+/// Per period: the ramps that are moving advance by the period's length, the
+/// effective gain of every crosspoint whose path moved is recomputed, and each
+/// output is the sum of its inputs, each weighted by a gain that goes linearly
+/// from its value at the start of the period to its value at the end (a
+/// per-sample ramp). docs/performance.md explains the layout and the loops.
+///
+/// Layout. The ramps are kept as structure-of-arrays (positions, values,
+/// targets, steps, samples remaining), in blocks padded to 16 lanes so that a
+/// ramp update is one `SIMD16` operation for 16 parameters: source volumes,
+/// pans, mute and solo gates, output volumes and mute gates, master volume,
+/// master mute gate, then the crosspoints output-major (one padded row of
+/// inputs per output, the order the mixing loop reads them in). Only chunks of
+/// 16 that hold a moving ramp are visited, through a list kept on the fly.
+///
+/// Each output row keeps its effective gains at the start of the period and
+/// their change over the period, and a compact list of the inputs whose gain
+/// is not zero. A row is recomputed only when one of the ramps on its paths
+/// moved; the list is rebuilt only when the set of inputs in use changes.
 public struct RenderKernel: ~Copyable {
     /// Frames mixed at a time: four 16-lane vectors held in registers.
     public static let block = 64
+    /// Width of a ramp chunk, and the padding of every block of parameters.
+    @usableFromInline static let lanes = 16
 
     public let inputs: Int
     public let outputs: Int
@@ -17,26 +33,76 @@ public struct RenderKernel: ~Copyable {
     public let panLaw: PanLaw
     public let parameters: ParameterIndex
 
-    @usableFromInline let ramps: UnsafeMutablePointer<Ramp>
+    // MARK: Ramps, structure-of-arrays
+
+    /// Inputs rounded up to 16: the stride of a crosspoint row and of each
+    /// source block.
+    @usableFromInline let inputStride: Int
+    /// Outputs rounded up to 16: the length of each output block.
+    @usableFromInline let outputStride: Int
+    /// First internal index of each block.
+    @usableFromInline let outputBase: Int
+    @usableFromInline let masterBase: Int
+    @usableFromInline let crosspointBase: Int
+    /// Internal parameter count (a multiple of 16).
+    @usableFromInline let slots: Int
+
+    @usableFromInline let position: UnsafeMutablePointer<Float>
+    @usableFromInline let value: UnsafeMutablePointer<Float>
+    @usableFromInline let targetPosition: UnsafeMutablePointer<Float>
+    @usableFromInline let targetValue: UnsafeMutablePointer<Float>
+    @usableFromInline let step: UnsafeMutablePointer<Float>
+    @usableFromInline let remaining: UnsafeMutablePointer<Int32>
+
+    /// Chunks (of 16 ramps) holding at least one moving ramp: a list, and a
+    /// flag per chunk saying whether it is in the list.
+    @usableFromInline let movingChunks: UnsafeMutablePointer<Int32>
+    @usableFromInline let chunkListed: UnsafeMutablePointer<Bool>
+    @usableFromInline var movingCount = 0
+
+    // MARK: Folded gains
+
     /// Which side of a stereo pair each output is.
     @usableFromInline let sides: UnsafeMutablePointer<OutputLayout.Side>
-    /// Effective gain of each crosspoint at the start and end of the period,
-    /// output-major: [output · inputs + input], 0-based.
-    @usableFromInline var gainsStart: UnsafeMutablePointer<Float>
-    @usableFromInline var gainsEnd: UnsafeMutablePointer<Float>
-    /// Per-output gain after the matrix (output volume · mute · master), scratch.
+    /// Per source: volume · mute · solo gate, and that times the pan gain for
+    /// a left and a right output. Padded to `inputStride` with zeros.
+    @usableFromInline let sourceMono: UnsafeMutablePointer<Float>
+    @usableFromInline let sourceLeft: UnsafeMutablePointer<Float>
+    @usableFromInline let sourceRight: UnsafeMutablePointer<Float>
+    /// Per output: volume · mute · master volume · master mute.
     @usableFromInline let outputGains: UnsafeMutablePointer<Float>
+
+    /// Effective gain of each crosspoint at the start of the period, and its
+    /// change over the period; [output · inputStride + input].
+    @usableFromInline let gainStart: UnsafeMutablePointer<Float>
+    @usableFromInline let gainDelta: UnsafeMutablePointer<Float>
+    /// The gain at the end of the period (the next period's start).
+    @usableFromInline let gainEnd: UnsafeMutablePointer<Float>
+    /// −1 where the crosspoint is in use this period (start or end non-zero), else 0.
+    @usableFromInline let inUse: UnsafeMutablePointer<Int32>
+    /// Per output: the inputs in use, and how many.
+    @usableFromInline let activeInputs: UnsafeMutablePointer<Int32>
+    @usableFromInline let activeCount: UnsafeMutablePointer<Int>
+    /// Per output: gains differ between start and end of this period.
+    @usableFromInline let rowRamping: UnsafeMutablePointer<Bool>
+    /// Per output: some gain on its paths moved; recompute the row.
+    @usableFromInline let rowDirty: UnsafeMutablePointer<Bool>
+    /// Per chunk of 16 sources: recompute their folded gains.
+    @usableFromInline let sourceChunkDirty: UnsafeMutablePointer<Bool>
+    @usableFromInline var anyRowDirty = false
+    @usableFromInline var allRowsDirty = false
+    @usableFromInline var anySourceDirty = false
+    @usableFromInline var outputGainsDirty = false
+    @usableFromInline var rampingRows = 0
+
+    // MARK: Scratch
+
     /// (k + 1) / frames: how far through the period sample k is.
     @usableFromInline let progress: UnsafeMutablePointer<Float>
     @usableFromInline var progressFrames = 0
-    /// Each input's block multiplied by `progress`, when gains are ramping.
+    /// Each input's block multiplied by `progress`, while gains are ramping:
+    /// a gain going from g0 to g0 + d over the period contributes g0·x + d·weighted.
     @usableFromInline let weighted: UnsafeMutablePointer<Float>
-    /// Some ramp has not reached its target.
-    @usableFromInline var moving = false
-    /// The effective gains must be recomputed before the next render.
-    @usableFromInline var dirty = true
-    /// gainsStart differs from gainsEnd in the current period.
-    @usableFromInline var gainsRamping = false
 
     public init(inputs: Int, outputs: Int, maxFrames: Int = 8192, panLaw: PanLaw,
                 layout: OutputLayout, scene: Scene) {
@@ -47,37 +113,83 @@ public struct RenderKernel: ~Copyable {
         self.maxFrames = maxFrames
         self.panLaw = panLaw
         parameters = ParameterIndex(inputs: inputs, outputs: outputs)
-        ramps = .allocate(capacity: parameters.count)
-        for change in Self.changes(toReach: scene, parameters: parameters, seconds: 0) {
-            let index = Int(change.ramp)
-            (ramps + index).initialize(to: Ramp(shape: parameters.shape(of: index),
-                                                position: change.position, value: change.value))
+        let lanes = Self.lanes
+        inputStride = max(lanes, (inputs + lanes - 1) / lanes * lanes)
+        outputStride = max(lanes, (outputs + lanes - 1) / lanes * lanes)
+        outputBase = 4 * inputStride
+        masterBase = outputBase + 2 * outputStride
+        crosspointBase = masterBase + 2 * lanes
+        slots = crosspointBase + outputs * inputStride
+
+        func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * 4, alignment: 64)
+            return raw.initializeMemory(as: Float.self, repeating: 0, count: max(1, count))
         }
+        func ints(_ count: Int) -> UnsafeMutablePointer<Int32> {
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * 4, alignment: 64)
+            return raw.initializeMemory(as: Int32.self, repeating: 0, count: max(1, count))
+        }
+        position = floats(slots)
+        value = floats(slots)
+        targetPosition = floats(slots)
+        targetValue = floats(slots)
+        step = floats(slots)
+        remaining = ints(slots)
+        movingChunks = ints(slots / lanes)
+        chunkListed = .allocate(capacity: slots / lanes)
+        chunkListed.initialize(repeating: false, count: slots / lanes)
+
         sides = .allocate(capacity: max(1, outputs))
         sides.initialize(from: layout.sides, count: outputs)
-        gainsStart = .allocate(capacity: max(1, inputs * outputs))
-        gainsEnd = .allocate(capacity: max(1, inputs * outputs))
-        gainsStart.initialize(repeating: 0, count: max(1, inputs * outputs))
-        gainsEnd.initialize(repeating: 0, count: max(1, inputs * outputs))
-        outputGains = .allocate(capacity: max(1, outputs))
-        outputGains.initialize(repeating: 0, count: max(1, outputs))
-        progress = .allocate(capacity: maxFrames)
-        progress.initialize(repeating: 0, count: maxFrames)
-        weighted = .allocate(capacity: max(1, inputs) * Self.block)
-        weighted.initialize(repeating: 0, count: max(1, inputs) * Self.block)
-        computeGains()
-        copyEndToStart()
-        dirty = false
+        sourceMono = floats(inputStride)
+        sourceLeft = floats(inputStride)
+        sourceRight = floats(inputStride)
+        outputGains = floats(outputStride)
+        gainStart = floats(outputs * inputStride)
+        gainDelta = floats(outputs * inputStride)
+        gainEnd = floats(outputs * inputStride)
+        inUse = ints(outputs * inputStride)
+        activeInputs = ints(outputs * inputs)
+        activeCount = .allocate(capacity: max(1, outputs))
+        activeCount.initialize(repeating: 0, count: max(1, outputs))
+        rowRamping = .allocate(capacity: max(1, outputs))
+        rowRamping.initialize(repeating: false, count: max(1, outputs))
+        rowDirty = .allocate(capacity: max(1, outputs))
+        rowDirty.initialize(repeating: false, count: max(1, outputs))
+        sourceChunkDirty = .allocate(capacity: inputStride / lanes)
+        sourceChunkDirty.initialize(repeating: false, count: inputStride / lanes)
+        progress = floats(maxFrames)
+        weighted = floats(max(1, inputs) * Self.block)
+
+        for change in Self.changes(toReach: scene, parameters: parameters, seconds: 0) {
+            let i = slot(ofRamp: Int(change.ramp))
+            position[i] = change.position
+            targetPosition[i] = change.position
+            value[i] = change.value
+            targetValue[i] = change.value
+        }
+        // Fold everything once; a fresh kernel starts settled.
+        for c in 0..<(inputStride / lanes) { sourceChunkDirty[c] = true }
+        anySourceDirty = true
+        outputGainsDirty = true
+        allRowsDirty = true
+        refold()
+        for m in 0..<outputs where rowRamping[m] { settle(row: m) }
+        rampingRows = 0
     }
 
     deinit {
-        ramps.deallocate()
+        for pointer in [position, value, targetPosition, targetValue, step, sourceMono, sourceLeft, sourceRight,
+                        outputGains, gainStart, gainDelta, gainEnd, progress, weighted] {
+            UnsafeMutableRawPointer(pointer).deallocate()
+        }
+        for pointer in [remaining, movingChunks, inUse, activeInputs] { UnsafeMutableRawPointer(pointer).deallocate() }
+        chunkListed.deallocate()
         sides.deallocate()
-        gainsStart.deallocate()
-        gainsEnd.deallocate()
-        outputGains.deallocate()
-        progress.deallocate()
-        weighted.deallocate()
+        activeCount.deallocate()
+        rowRamping.deallocate()
+        rowDirty.deallocate()
+        sourceChunkDirty.deallocate()
     }
 
     /// The changes that take every parameter to its value in `scene`.
@@ -111,10 +223,46 @@ public struct RenderKernel: ~Copyable {
     }
 
     /// The value a parameter has reached (for tests and diagnostics).
-    public func value(ofRamp index: Int) -> Float { ramps[index].value }
-    public func ramp(_ index: Int) -> Ramp { ramps[index] }
+    public func value(ofRamp index: Int) -> Float { value[slot(ofRamp: index)] }
 
-    // MARK: - Audio thread
+    /// A parameter's ramp as it stands (for tests and diagnostics).
+    public func ramp(_ index: Int) -> Ramp {
+        let i = slot(ofRamp: index)
+        var ramp = Ramp(shape: parameters.shape(of: index), position: position[i], value: value[i])
+        ramp.targetPosition = targetPosition[i]
+        ramp.targetValue = targetValue[i]
+        ramp.step = step[i]
+        ramp.remaining = Int(remaining[i])
+        return ramp
+    }
+
+    /// Crosspoints in use on each output, for diagnostics and tests.
+    public func inputsInUse(output m: Int) -> [Int] {
+        (0..<activeCount[m]).map { Int(activeInputs[m * inputs + $0]) }
+    }
+
+    /// Whether any ramp is still moving or any gain still changing.
+    public var isSettled: Bool { movingCount == 0 && rampingRows == 0 && !anyRowDirty && !allRowsDirty }
+
+    // MARK: - Audio thread: changes
+
+    /// Where the ramp a `ParameterIndex` number names lives in the arrays.
+    @inlinable @_noLocks
+    func slot(ofRamp r: Int) -> Int {
+        let p = parameters
+        if r >= p.crosspoints {
+            let k = r - p.crosspoints
+            let n = k / outputs, m = k - n * outputs
+            return crosspointBase + m * inputStride + n
+        }
+        if r < p.outputVolumes {
+            let block = r / inputs
+            return block * inputStride + (r - block * inputs)
+        }
+        if r < p.outputMutes { return outputBase + (r - p.outputVolumes) }
+        if r < p.masterVolume { return outputBase + outputStride + (r - p.outputMutes) }
+        return r == p.masterVolume ? masterBase : masterBase + Self.lanes
+    }
 
     /// Starts the ramp a change names. Changes naming no parameter are ignored.
     @inlinable @_noLocks
@@ -123,10 +271,55 @@ public struct RenderKernel: ~Copyable {
         guard index >= 0 && index < parameters.count else { return }
         let seconds = min(max(change.seconds, 0), 3600)
         let samples = Int(seconds * Float(sampleRate))
-        ramps[index].start(toPosition: change.position, value: change.value, samples: samples)
-        moving = true
-        dirty = true
+        let i = slot(ofRamp: index)
+        targetPosition[i] = change.position
+        targetValue[i] = change.value
+        if samples <= 0 {
+            position[i] = change.position
+            value[i] = change.value
+            remaining[i] = 0
+        } else {
+            step[i] = (change.position - position[i]) / Float(samples)
+            remaining[i] = Int32(samples)
+            let chunk = i / Self.lanes
+            if !chunkListed[chunk] {
+                chunkListed[chunk] = true
+                movingChunks[movingCount] = Int32(chunk)
+                movingCount += 1
+            }
+        }
+        markChanged(chunkAt: i - i % Self.lanes, lane: i % Self.lanes, whole: false)
     }
+
+    /// Records what a change in the chunk starting at internal index `base`
+    /// affects: one crosspoint row, some sources (all rows), some outputs'
+    /// rows, or the master (all rows). `whole`: any lane of the chunk may
+    /// have changed, not only `lane`.
+    @inlinable @_noLocks
+    mutating func markChanged(chunkAt base: Int, lane: Int, whole: Bool) {
+        if base >= crosspointBase {
+            let row = (base - crosspointBase) / inputStride
+            rowDirty[row] = true
+            anyRowDirty = true
+        } else if base < outputBase {
+            sourceChunkDirty[(base % inputStride) / Self.lanes] = true
+            anySourceDirty = true
+        } else if base < masterBase {
+            outputGainsDirty = true
+            let first = (base - outputBase) % outputStride
+            if whole {
+                for m in first..<min(outputs, first + Self.lanes) { rowDirty[m] = true }
+            } else if first + lane < outputs {
+                rowDirty[first + lane] = true
+            }
+            anyRowDirty = true
+        } else {
+            outputGainsDirty = true
+            allRowsDirty = true
+        }
+    }
+
+    // MARK: - Audio thread: one period
 
     /// Mixes one period. `inputs` and `outputs` hold one buffer pointer per
     /// channel, each `frames` long.
@@ -144,117 +337,332 @@ public struct RenderKernel: ~Copyable {
             for k in 0..<frames { progress[k] = Float(k + 1) * scale }
             progressFrames = frames
         }
+        let ramping = rampingRows > 0
         var start = 0
-        while start < frames {
-            let length = min(Self.block, frames - start)
-            if gainsRamping { weighInputs(input, start: start, length: length) }
-            for m in 0..<outputs {
-                if length == Self.block {
-                    mixBlock(output: m, input, into: output[m] + start, start: start)
-                } else {
-                    mixTail(output: m, input, into: output[m] + start, start: start, length: length)
-                }
-            }
-            start += length
+        while start + Self.block <= frames {
+            if ramping { weighInputs(input, start: start, length: Self.block) }
+            mixBlock(input, output, start: start, ramping: ramping)
+            start += Self.block
+        }
+        if start < frames {
+            let length = frames - start
+            if ramping { weighInputs(input, start: start, length: length) }
+            for m in 0..<outputs { mixTail(output: m, input, into: output[m] + start, start: start, length: length) }
         }
     }
 
-    /// Moves every ramp on by one period and, if anything changed, makes the
-    /// end-of-period gains new and the old end the new start.
+    /// Moves the moving ramps on by one period, then refolds what they touched.
     @inlinable @_noLocks
     mutating func advance(frames: Int) {
-        if moving {
-            var stillMoving = false
-            for i in 0..<parameters.count {
-                if ramps[i].advance(frames: frames) { dirty = true }
-                if ramps[i].remaining > 0 { stillMoving = true }
-            }
-            moving = stillMoving
-        }
-        if dirty {
-            swap(&gainsStart, &gainsEnd)
-            computeGains()
-            gainsRamping = true
-            dirty = false
-        } else if gainsRamping {
-            copyEndToStart()
-            gainsRamping = false
-        }
-    }
-
-    /// Folds every gain on the way from input to output into one number per
-    /// crosspoint: source volume · mute · solo gate · crosspoint · pan · output
-    /// volume · mute · master volume · mute.
-    @inlinable @_noLocks
-    mutating func computeGains() {
-        let p = parameters
-        let master = ramps[p.masterVolume].value * ramps[p.masterMute].value
-        let outputVolumes = ramps + p.outputVolumes, outputMutes = ramps + p.outputMutes
-        for m in 0..<outputs {
-            outputGains[m] = outputVolumes[m].value * outputMutes[m].value * master
-        }
-        let volumes = ramps + p.sourceVolumes, mutes = ramps + p.sourceMutes
-        let solos = ramps + p.sourceSolos, pans = ramps + p.sourcePans
-        for n in 0..<inputs {
-            let source = volumes[n].value * mutes[n].value * solos[n].value
-            let pan = panLaw.gains(pan: pans[n].value)
-            let row = ramps + p.crosspoints + n * outputs
-            for m in 0..<outputs {
-                let side: Float
-                switch sides[m] {
-                case .mono: side = 1
-                case .left: side = pan.left
-                case .right: side = pan.right
+        if movingCount > 0 {
+            var c = 0
+            while c < movingCount {
+                let chunk = Int(movingChunks[c])
+                let base = chunk * Self.lanes
+                let fader = base >= crosspointBase || base < inputStride
+                    || (base >= outputBase && base < outputBase + outputStride) || base == masterBase
+                if advanceChunk(at: base, frames: frames, fader: fader) {
+                    c += 1
+                } else {
+                    chunkListed[chunk] = false
+                    movingCount -= 1
+                    movingChunks[c] = movingChunks[movingCount]
                 }
-                var gain = source * row[m].value * side * outputGains[m]
-                // No denormals and nothing non-finite ever reaches the mix.
-                if !(gain >= 1e-20 && gain <= 1e6) { gain = 0 }
-                gainsEnd[m * inputs + n] = gain
+                markChanged(chunkAt: base, lane: 0, whole: true)
             }
         }
+        refold()
     }
 
-    @inlinable @_noLocks
-    mutating func copyEndToStart() {
-        for i in 0..<(inputs * outputs) { gainsStart[i] = gainsEnd[i] }
+    /// Moves the 16 ramps of one chunk on by `frames` samples: a ramp with
+    /// fewer samples left lands on its exact target, the others step on in
+    /// position (a level's gain follows the fader law). Returns whether any
+    /// ramp in the chunk is still moving.
+    @inlinable @inline(__always) @_noLocks
+    mutating func advanceChunk(at base: Int, frames: Int, fader: Bool) -> Bool {
+        typealias V = SIMD16<Float>
+        typealias I = SIMD16<Int32>
+        let r = UnsafeRawPointer(remaining + base).loadUnaligned(as: I.self)
+        let n = I(repeating: Int32(truncatingIfNeeded: frames))
+        let moving = r .> I()
+        let lands = moving .& (r .<= n)
+        let goes = moving .& (r .> n)
+        let p0 = UnsafeRawPointer(position + base).loadUnaligned(as: V.self)
+        let st = UnsafeRawPointer(step + base).loadUnaligned(as: V.self)
+        let tp = UnsafeRawPointer(targetPosition + base).loadUnaligned(as: V.self)
+        let tv = UnsafeRawPointer(targetValue + base).loadUnaligned(as: V.self)
+        let v0 = UnsafeRawPointer(value + base).loadUnaligned(as: V.self)
+        let stepped = p0 + st * V(repeating: Float(frames))
+        let p1 = p0.replacing(with: stepped, where: goes).replacing(with: tp, where: lands)
+        let moved = fader ? Self.faderGain(p1) : p1
+        let v1 = v0.replacing(with: moved, where: goes).replacing(with: tv, where: lands)
+        let r1 = r.replacing(with: r &- n, where: goes).replacing(with: I(), where: lands)
+        UnsafeMutableRawPointer(position + base).storeBytes(of: p1, as: V.self)
+        UnsafeMutableRawPointer(value + base).storeBytes(of: v1, as: V.self)
+        UnsafeMutableRawPointer(remaining + base).storeBytes(of: r1, as: I.self)
+        return any(goes)
     }
+
+    /// Recomputes the folded gains that some change touched: sources, outputs,
+    /// then each dirty row; a row that ramped last period and is not dirty
+    /// now settles (its start becomes its end).
+    @inlinable @_noLocks
+    mutating func refold() {
+        if anySourceDirty {
+            for chunk in 0..<(inputStride / Self.lanes) where sourceChunkDirty[chunk] {
+                sourceChunkDirty[chunk] = false
+                for n in (chunk * Self.lanes)..<min(inputs, (chunk + 1) * Self.lanes) { foldSource(n) }
+            }
+            anySourceDirty = false
+            allRowsDirty = true
+        }
+        if outputGainsDirty {
+            let master = value[masterBase] * value[masterBase + Self.lanes]
+            for m in 0..<outputs {
+                outputGains[m] = value[outputBase + m] * value[outputBase + outputStride + m] * master
+            }
+            outputGainsDirty = false
+        }
+        guard anyRowDirty || allRowsDirty || rampingRows > 0 else { return }
+        var ramping = 0
+        for m in 0..<outputs {
+            if allRowsDirty || rowDirty[m] {
+                rowDirty[m] = false
+                if fold(row: m) { ramping += 1 }
+            } else if rowRamping[m] {
+                settle(row: m)
+            }
+        }
+        rampingRows = ramping
+        anyRowDirty = false
+        allRowsDirty = false
+    }
+
+    /// Source n's gain before the matrix, alone and through each side of a pan.
+    @inlinable @_noLocks
+    mutating func foldSource(_ n: Int) {
+        let mono = value[n] * value[2 * inputStride + n] * value[3 * inputStride + n]
+        let pan = panLaw.gains(pan: value[inputStride + n])
+        sourceMono[n] = mono
+        sourceLeft[n] = mono * pan.left
+        sourceRight[n] = mono * pan.right
+    }
+
+    /// Recomputes output m's gains at the end of the period (crosspoint ·
+    /// source · pan side · output), makes the old end the start, and returns
+    /// whether any gain moves in this period. Rebuilds the row's list of
+    /// inputs in use if that set changed.
+    @inlinable @_noLocks
+    mutating func fold(row m: Int) -> Bool {
+        typealias V = SIMD16<Float>
+        typealias I = SIMD16<Int32>
+        let row = m * inputStride
+        let source: UnsafeMutablePointer<Float>
+        switch sides[m] {
+        case .mono: source = sourceMono
+        case .left: source = sourceLeft
+        case .right: source = sourceRight
+        }
+        let out = V(repeating: outputGains[m])
+        let crosspoints = value + crosspointBase + row
+        var changes = SIMDMask<I>()
+        var usage = SIMDMask<I>()
+        var o = 0
+        while o < inputStride {
+            let x = UnsafeRawPointer(crosspoints + o).loadUnaligned(as: V.self)
+            let s = UnsafeRawPointer(source + o).loadUnaligned(as: V.self)
+            var g1 = x * s * out
+            // No denormals and nothing non-finite ever reaches the mix.
+            g1 = V().replacing(with: g1, where: (g1 .>= V(repeating: 1e-20)) .& (g1 .<= V(repeating: 1e6)))
+            let g0 = UnsafeRawPointer(gainEnd + row + o).loadUnaligned(as: V.self)
+            UnsafeMutableRawPointer(gainStart + row + o).storeBytes(of: g0, as: V.self)
+            UnsafeMutableRawPointer(gainEnd + row + o).storeBytes(of: g1, as: V.self)
+            UnsafeMutableRawPointer(gainDelta + row + o).storeBytes(of: g1 - g0, as: V.self)
+            changes .|= g1 .!= g0
+            let used = I().replacing(with: I(repeating: -1), where: (g0 .!= V()) .| (g1 .!= V()))
+            let before = UnsafeRawPointer(inUse + row + o).loadUnaligned(as: I.self)
+            usage .|= used .!= before
+            UnsafeMutableRawPointer(inUse + row + o).storeBytes(of: used, as: I.self)
+            o += Self.lanes
+        }
+        if any(usage) { relist(row: m) }
+        let moving = any(changes)
+        rowRamping[m] = moving
+        return moving
+    }
+
+    /// A row that ramped last period and did not move since: its start is its
+    /// end, and crosspoints that reached 0 leave its list.
+    @inlinable @_noLocks
+    mutating func settle(row m: Int) {
+        typealias V = SIMD16<Float>
+        typealias I = SIMD16<Int32>
+        let row = m * inputStride
+        var usage = SIMDMask<I>()
+        var o = 0
+        while o < inputStride {
+            let g = UnsafeRawPointer(gainEnd + row + o).loadUnaligned(as: V.self)
+            UnsafeMutableRawPointer(gainStart + row + o).storeBytes(of: g, as: V.self)
+            UnsafeMutableRawPointer(gainDelta + row + o).storeBytes(of: V(), as: V.self)
+            let used = I().replacing(with: I(repeating: -1), where: g .!= V())
+            let before = UnsafeRawPointer(inUse + row + o).loadUnaligned(as: I.self)
+            usage .|= used .!= before
+            UnsafeMutableRawPointer(inUse + row + o).storeBytes(of: used, as: I.self)
+            o += Self.lanes
+        }
+        if any(usage) { relist(row: m) }
+        rowRamping[m] = false
+    }
+
+    /// Rebuilds output m's list of inputs in use.
+    @inlinable @_noLocks
+    mutating func relist(row m: Int) {
+        let used = inUse + m * inputStride
+        let list = activeInputs + m * inputs
+        var count = 0
+        for n in 0..<inputs where used[n] != 0 {
+            list[count] = Int32(truncatingIfNeeded: n)
+            count += 1
+        }
+        activeCount[m] = count
+    }
+
+    // MARK: - Audio thread: mixing
 
     /// weighted[n][k] = x_n[start + k] · progress[start + k], so that a gain
-    /// going from g0 to g1 over the period contributes g0·x + (g1 − g0)·weighted.
+    /// going from g0 to g0 + d over the period contributes g0·x + d·weighted.
     @inlinable @_noLocks
     func weighInputs(_ input: UnsafePointer<UnsafePointer<Float>>, start: Int, length: Int) {
+        let p = progress + start
         for n in 0..<inputs {
             let x = input[n] + start
             let w = weighted + n * Self.block
-            for k in 0..<length { w[k] = x[k] * progress[start + k] }
+            for k in 0..<length { w[k] = x[k] * p[k] }
         }
     }
 
-    /// One output, 64 frames, in four 16-lane accumulators kept in registers
-    /// across all inputs; a crosspoint silent for the whole period costs a test.
+    /// 64 frames of every output. Groups of four outputs that all use every
+    /// input are mixed together, 16 frames at a time, so each input sample
+    /// loaded serves four outputs; every other output is mixed alone from its
+    /// list of inputs in use.
     @inlinable @_noLocks
-    func mixBlock(output m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
-                  into out: UnsafeMutablePointer<Float>, start: Int) {
+    func mixBlock(_ input: UnsafePointer<UnsafePointer<Float>>,
+                  _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, ramping: Bool) {
+        var m = 0
+        while m + 4 <= outputs {
+            let dense = activeCount[m] == inputs && activeCount[m + 1] == inputs
+                && activeCount[m + 2] == inputs && activeCount[m + 3] == inputs
+            if dense {
+                let moving = rowRamping[m] || rowRamping[m + 1] || rowRamping[m + 2] || rowRamping[m + 3]
+                for tile in 0..<4 {
+                    if moving {
+                        mixFourRamping(first: m, input, output, start: start, tile: tile * 16)
+                    } else {
+                        mixFour(first: m, input, output, start: start, tile: tile * 16)
+                    }
+                }
+            } else {
+                for r in m..<(m + 4) { mixOne(output: r, input, into: output[r] + start, start: start) }
+            }
+            m += 4
+        }
+        while m < outputs {
+            mixOne(output: m, input, into: output[m] + start, start: start)
+            m += 1
+        }
+    }
+
+    /// Four outputs that use every input, settled, 16 frames from `start + tile`.
+    @inlinable @_noLocks
+    func mixFour(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
+                 _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, tile: Int) {
         typealias V = SIMD16<Float>
-        var a0 = V(), a1 = V(), a2 = V(), a3 = V()
-        let ends = gainsEnd + m * inputs
-        let starts = gainsStart + m * inputs
-        let ramping = gainsRamping
+        let g0 = gainStart + m * inputStride
+        let g1 = g0 + inputStride, g2 = g1 + inputStride, g3 = g2 + inputStride
+        let offset = (start + tile) * 4
+        var a = V(), b = V(), c = V(), d = V()
         for n in 0..<inputs {
-            let g1 = ends[n]
-            let g0 = ramping ? starts[n] : g1
-            if g0 == 0 && g1 == 0 { continue }
-            let x = UnsafeRawPointer(input[n] + start)
-            let x0 = x.loadUnaligned(as: V.self)
-            let x1 = x.loadUnaligned(fromByteOffset: 64, as: V.self)
-            let x2 = x.loadUnaligned(fromByteOffset: 128, as: V.self)
-            let x3 = x.loadUnaligned(fromByteOffset: 192, as: V.self)
-            a0 = a0.addingProduct(x0, V(repeating: g0))
-            a1 = a1.addingProduct(x1, V(repeating: g0))
-            a2 = a2.addingProduct(x2, V(repeating: g0))
-            a3 = a3.addingProduct(x3, V(repeating: g0))
-            if g0 != g1 {
-                let d = V(repeating: g1 - g0)
+            let x = UnsafeRawPointer(input[n]).loadUnaligned(fromByteOffset: offset, as: V.self)
+            a = a.addingProduct(x, V(repeating: g0[n]))
+            b = b.addingProduct(x, V(repeating: g1[n]))
+            c = c.addingProduct(x, V(repeating: g2[n]))
+            d = d.addingProduct(x, V(repeating: g3[n]))
+        }
+        UnsafeMutableRawPointer(output[m]).storeBytes(of: Self.sanitized(a), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 1]).storeBytes(of: Self.sanitized(b), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 2]).storeBytes(of: Self.sanitized(c), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 3]).storeBytes(of: Self.sanitized(d), toByteOffset: offset, as: V.self)
+    }
+
+    /// Four outputs that use every input, some gains moving, 16 frames.
+    @inlinable @_noLocks
+    func mixFourRamping(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
+                        _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, tile: Int) {
+        typealias V = SIMD16<Float>
+        let g0 = gainStart + m * inputStride
+        let g1 = g0 + inputStride, g2 = g1 + inputStride, g3 = g2 + inputStride
+        let d0 = gainDelta + m * inputStride
+        let d1 = d0 + inputStride, d2 = d1 + inputStride, d3 = d2 + inputStride
+        let offset = (start + tile) * 4
+        let w = UnsafeRawPointer(weighted + tile)
+        var a = V(), b = V(), c = V(), d = V()
+        for n in 0..<inputs {
+            let x = UnsafeRawPointer(input[n]).loadUnaligned(fromByteOffset: offset, as: V.self)
+            let y = w.loadUnaligned(fromByteOffset: n * Self.block * 4, as: V.self)
+            a = a.addingProduct(x, V(repeating: g0[n])).addingProduct(y, V(repeating: d0[n]))
+            b = b.addingProduct(x, V(repeating: g1[n])).addingProduct(y, V(repeating: d1[n]))
+            c = c.addingProduct(x, V(repeating: g2[n])).addingProduct(y, V(repeating: d2[n]))
+            d = d.addingProduct(x, V(repeating: g3[n])).addingProduct(y, V(repeating: d3[n]))
+        }
+        UnsafeMutableRawPointer(output[m]).storeBytes(of: Self.sanitized(a), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 1]).storeBytes(of: Self.sanitized(b), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 2]).storeBytes(of: Self.sanitized(c), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 3]).storeBytes(of: Self.sanitized(d), toByteOffset: offset, as: V.self)
+    }
+
+    /// One output, 64 frames, from its list of inputs in use, in four 16-lane
+    /// accumulators kept in registers; an output with nothing in use is silence.
+    @inlinable @_noLocks
+    func mixOne(output m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
+                into out: UnsafeMutablePointer<Float>, start: Int) {
+        typealias V = SIMD16<Float>
+        let o = UnsafeMutableRawPointer(out)
+        let count = activeCount[m]
+        guard count > 0 else {
+            o.storeBytes(of: V(), as: V.self)
+            o.storeBytes(of: V(), toByteOffset: 64, as: V.self)
+            o.storeBytes(of: V(), toByteOffset: 128, as: V.self)
+            o.storeBytes(of: V(), toByteOffset: 192, as: V.self)
+            return
+        }
+        let list = activeInputs + m * inputs
+        let starts = gainStart + m * inputStride
+        let deltas = gainDelta + m * inputStride
+        let offset = start * 4
+        // The first input sets the accumulators: a lone crosspoint at unity
+        // passes its input through bit for bit (−0 included).
+        let first = Int(list[0])
+        let g = V(repeating: starts[first])
+        let x = UnsafeRawPointer(input[first]).advanced(by: offset)
+        var a0 = x.loadUnaligned(as: V.self) * g
+        var a1 = x.loadUnaligned(fromByteOffset: 64, as: V.self) * g
+        var a2 = x.loadUnaligned(fromByteOffset: 128, as: V.self) * g
+        var a3 = x.loadUnaligned(fromByteOffset: 192, as: V.self) * g
+        for j in 1..<count {
+            let n = Int(list[j])
+            let g = V(repeating: starts[n])
+            let x = UnsafeRawPointer(input[n]).advanced(by: offset)
+            a0 = a0.addingProduct(x.loadUnaligned(as: V.self), g)
+            a1 = a1.addingProduct(x.loadUnaligned(fromByteOffset: 64, as: V.self), g)
+            a2 = a2.addingProduct(x.loadUnaligned(fromByteOffset: 128, as: V.self), g)
+            a3 = a3.addingProduct(x.loadUnaligned(fromByteOffset: 192, as: V.self), g)
+        }
+        if rowRamping[m] {
+            for j in 0..<count {
+                let n = Int(list[j])
+                let step = deltas[n]
+                if step == 0 { continue }
+                let d = V(repeating: step)
                 let w = UnsafeRawPointer(weighted + n * Self.block)
                 a0 = a0.addingProduct(w.loadUnaligned(as: V.self), d)
                 a1 = a1.addingProduct(w.loadUnaligned(fromByteOffset: 64, as: V.self), d)
@@ -262,45 +670,97 @@ public struct RenderKernel: ~Copyable {
                 a3 = a3.addingProduct(w.loadUnaligned(fromByteOffset: 192, as: V.self), d)
             }
         }
-        let o = UnsafeMutableRawPointer(out)
         o.storeBytes(of: Self.sanitized(a0), as: V.self)
         o.storeBytes(of: Self.sanitized(a1), toByteOffset: 64, as: V.self)
         o.storeBytes(of: Self.sanitized(a2), toByteOffset: 128, as: V.self)
         o.storeBytes(of: Self.sanitized(a3), toByteOffset: 192, as: V.self)
     }
 
-    /// A block shorter than 64 frames (periods under 64), sample by sample.
+    /// A block shorter than 64 frames (the end of a period that is not a
+    /// multiple of 64), sample by sample.
     @inlinable @_noLocks
     func mixTail(output m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
                  into out: UnsafeMutablePointer<Float>, start: Int, length: Int) {
         for k in 0..<length { out[k] = 0 }
-        let ramping = gainsRamping
-        for n in 0..<inputs {
-            let g1 = gainsEnd[m * inputs + n]
-            let g0 = ramping ? gainsStart[m * inputs + n] : g1
-            if g0 == 0 && g1 == 0 { continue }
+        let list = activeInputs + m * inputs
+        let starts = gainStart + m * inputStride
+        let deltas = gainDelta + m * inputStride
+        let ramping = rowRamping[m]
+        for j in 0..<activeCount[m] {
+            let n = Int(list[j])
+            let g0 = starts[n], d = deltas[n]
             let x = input[n] + start
             let w = weighted + n * Self.block
-            let d = g1 - g0
-            if d == 0 {
+            if !ramping || d == 0 {
                 for k in 0..<length { out[k] += g0 * x[k] }
             } else {
                 for k in 0..<length { out[k] += g0 * x[k] + d * w[k] }
             }
         }
-        for k in 0..<length {
-            let s = out[k]
-            let magnitude = s < 0 ? -s : s
-            if !(magnitude >= 1e-30 && magnitude <= 1e30) { out[k] = 0 }
-        }
+        for k in 0..<length { out[k] = Self.sanitized(out[k]) }
     }
 
-    /// Zero for anything that is not a finite, normal-sized sample: NaN and
-    /// infinities (which fail both comparisons or the second) and denormals.
-    @inlinable @_noLocks
+    // MARK: - Arithmetic
+
+    /// Zero for anything that is not a finite, normal-sized sample: NaN,
+    /// infinities and denormals (and anything below 10⁻³⁰ or above 10³⁰).
+    /// On the bits: |v| lies in [10⁻³⁰, 10³⁰] exactly when its bit pattern,
+    /// shifted down by that of 10⁻³⁰, is at most the width of the range; the
+    /// shift wraps everything below the range past the top, so one signed
+    /// comparison decides.
+    @inlinable @inline(__always) @_noLocks
     static func sanitized(_ v: SIMD16<Float>) -> SIMD16<Float> {
-        let magnitude = v.replacing(with: -v, where: v .< 0)
-        let keep = (magnitude .>= 1e-30) .& (magnitude .<= 1e30)
-        return SIMD16<Float>(repeating: 0).replacing(with: v, where: keep)
+        typealias I = SIMD16<Int32>
+        let bits = unsafeBitCast(v, to: I.self)
+        let magnitude = bits & I(repeating: 0x7FFF_FFFF)
+        let shifted = magnitude &+ I(repeating: sanitizeShift)
+        let keep = shifted .<= I(repeating: sanitizeLimit)
+        return unsafeBitCast(bits & I().replacing(with: I(repeating: -1), where: keep), to: SIMD16<Float>.self)
+    }
+
+    @inlinable @inline(__always) @_noLocks
+    static func sanitized(_ s: Float) -> Float {
+        let magnitude = s < 0 ? -s : s
+        return magnitude >= 1e-30 && magnitude <= 1e30 ? s : 0
+    }
+
+    /// Int32.min − bits(10⁻³⁰), and Int32.min + bits(10³⁰) − bits(10⁻³⁰).
+    @inlinable static var sanitizeShift: Int32 { Int32.min &- 0x0DA2_4260 }
+    @inlinable static var sanitizeLimit: Int32 { Int32.min &+ (0x7149_F2CA &- 0x0DA2_4260) }
+
+    /// The fader law and its exp2 on 16 positions at once; the same
+    /// arithmetic as `FaderLaw.gain(position:)` and `FastMath.exp2`, lane by lane.
+    @inlinable @inline(__always) @_noLocks
+    static func faderGain(_ f: SIMD16<Float>) -> SIMD16<Float> {
+        typealias V = SIMD16<Float>
+        var db = V(repeating: 480) * f - V(repeating: 90)
+        db.replace(with: V(repeating: 160) * f - V(repeating: 70), where: f .>= V(repeating: 0.0625))
+        db.replace(with: V(repeating: 80) * f - V(repeating: 50), where: f .>= V(repeating: 0.25))
+        db.replace(with: V(repeating: 40) * f - V(repeating: 30), where: f .>= V(repeating: 0.5))
+        let gain = exp2(db * V(repeating: 0.166_096_4))
+        return gain.replacing(with: V(), where: db .<= V(repeating: -90))
+    }
+
+    /// 2^x lane by lane; see `FastMath.exp2`.
+    @inlinable @inline(__always) @_noLocks
+    static func exp2(_ x: SIMD16<Float>) -> SIMD16<Float> {
+        typealias V = SIMD16<Float>
+        typealias I = SIMD16<Int32>
+        var clamped = x.replacing(with: V(repeating: -126), where: x .< V(repeating: -126))
+        clamped.replace(with: V(repeating: 126), where: clamped .> V(repeating: 126))
+        let magic = V(repeating: 12_582_912) // 1.5·2²³, as in FastMath
+        let shifted = clamped + magic
+        let whole = shifted - magic
+        let t = (clamped - whole) * V(repeating: 0.693_147_18)
+        var p = V(repeating: 1.0 / 5040)
+        p = V(repeating: 1.0 / 720).addingProduct(p, t)
+        p = V(repeating: 1.0 / 120).addingProduct(p, t)
+        p = V(repeating: 1.0 / 24).addingProduct(p, t)
+        p = V(repeating: 1.0 / 6).addingProduct(p, t)
+        p = V(repeating: 0.5).addingProduct(p, t)
+        p = V(repeating: 1).addingProduct(p, t)
+        p = V(repeating: 1).addingProduct(p, t)
+        let exponent = unsafeBitCast(shifted, to: I.self) &- I(repeating: 0x4B40_0000) &+ I(repeating: 127)
+        return p * unsafeBitCast(exponent &<< 23, to: V.self)
     }
 }
