@@ -69,6 +69,8 @@ final class JackClient: @unchecked Sendable {
         jack_set_buffer_size_callback(handle, ProcessContext.bufferSizeChanged, pointer)
         jack_set_port_connect_callback(handle, ProcessContext.portConnected, pointer)
         let rate = Int(jack_get_sample_rate(handle))
+        context.client = handle
+        context.lastFrameTime.store(jack_frame_time(handle), ordering: .relaxed)
         context.sampleRate.store(rate, ordering: .relaxed)
         context.bufferSize.store(Int(jack_get_buffer_size(handle)), ordering: .relaxed)
         context.mixer.setSampleRate(rate)

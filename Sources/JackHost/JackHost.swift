@@ -198,3 +198,28 @@ public final class JackHost: @unchecked Sendable {
 }
 
 private let jackLogger = Logger(label: "crosspoint.jack")
+
+// MARK: - The sample clock, for bundles with a time
+
+extension JackHost {
+    /// JACK's frame time at a Unix time: the wall clock and JACK's
+    /// microsecond clock are read together, and JACK maps its time to frames.
+    public func frame(atUnixTime time: Double) -> UInt32? {
+        state.withLock { state in
+            guard let client = state.client?.handle else { return nil }
+            let jackNow = jack_get_time()
+            let offset = (time - Date().timeIntervalSince1970) * 1_000_000
+            let target = offset >= 0 ? jackNow &+ UInt64(offset) : jackNow &- UInt64(min(-offset, Double(jackNow)))
+            return jack_time_to_frames(client, target)
+        }
+    }
+
+    /// The frame time of the period the audio thread processed last: what
+    /// counts for scheduling is where the audio is, which on a busy machine
+    /// can lag the wall clock's idea of the current frame.
+    public func lastProcessedFrame() -> UInt32? {
+        state.withLock { state in state.client == nil ? nil : context.lastFrameTime.load(ordering: .acquiring) }
+    }
+
+    public var periodFrames: Int { max(1, bufferSize) }
+}

@@ -21,6 +21,10 @@ final class ProcessContext: @unchecked Sendable {
     let connectionsChanged = Atomic<Bool>(true)
     let sampleRate = Atomic<Int>(0)
     let bufferSize = Atomic<Int>(0)
+    /// The client, for the frame time of each period (set before activation).
+    nonisolated(unsafe) var client: OpaquePointer?
+    /// JACK's frame time at the start of the period last processed.
+    let lastFrameTime = Atomic<UInt32>(0)
 
     init(mixer: Mixer) {
         self.mixer = mixer
@@ -60,6 +64,7 @@ final class ProcessContext: @unchecked Sendable {
                 c.outputBuffers[m] = buffer?.assumingMemoryBound(to: Float.self) ?? c.spare
             }
             c.mixer.process(inputs: c.inputBuffers, outputs: c.outputBuffers, frames: count)
+            if let client = c.client { c.lastFrameTime.store(jack_last_frame_time(client), ordering: .releasing) }
         }
         return 0
     }

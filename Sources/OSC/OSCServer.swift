@@ -39,7 +39,7 @@ public final class OSCServer: @unchecked Sendable {
     private let dispatcher: lo_server
     // Set once by start(), before any thread reads them.
     private var handler: Handler = { _, _ in [] }
-    private var bundleStarted: @Sendable (OSCTimeTag) -> Void = { _ in }
+    private var bundleStarted: @Sendable (OSCTimeTag, OSCPeer) -> Void = { _, _ in }
     private var bundleEnded: @Sendable () -> Void = {}
     /// Serialises dispatch: liblo's server is not thread-safe, and the
     /// handler runs one message at a time.
@@ -129,9 +129,10 @@ public final class OSCServer: @unchecked Sendable {
 
     /// Starts the receiving threads. Every message goes to `handler`, whose
     /// replies go back to the sender; `bundleStarted`/`bundleEnded` bracket
-    /// the messages of each bundle.
+    /// the messages of each bundle, the start with the bundle's time tag
+    /// and sender.
     public func start(handler: @escaping Handler,
-                      bundleStarted: @escaping @Sendable (OSCTimeTag) -> Void = { _ in },
+                      bundleStarted: @escaping @Sendable (OSCTimeTag, OSCPeer) -> Void = { _, _ in },
                       bundleEnded: @escaping @Sendable () -> Void = {}) {
         guard !running.load(ordering: .sequentiallyConsistent) else { return }
         self.handler = handler
@@ -297,8 +298,9 @@ public final class OSCServer: @unchecked Sendable {
 
     private static let bundleStart: lo_bundle_start_handler = { time, context in
         guard let context else { return 0 }
-        Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue()
-            .bundleStarted(OSCTimeTag(seconds: time.sec, fraction: time.frac))
+        let server = Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue()
+        guard let peer = server.currentPeer else { return 0 } // dispatch() holds the lock
+        server.bundleStarted(OSCTimeTag(seconds: time.sec, fraction: time.frac), peer)
         return 0
     }
 

@@ -13,6 +13,14 @@ public struct OSCTimeTag: Equatable, Hashable, Sendable {
 
     public var isImmediate: Bool { seconds == 0 && fraction <= 1 }
 
+    /// The time tag of a Unix time (seconds since 1970).
+    public init(unixTime: Double) {
+        let ntp = unixTime + 2_208_988_800
+        let whole = ntp.rounded(.down)
+        seconds = UInt32(truncatingIfNeeded: Int64(whole))
+        fraction = UInt32(truncatingIfNeeded: Int64((ntp - whole) * 4_294_967_296))
+    }
+
     /// Seconds since the Unix epoch (1970), as the system clock counts.
     public var unixTime: Double {
         Double(seconds) - 2_208_988_800 + Double(fraction) / 4_294_967_296

@@ -17,7 +17,8 @@ extension Controller {
             logger.debug("\(peer) /matrix/clear")
             return []
         case .status:
-            return [.bundle(statusReport().map { OSCMessage("/status/\($0.0)", [$0.1]) })]
+            let report = statusReport() + [("late_bundles", OSCArgument.int32(Int32(clamping: lateBundles)))]
+            return [.bundle(report.map { OSCMessage("/status/\($0.0)", [$0.1]) })]
         case .ping:
             return [.message(OSCMessage("/pong"))]
         default:

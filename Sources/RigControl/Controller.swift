@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import MixCore
 import OSC
@@ -33,6 +34,13 @@ public final class Controller: @unchecked Sendable {
     var undoState: RigState?
     private var bundleDepth = 0
     private var pending: [Change] = []
+    /// The messages of a bundle whose time lies ahead, kept until its end.
+    private var held: (due: Double, peer: OSCPeer, messages: [OSCMessage])?
+    /// Set when a bundle arrived after its time: the first reply says so.
+    private var lateBy: Double?
+    /// Where bundles for the future wait; nil: they apply at once.
+    public var scheduler: BundleScheduler?
+    var lateBundles = 0
     /// Set by every edit that changes the scene; cleared per message.
     var sceneChanged = false
     /// Every parameter changed by the current message, for feedback.
@@ -64,14 +72,51 @@ public final class Controller: @unchecked Sendable {
     // MARK: - Bundles
 
     /// The messages of a bundle take effect together: their changes are held
-    /// back until the bundle ends, then handed over as one batch.
-    public func bundleStarted() { lock.withLock { _ in bundleDepth += 1 } }
+    /// back until the bundle ends, then handed over as one batch. A bundle
+    /// whose time tag lies ahead is kept whole and handled at its time (see
+    /// `BundleScheduler`); one that arrives after its time applies at once and
+    /// its sender is told `/late ,sf address seconds`.
+    public func bundleStarted(at time: OSCTimeTag = .immediately, from peer: OSCPeer? = nil) {
+        lock.withLock { _ in
+            bundleDepth += 1
+            guard bundleDepth == 1, !time.isImmediate, let peer else { return }
+            let ahead = time.unixTime - Date().timeIntervalSince1970
+            if ahead > 0.001, scheduler != nil {
+                held = (time.unixTime, peer, [])
+            } else if ahead < -0.001 {
+                lateBy = -ahead
+                lateBundles += 1
+            }
+        }
+    }
 
     public func bundleEnded() {
         lock.withLock { _ in
             bundleDepth = max(0, bundleDepth - 1)
-            if bundleDepth == 0 { flush() }
+            guard bundleDepth == 0 else { return }
+            lateBy = nil
+            if let bundle = held {
+                held = nil
+                if scheduler?.schedule(bundle.messages, at: bundle.due, from: bundle.peer) == false {
+                    logger.warning("too many bundles waiting for their time; dropped one from \(bundle.peer)")
+                }
+            }
+            flush()
         }
+    }
+
+    /// Bundles that arrived after their time.
+    public var lateBundleCount: Int { lock.withLock { _ in lateBundles } }
+
+    /// A bundle whose time has come, from the scheduler: handled as one batch.
+    /// Replies (errors, query answers) go to `reply`.
+    public func handleScheduled(_ messages: [OSCMessage], from peer: OSCPeer,
+                                reply: (OSCPacket, OSCPeer) -> Void) {
+        bundleStarted()
+        for message in messages {
+            for packet in handle(message, from: peer) { reply(packet, peer) }
+        }
+        bundleEnded()
     }
 
     /// Queues changes for the audio thread: now, or at the end of the bundle.
@@ -91,6 +136,16 @@ public final class Controller: @unchecked Sendable {
     /// Handles one message and returns the replies for its sender.
     public func handle(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
         lock.withLock { _ in
+            if held != nil {
+                held?.messages.append(message)
+                return []
+            }
+            var late: [OSCPacket] = []
+            if let seconds = lateBy {
+                lateBy = nil
+                late = [.message(OSCMessage("/late", [.string(message.address), .float(Float(seconds))]))]
+                logger.info("late bundle from \(peer): \(message.address) \(seconds) s after its time")
+            }
             sceneChanged = false
             touched.removeAll(keepingCapacity: true)
             feedback?.renew(peer)
@@ -99,7 +154,7 @@ public final class Controller: @unchecked Sendable {
             if sceneChanged { state.modified = true }
             if sceneChanged || before != (state.safes, state.preset, state.modified) { stateChanged() }
             if let feedback, !touched.isEmpty { feedback.publish(feedbackMessages(for: touched)) }
-            return replies
+            return late + replies
         }
     }
 

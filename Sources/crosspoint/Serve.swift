@@ -176,8 +176,14 @@ struct Serve: ParsableCommand {
             logger.critical("cannot start in JACK: \(error)")
             throw ExitCode.failure
         }
+        let scheduler = BundleScheduler(clock: host) { messages, peer in
+            controller.handleScheduled(messages, from: peer) { server.send($0, to: $1) }
+        }
+        controller.scheduler = scheduler
+        let schedulerThread = Thread { scheduler.run() }
+        schedulerThread.start()
         server.start(handler: { controller.handle($0, from: $1) },
-                     bundleStarted: { _ in controller.bundleStarted() },
+                     bundleStarted: { controller.bundleStarted(at: $0, from: $1) },
                      bundleEnded: { controller.bundleEnded() })
         logger.notice("ready: OSC on UDP port \(server.port)\(serverOptions.tcp ? " (and TCP)" : ""), JACK client '\(host.clientName)', \(inputs)x\(outputs), pan law \(panLaw.rawValue), smoothing \(smoothingMs) ms")
 
@@ -193,6 +199,7 @@ struct Serve: ParsableCommand {
         }
         host.supervise()
         server.stop()
+        scheduler.stop()
         feedback.stop()
         keeper.stop()
         while !saver.isFinished { Thread.sleep(forTimeInterval: 0.01) }
@@ -204,7 +211,11 @@ struct Serve: ParsableCommand {
     /// The preset named by `--scene`, else the saved state, else the default
     /// scene; fitted to the rig's size.
     private func initialState(store: PresetStore, keeper: StateKeeper, logger: Logger) throws -> RigState {
-        var state = keeper.load() ?? RigState(scene: Scene(inputs: inputs, outputs: outputs))
+        var state = RigState(scene: Scene(inputs: inputs, outputs: outputs))
+        if let saved = keeper.load() {
+            state = saved
+            logger.notice("restored the rig state from \(keeper.url.path)")
+        }
         if let scene {
             do {
                 let preset = try store.load(scene)
@@ -216,8 +227,6 @@ struct Serve: ParsableCommand {
                 logger.critical("--scene: \(error)")
                 throw ExitCode.failure
             }
-        } else if state.preset != nil || state.modified {
-            logger.notice("restored the rig state from \(keeper.url.path)")
         }
         let (fitted, skipped) = state.fitted(inputs: inputs, outputs: outputs)
         if !skipped.isEmpty { logger.warning("the saved scene is larger than the rig; skipped \(skipped.joined(separator: "; "))") }
@@ -226,4 +235,5 @@ struct Serve: ParsableCommand {
 }
 
 extension PanLaw: ExpressibleByArgument {}
+extension JackHost: AudioClock {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}

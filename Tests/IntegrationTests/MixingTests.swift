@@ -82,7 +82,8 @@ extension Integration {
             // Fader position 0.75 → 0 in 2 s: at 1 s it is 0.375, −20 dB by the law.
             let fade = try #require(FadeMeasurement.twoSecondFade(out, frequency: 1000, amplitude: 0.5))
             #expect(abs(fade.levelAtHalfTime - -20) < 0.5, "level at half time: \(fade.levelAtHalfTime) dB")
-            #expect(abs(fade.start - sentAt) < 4800, "the fade began when the message was sent (\(fade.start) vs \(sentAt))")
+            // The send-time estimate is rough on a busy machine: within 250 ms.
+            #expect(abs(fade.start - sentAt) < 12_000, "the fade began when the message was sent (\(fade.start) vs \(sentAt))")
             let quarter = fade.start + 24_000 // position 0.5625: 40·0.5625 − 30 = −7.5 dB
             let early = A.decibels(A.fitSine(out, frequency: 1000, sampleRate: 48_000,
                                              in: (quarter - 240)..<(quarter + 240)).amplitude / 0.5)

@@ -178,7 +178,8 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
 
     @Test func statusAndPing() {
         let c = makeController()
-        #expect(c.send("/status") == [.bundle([OSCMessage("/status/inputs", [.int32(4)])])])
+        #expect(c.send("/status") == [.bundle([OSCMessage("/status/inputs", [.int32(4)]),
+                                                OSCMessage("/status/late_bundles", [.int32(0)])])])
         #expect(c.send("/ping") == [.message(OSCMessage("/pong"))])
     }
 }

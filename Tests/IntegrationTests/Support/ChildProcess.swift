@@ -182,12 +182,13 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits for the child to end by itself.
+    /// Waits for the child to end by itself. Returns once everything it
+    /// wrote has been read, so `standardOutput` and `standardError` are complete.
     @discardableResult
     public func waitForExit(timeout: Duration = .seconds(10)) async throws -> Termination {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let ended = termination { return ended }
+            if let ended = termination, output.isFinished || ContinuousClock.now >= deadline { return ended }
             if ContinuousClock.now >= deadline {
                 throw Failure.timedOut(waitingFor: "exit", process: describe(), output: diagnostics())
             }

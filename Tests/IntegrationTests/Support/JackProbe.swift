@@ -236,6 +236,13 @@ public final class JackProbe: @unchecked Sendable {
         try withClient { jack_frame_time($0) }
     }
 
+    /// The frame time JACK expects `seconds` from now (`jack_time_to_frames`
+    /// of `jack_get_time` plus that): JACK's own map of wall time to frames,
+    /// which on a busy machine is not exactly `rate` frames a second.
+    public func frameTime(secondsFromNow seconds: Double) throws -> UInt32 {
+        try withClient { jack_time_to_frames($0, jack_get_time() &+ UInt64(seconds * 1_000_000)) }
+    }
+
     /// "Now" in the coordinates of the current recording: the index the
     /// sample being captured at this moment will have. Precise to JACK's
     /// time estimate (a few frames), unlike ``recordedFrameCount``, which

@@ -79,6 +79,7 @@ public final class JackServer: @unchecked Sendable {
         timeout: Duration = .seconds(15)
     ) async throws -> JackServer {
         removeLeftoversOfDeadTestProcesses()
+        reclaimRegistrySlotsOfDeadServers()
         let generated = name == nil
         let name = name ?? "xp-test-\(getpid())-\(counter.wrappingAdd(1, ordering: .relaxed).newValue)"
         let process = try ChildProcess(
@@ -202,6 +203,34 @@ public final class JackServer: @unchecked Sendable {
             if kill(owner, 0) == -1 && errno == ESRCH {
                 try? FileManager.default.removeItem(atPath: "\(directory)/\(entry)")
             }
+        }
+    }
+
+    /// JACK 1.9 keeps at most 8 servers in its shared-memory registry
+    /// (/dev/shm/jack-shm-registry) and never frees the slot of a server that
+    /// was killed: after 8 such kills every new jackd fails with "Too many
+    /// servers already active". Free the slots whose server process is gone.
+    /// Layout (JACK2 shm.h, as found on this machine's JACK 1.9.21): a 24-byte
+    /// header (magic "KCAJ", protocol, type, size, header length, entry
+    /// length), then 8 entries of 264 bytes: a pid and the server's name.
+    private static func reclaimRegistrySlotsOfDeadServers() {
+        let fd = open("/dev/shm/jack-shm-registry", O_RDWR)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let length = 24 + 8 * 264
+        guard let map = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else { return }
+        defer { munmap(map, length) }
+        // "KCAJ", and a header length that says the server array is 8 × 264 bytes.
+        guard map.load(as: UInt32.self) == 0x4A41_434B, map.load(fromByteOffset: 16, as: Int32.self) == 24 + 8 * 264 else { return }
+        for slot in 0..<8 {
+            let entry = map + 24 + slot * 264
+            let pid = entry.load(as: Int32.self)
+            guard pid > 0 else { continue }
+            // Gone, or its PID now belongs to something that is not jackd.
+            let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+            let alive = kill(pid, 0) == 0 || errno != ESRCH
+            guard !alive || !command.hasPrefix("jackd") else { continue }
+            memset(entry, 0, 264)
         }
     }
 
