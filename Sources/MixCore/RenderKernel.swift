@@ -411,7 +411,7 @@ public struct RenderKernel: ~Copyable {
     /// ratio each period (one multiplication); at the start of a ramp, on a
     /// segment change, at silence, and every 64 periods the gain and ratio are
     /// computed exactly from the position (exp2), which bounds the rounding
-    /// drift of the products to a few parts in 10⁶ (0.00005 dB). Returns
+    /// drift of the products to about 2·10⁻⁵ of the gain (0.0002 dB). Returns
     /// whether any ramp in the chunk is still moving.
     @inlinable @inline(__always) @_noLocks
     mutating func advanceChunk(_ chunk: Int, at base: Int, frames: Int, fader: Bool) -> Bool {
