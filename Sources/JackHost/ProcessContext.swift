@@ -54,14 +54,22 @@ final class ProcessContext: @unchecked Sendable {
         guard let context else { return 0 }
         Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef { c in
             let count = Int(frames)
+            // Plain `if let`, no `Optional.map` or `??`: in an unoptimised
+            // build those instantiate generic metadata on the first call,
+            // which allocates and locks (the allocation test caught it).
             for n in 0..<c.mixer.inputs {
-                let buffer = jack_port_get_buffer(c.inputPorts[n], frames)
-                c.inputBuffers[n] = buffer.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
-                    ?? UnsafePointer(c.spare)
+                if let buffer = jack_port_get_buffer(c.inputPorts[n], frames) {
+                    c.inputBuffers[n] = UnsafePointer(buffer.assumingMemoryBound(to: Float.self))
+                } else {
+                    c.inputBuffers[n] = UnsafePointer(c.spare)
+                }
             }
             for m in 0..<c.mixer.outputs {
-                let buffer = jack_port_get_buffer(c.outputPorts[m], frames)
-                c.outputBuffers[m] = buffer?.assumingMemoryBound(to: Float.self) ?? c.spare
+                if let buffer = jack_port_get_buffer(c.outputPorts[m], frames) {
+                    c.outputBuffers[m] = buffer.assumingMemoryBound(to: Float.self)
+                } else {
+                    c.outputBuffers[m] = c.spare
+                }
             }
             c.mixer.process(inputs: c.inputBuffers, outputs: c.outputBuffers, frames: count)
             if let client = c.client { c.lastFrameTime.store(jack_last_frame_time(client), ordering: .releasing) }

@@ -59,6 +59,15 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let movingChunks: UnsafeMutablePointer<Int32>
     @usableFromInline let chunkListed: UnsafeMutablePointer<Bool>
     @usableFromInline var movingCount = 0
+    /// Per level ramp: the factor its gain moves by in one period while its
+    /// fader position stays in one segment of the law (where dB is linear in
+    /// position, so the gain is geometric in time).
+    @usableFromInline let ratio: UnsafeMutablePointer<Float>
+    /// Per chunk: periods until its gains are computed exactly again from
+    /// their positions (bounding the rounding drift of the ratios).
+    @usableFromInline let periodsToResync: UnsafeMutablePointer<Int32>
+    /// The period length the ratios were computed for.
+    @usableFromInline var ratioFrames = 0
 
     // MARK: Folded gains
 
@@ -83,6 +92,10 @@ public struct RenderKernel: ~Copyable {
     /// Per output: the inputs in use, and how many.
     @usableFromInline let activeInputs: UnsafeMutablePointer<Int32>
     @usableFromInline let activeCount: UnsafeMutablePointer<Int>
+    /// Per output, in list order: the start gain and change of each input in
+    /// use, contiguous for the mixing loop.
+    @usableFromInline let compactStart: UnsafeMutablePointer<Float>
+    @usableFromInline let compactDelta: UnsafeMutablePointer<Float>
     /// Per output: gains differ between start and end of this period.
     @usableFromInline let rowRamping: UnsafeMutablePointer<Bool>
     /// Per output: some gain on its paths moved; recompute the row.
@@ -136,6 +149,8 @@ public struct RenderKernel: ~Copyable {
         step = floats(slots)
         remaining = ints(slots)
         movingChunks = ints(slots / lanes)
+        ratio = floats(slots)
+        periodsToResync = ints(slots / lanes)
         chunkListed = .allocate(capacity: slots / lanes)
         chunkListed.initialize(repeating: false, count: slots / lanes)
 
@@ -150,6 +165,8 @@ public struct RenderKernel: ~Copyable {
         gainEnd = floats(outputs * inputStride)
         inUse = ints(outputs * inputStride)
         activeInputs = ints(outputs * inputs)
+        compactStart = floats(outputs * inputs)
+        compactDelta = floats(outputs * inputs)
         activeCount = .allocate(capacity: max(1, outputs))
         activeCount.initialize(repeating: 0, count: max(1, outputs))
         rowRamping = .allocate(capacity: max(1, outputs))
@@ -183,7 +200,12 @@ public struct RenderKernel: ~Copyable {
                         outputGains, gainStart, gainDelta, gainEnd, progress, weighted] {
             UnsafeMutableRawPointer(pointer).deallocate()
         }
-        for pointer in [remaining, movingChunks, inUse, activeInputs] { UnsafeMutableRawPointer(pointer).deallocate() }
+        for pointer in [remaining, movingChunks, inUse, activeInputs, periodsToResync] {
+            UnsafeMutableRawPointer(pointer).deallocate()
+        }
+        UnsafeMutableRawPointer(ratio).deallocate()
+        UnsafeMutableRawPointer(compactStart).deallocate()
+        UnsafeMutableRawPointer(compactDelta).deallocate()
         chunkListed.deallocate()
         sides.deallocate()
         activeCount.deallocate()
@@ -282,6 +304,9 @@ public struct RenderKernel: ~Copyable {
             step[i] = (change.position - position[i]) / Float(samples)
             remaining[i] = Int32(samples)
             let chunk = i / Self.lanes
+            // The first period of a new ramp computes its gain and ratio
+            // from the position; later exact periods are spread over chunks.
+            periodsToResync[chunk] = -1
             if !chunkListed[chunk] {
                 chunkListed[chunk] = true
                 movingChunks[movingCount] = Int32(chunk)
@@ -355,13 +380,17 @@ public struct RenderKernel: ~Copyable {
     @inlinable @_noLocks
     mutating func advance(frames: Int) {
         if movingCount > 0 {
+            if frames != ratioFrames {
+                ratioFrames = frames
+                for c in 0..<movingCount { periodsToResync[Int(movingChunks[c])] = -1 }
+            }
             var c = 0
             while c < movingCount {
                 let chunk = Int(movingChunks[c])
                 let base = chunk * Self.lanes
                 let fader = base >= crosspointBase || base < inputStride
                     || (base >= outputBase && base < outputBase + outputStride) || base == masterBase
-                if advanceChunk(at: base, frames: frames, fader: fader) {
+                if advanceChunk(chunk, at: base, frames: frames, fader: fader) {
                     c += 1
                 } else {
                     chunkListed[chunk] = false
@@ -376,10 +405,16 @@ public struct RenderKernel: ~Copyable {
 
     /// Moves the 16 ramps of one chunk on by `frames` samples: a ramp with
     /// fewer samples left lands on its exact target, the others step on in
-    /// position (a level's gain follows the fader law). Returns whether any
-    /// ramp in the chunk is still moving.
+    /// position. A level's gain follows the fader law: dB is linear in
+    /// position within each of the law's four segments, so while no ramp of
+    /// the chunk leaves its segment the gain is multiplied by a per-ramp
+    /// ratio each period (one multiplication); at the start of a ramp, on a
+    /// segment change, at silence, and every 64 periods the gain and ratio are
+    /// computed exactly from the position (exp2), which bounds the rounding
+    /// drift of the products to about 2·10⁻⁵ of the gain (0.0002 dB). Returns
+    /// whether any ramp in the chunk is still moving.
     @inlinable @inline(__always) @_noLocks
-    mutating func advanceChunk(at base: Int, frames: Int, fader: Bool) -> Bool {
+    mutating func advanceChunk(_ chunk: Int, at base: Int, frames: Int, fader: Bool) -> Bool {
         typealias V = SIMD16<Float>
         typealias I = SIMD16<Int32>
         let r = UnsafeRawPointer(remaining + base).loadUnaligned(as: I.self)
@@ -392,9 +427,30 @@ public struct RenderKernel: ~Copyable {
         let tp = UnsafeRawPointer(targetPosition + base).loadUnaligned(as: V.self)
         let tv = UnsafeRawPointer(targetValue + base).loadUnaligned(as: V.self)
         let v0 = UnsafeRawPointer(value + base).loadUnaligned(as: V.self)
-        let stepped = p0 + st * V(repeating: Float(frames))
+        let advance = st * V(repeating: Float(frames))
+        let stepped = p0 + advance
         let p1 = p0.replacing(with: stepped, where: goes).replacing(with: tp, where: lands)
-        let moved = fader ? Self.faderGain(p1) : p1
+        var moved: V
+        if !fader {
+            moved = p1
+        } else {
+            var exact = periodsToResync[chunk] <= 0
+            if !exact {
+                let crossed = (Self.segment(p0) .!= Self.segment(stepped)) .| (stepped .<= V())
+                exact = any(goes .& crossed)
+            }
+            if exact {
+                moved = Self.faderGain(p1)
+                let perPeriod = Self.decibelsPerPosition(p1) * advance * V(repeating: 0.166_096_4)
+                UnsafeMutableRawPointer(ratio + base).storeBytes(of: Self.exp2(perPeriod), as: V.self)
+                // After a fresh start, spread the next exact periods of chunks
+                // that started together over 32 periods; then every 64.
+                periodsToResync[chunk] = periodsToResync[chunk] < 0 ? Int32(truncatingIfNeeded: 32 + (chunk &* 37) & 31) : 63
+            } else {
+                moved = v0 * UnsafeRawPointer(ratio + base).loadUnaligned(as: V.self)
+                periodsToResync[chunk] -= 1
+            }
+        }
         let v1 = v0.replacing(with: moved, where: goes).replacing(with: tv, where: lands)
         let r1 = r.replacing(with: r &- n, where: goes).replacing(with: I(), where: lands)
         UnsafeMutableRawPointer(position + base).storeBytes(of: p1, as: V.self)
@@ -486,6 +542,7 @@ public struct RenderKernel: ~Copyable {
             o += Self.lanes
         }
         if any(usage) { relist(row: m) }
+        compact(row: m)
         let moving = any(changes)
         rowRamping[m] = moving
         return moving
@@ -511,7 +568,21 @@ public struct RenderKernel: ~Copyable {
             o += Self.lanes
         }
         if any(usage) { relist(row: m) }
+        compact(row: m)
         rowRamping[m] = false
+    }
+
+    /// Copies output m's gains of the inputs in use into list order.
+    @inlinable @_noLocks
+    mutating func compact(row m: Int) {
+        let list = activeInputs + m * inputs
+        let starts = gainStart + m * inputStride, deltas = gainDelta + m * inputStride
+        let toStart = compactStart + m * inputs, toDelta = compactDelta + m * inputs
+        for j in 0..<activeCount[m] {
+            let n = Int(list[j])
+            toStart[j] = starts[n]
+            toDelta[j] = deltas[n]
+        }
     }
 
     /// Rebuilds output m's list of inputs in use.
@@ -636,13 +707,13 @@ public struct RenderKernel: ~Copyable {
             return
         }
         let list = activeInputs + m * inputs
-        let starts = gainStart + m * inputStride
-        let deltas = gainDelta + m * inputStride
+        let starts = compactStart + m * inputs
+        let deltas = compactDelta + m * inputs
         let offset = start * 4
         // The first input sets the accumulators: a lone crosspoint at unity
         // passes its input through bit for bit (−0 included).
         let first = Int(list[0])
-        let g = V(repeating: starts[first])
+        let g = V(repeating: starts[0])
         let x = UnsafeRawPointer(input[first]).advanced(by: offset)
         var a0 = x.loadUnaligned(as: V.self) * g
         var a1 = x.loadUnaligned(fromByteOffset: 64, as: V.self) * g
@@ -650,7 +721,7 @@ public struct RenderKernel: ~Copyable {
         var a3 = x.loadUnaligned(fromByteOffset: 192, as: V.self) * g
         for j in 1..<count {
             let n = Int(list[j])
-            let g = V(repeating: starts[n])
+            let g = V(repeating: starts[j])
             let x = UnsafeRawPointer(input[n]).advanced(by: offset)
             a0 = a0.addingProduct(x.loadUnaligned(as: V.self), g)
             a1 = a1.addingProduct(x.loadUnaligned(fromByteOffset: 64, as: V.self), g)
@@ -660,7 +731,7 @@ public struct RenderKernel: ~Copyable {
         if rowRamping[m] {
             for j in 0..<count {
                 let n = Int(list[j])
-                let step = deltas[n]
+                let step = deltas[j]
                 if step == 0 { continue }
                 let d = V(repeating: step)
                 let w = UnsafeRawPointer(weighted + n * Self.block)
@@ -739,6 +810,27 @@ public struct RenderKernel: ~Copyable {
         db.replace(with: V(repeating: 40) * f - V(repeating: 30), where: f .>= V(repeating: 0.5))
         let gain = exp2(db * V(repeating: 0.166_096_4))
         return gain.replacing(with: V(), where: db .<= V(repeating: -90))
+    }
+
+    /// Which segment of the fader law each position is in (0 … 3), as a float.
+    @inlinable @inline(__always) @_noLocks
+    static func segment(_ f: SIMD16<Float>) -> SIMD16<Float> {
+        typealias V = SIMD16<Float>
+        let one = V(repeating: 1)
+        return V().replacing(with: one, where: f .>= V(repeating: 0.0625))
+            + V().replacing(with: one, where: f .>= V(repeating: 0.25))
+            + V().replacing(with: one, where: f .>= V(repeating: 0.5))
+    }
+
+    /// The slope of the fader law, dB per unit of position, at each position.
+    @inlinable @inline(__always) @_noLocks
+    static func decibelsPerPosition(_ f: SIMD16<Float>) -> SIMD16<Float> {
+        typealias V = SIMD16<Float>
+        var slope = V(repeating: 480)
+        slope.replace(with: V(repeating: 160), where: f .>= V(repeating: 0.0625))
+        slope.replace(with: V(repeating: 80), where: f .>= V(repeating: 0.25))
+        slope.replace(with: V(repeating: 40), where: f .>= V(repeating: 0.5))
+        return slope
     }
 
     /// 2^x lane by lane; see `FastMath.exp2`.

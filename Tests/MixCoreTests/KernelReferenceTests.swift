@@ -196,3 +196,30 @@ struct SeededGenerator: RandomNumberGenerator {
         }
     }
 }
+
+@Suite struct RampRatioTests {
+    /// Long fades advance level ramps by a per-period ratio; the gain must
+    /// stay on the fader law (computed exactly from the position) throughout.
+    @Test(arguments: [64, 100, 256])
+    func longFadesStayOnTheLaw(frames: Int) {
+        let rig = OfflineRig(inputs: 2, outputs: 2, frames: frames)
+        let p = rig.mixer.parameters
+        rig.submit([level(p.crosspoint(1, 2), 0.001), level(p.crosspoint(2, 1), 4)])
+        rig.render(periods: 2)
+        rig.submit([level(p.crosspoint(1, 2), 4, seconds: 8), level(p.crosspoint(2, 1), 0, seconds: 8),
+                    level(p.sourceVolume(1), 0.25, seconds: 5)])
+        var worst: Float = 0
+        for _ in 0..<(9 * 48_000 / frames) {
+            rig.render(periods: 1)
+            for ramp in [p.crosspoint(1, 2), p.crosspoint(2, 1), p.sourceVolume(1)] {
+                let state = rig.mixer.offlineKernel.pointee.ramp(ramp)
+                let exact = state.remaining == 0 ? state.targetValue : FaderLaw.gain(position: state.position)
+                if exact > 0 { worst = max(worst, abs(state.value - exact) / exact) }
+                else { #expect(state.value == 0) }
+            }
+        }
+        // 5·10⁻⁵ is 0.0004 dB: the ratios drift by rounding for at most 64 periods.
+        #expect(worst < 5e-5, "largest relative gain error: \(worst)")
+        #expect(rig.mixer.offlineKernel.pointee.value(ofRamp: p.crosspoint(1, 2)) == 4)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// Real-time safety at run time: the real `crosspoint serve` in a real JACK
+/// server, with an interposed allocator (tools/alloc-counter) that counts
+/// every malloc, calloc, realloc, aligned allocation and free made while the
+/// JACK process callback runs. OSC traffic, fades, bundles, wildcards and
+/// preset recalls with crossfades go on meanwhile; the count must be zero.
+///
+/// The same library first watches a client that does allocate in its
+/// callback, so the zero is not the counter failing to count.
+extension Integration {
+@Suite struct PerformanceAllocationTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Counts {
+        var values: [String: Int] = [:]
+        init(file: URL) throws {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for pair in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+                let parts = pair.split(separator: "=")
+                if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
+            }
+        }
+        subscript(_ key: String) -> Int { values[key] ?? -1 }
+    }
+
+    /// Builds the interposer and the allocating control client with `cc`.
+    static func buildTools(in directory: URL) async throws -> (library: String, control: String) {
+        let source = packageRoot.appendingPathComponent("tools/alloc-counter")
+        let library = directory.appendingPathComponent("libcrosspoint_alloc_counter.so").path
+        let control = directory.appendingPathComponent("allocating_client").path
+        for arguments in [["-O2", "-shared", "-fPIC", "-o", library, source.appendingPathComponent("alloc_counter.c").path, "-ldl"],
+                          ["-O2", "-o", control, source.appendingPathComponent("allocating_client.c").path, "-ljack"]] {
+            let cc = try ChildProcess(executable: "cc", arguments: arguments)
+            let status = try await cc.waitForExit(timeout: .seconds(60))
+            try #require(status == .exited(0), "cc failed: \(cc.diagnostics())")
+        }
+        return (library, control)
+    }
+
+    @Test func theProcessCallbackNeverAllocates() async throws {
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (library, control) = try await Self.buildTools(in: directory)
+        let jack = try await JackServer.start(synchronous: true)
+        defer { jack.stop() }
+
+        // The control: a client that mallocs and frees in every callback.
+        let controlCounts = directory.appendingPathComponent("control.txt")
+        let allocating = try ChildProcess(
+            executable: control, arguments: ["0.5"],
+            environment: jack.clientEnvironment.merging(["LD_PRELOAD": library, "ALLOC_COUNTER_FILE": controlCounts.path]) { $1 })
+        #expect(try await allocating.waitForExit(timeout: .seconds(10)) == .exited(0))
+        let seen = try Counts(file: controlCounts)
+        try #require(seen["callbacks"] > 100 && seen["callback_allocs"] >= seen["callbacks"]
+                     && seen["callback_frees"] >= seen["callbacks"], "the counter missed allocations: \(seen.values)")
+
+        // The mixer, under traffic.
+        let countsFile = directory.appendingPathComponent("crosspoint.txt")
+        let serve = try ChildProcess(
+            executable: CrosspointRig.binary,
+            arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
+                        "--inputs", "16", "--outputs", "16"] + CrosspointRig.fileArguments(directory),
+            environment: ["LD_PRELOAD": library, "ALLOC_COUNTER_FILE": countsFile.path],
+            label: "crosspoint serve (counted)")
+        let ready = try await serve.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+        let port = try #require(ready.split(separator: " ").drop(while: { $0 != "port" }).dropFirst().first
+            .flatMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) })
+        let osc = try OSCTestClient(target: .init(host: "127.0.0.1", port: port))
+        defer { osc.close() }
+
+        try osc.send("/preset/save", .string("perf-a"))
+        try osc.send("/matrix/clear", .int32(1))
+        try osc.send("/matrix/*/1", .float(0.5))
+        try osc.send("/preset/save", .string("perf-b"))
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(2.5)
+        var round = 0
+        while clock.now < end {
+            round += 1
+            let n = round % 16 + 1, m = (round * 7) % 16 + 1
+            try osc.send("/matrix/\(n)/\(m)", .float(Float(round % 5) / 4), .float(0.05))
+            try osc.send("/source/\(n)/volume", .float(Float(round % 3) / 2), .float(0.2))
+            try osc.send("/source/\(n)/pan", .float(Float(round % 3) - 1))
+            try osc.send("/output/\(m)/db", .float(-Float(round % 20)), .float(0.1))
+            try osc.send("/source/*/mute", .int32(Int32(round % 2)))
+            try osc.send("/source/\(n)/solo", .int32(Int32(round % 2)))
+            try osc.sendBundle([.init("/matrix/1/\(m)", .float(1)), .init("/master/volume", .float(0.8), .float(0.3))])
+            if round % 10 == 0 { try osc.send("/matrix/map", .int32(Int32(n)), .int32(0), .int32(3)) }
+            if round % 25 == 0 { try osc.send("/preset/recall", .string(round % 50 == 0 ? "perf-a" : "perf-b"), .float(0.3)) }
+            if round % 40 == 0 { try osc.send("/status") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try osc.send("/ping")
+        _ = try await osc.waitFor(address: "/pong", timeout: .seconds(5))
+        try await Task.sleep(for: .milliseconds(400)) // let the last fades run in the audio thread
+        _ = serve.terminate(grace: .seconds(5))
+
+        let counts = try Counts(file: countsFile)
+        #expect(counts["callbacks"] > 1000, "too few process callbacks counted: \(counts.values)\n\(serve.diagnostics())")
+        #expect(counts["callback_allocs"] == 0, "allocations in the process callback: \(counts.values)")
+        #expect(counts["callback_frees"] == 0, "frees in the process callback: \(counts.values)")
+    }
+}
+}

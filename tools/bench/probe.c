@@ -1,0 +1,315 @@
+/*
+ * crosspoint-probe: the outside half of Crosspoint's end-to-end benchmarks
+ * (scripts/bench). Real JACK ports and real UDP on loopback, nothing mocked.
+ *
+ *   probe tone SECONDS
+ *       A JACK client "xp_tone" with one output playing a 440 Hz sine at -12 dBFS.
+ *
+ *   probe latency OSC_PORT TRIALS
+ *       Two JACK clients: "xp_dc" plays 1.0 into crosspoint:in_1, "xp_sink"
+ *       records crosspoint:out_1. Each trial sets /matrix/1/1 to 0 (no fade),
+ *       waits, then sends /matrix/1/1 1 0 and notes jack_get_time() just
+ *       before sendto(). The sink finds the first non-zero sample; its time
+ *       is the JACK time of that frame (jack_frames_to_time of the cycle's
+ *       first frame plus its offset). Latency = sample time - send time; the
+ *       time the sink's callback saw it is reported too. Prints one JSON line.
+ *
+ *   probe rate OSC_PORT RATE SECONDS PARAMETERS
+ *       Sends RATE messages per second for SECONDS, cycling over PARAMETERS
+ *       crosspoints /matrix/n/m (n, m in 1..8) with values that change every
+ *       message, each message its own datagram; then a last distinct value to
+ *       every parameter, waits for the server to answer a /ping (it handles
+ *       messages in order; the wait is reported as catch_up_seconds), then
+ *       queries each parameter and compares. Loss is also read
+ *       from the kernel: the drops counter of the server's UDP socket in
+ *       /proc/net/udp (and /proc/net/udp6). Prints one JSON line.
+ *
+ * Build: cc -O2 -o crosspoint-probe probe.c -ljack -lm -lpthread
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <jack/jack.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* ---------- OSC encoding (enough for ,ff and no-argument queries) ---------- */
+
+static size_t pad4(size_t n) { return (n + 3) & ~(size_t)3; }
+
+static size_t osc_message(uint8_t *out, const char *address, const char *types, const float *values, int count) {
+    size_t n = 0, length = strlen(address) + 1;
+    memset(out, 0, 512);
+    memcpy(out, address, length - 1);
+    n = pad4(length);
+    size_t type_length = strlen(types) + 1;
+    memcpy(out + n, types, type_length - 1);
+    n += pad4(type_length);
+    for (int i = 0; i < count; i++) {
+        uint32_t bits;
+        memcpy(&bits, &values[i], 4);
+        bits = htonl(bits);
+        memcpy(out + n, &bits, 4);
+        n += 4;
+    }
+    return n;
+}
+
+static int osc_socket(int port, struct sockaddr_in *to) {
+    int s = socket(AF_INET, SOCK_DGRAM, 0);
+    struct sockaddr_in local = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    bind(s, (struct sockaddr *)&local, sizeof local);
+    memset(to, 0, sizeof *to);
+    to->sin_family = AF_INET;
+    to->sin_port = htons((uint16_t)port);
+    to->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct timeval timeout = {.tv_sec = 2, .tv_usec = 0};
+    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    return s;
+}
+
+static void send_matrix(int s, struct sockaddr_in *to, int n, int m, float value, float fade) {
+    char address[64];
+    uint8_t packet[512];
+    snprintf(address, sizeof address, "/matrix/%d/%d", n, m);
+    float values[2] = {value, fade};
+    size_t length = osc_message(packet, address, ",ff", values, 2);
+    sendto(s, packet, length, 0, (struct sockaddr *)to, sizeof *to);
+}
+
+/* Sends /ADDRESS with no arguments and waits for the reply's float. */
+static int query_float(int s, struct sockaddr_in *to, const char *address, float *value) {
+    uint8_t packet[512], reply[1024];
+    size_t length = osc_message(packet, address, ",", NULL, 0);
+    sendto(s, packet, length, 0, (struct sockaddr *)to, sizeof *to);
+    for (;;) {
+        ssize_t got = recv(s, reply, sizeof reply, 0);
+        if (got <= 0) return -1;
+        if (strcmp((char *)reply, address) != 0) continue;
+        size_t offset = pad4(strlen(address) + 1);
+        if (memcmp(reply + offset, ",f", 2) != 0) return -1;
+        offset += 4;
+        uint32_t bits;
+        memcpy(&bits, reply + offset, 4);
+        bits = ntohl(bits);
+        memcpy(value, &bits, 4);
+        return 0;
+    }
+}
+
+/* Sum of the drops column of every UDP socket bound to PORT on loopback/any. */
+static long udp_drops(int port) {
+    long total = 0;
+    const char *files[2] = {"/proc/net/udp", "/proc/net/udp6"};
+    for (int f = 0; f < 2; f++) {
+        FILE *file = fopen(files[f], "r");
+        if (!file) continue;
+        char line[512];
+        if (!fgets(line, sizeof line, file)) { fclose(file); continue; }
+        while (fgets(line, sizeof line, file)) {
+            char local[128];
+            if (sscanf(line, "%*d: %127s", local) != 1) continue;
+            char *colon = strrchr(local, ':');
+            if (!colon || strtol(colon + 1, NULL, 16) != port) continue;
+            /* the drops column is the last field */
+            char *last = strrchr(line, ' ');
+            if (last) total += strtol(last + 1, NULL, 10);
+        }
+        fclose(file);
+    }
+    return total;
+}
+
+/* ---------- JACK clients ---------- */
+
+static jack_port_t *tone_port, *dc_port, *sink_port;
+static jack_client_t *sink_client;
+static double phase;
+static _Atomic int armed;          /* the sink is waiting for the first non-zero sample */
+static _Atomic int64_t seen_frame_time_us, seen_wake_us;
+
+static int tone_process(jack_nframes_t frames, void *argument) {
+    (void)argument;
+    float *out = jack_port_get_buffer(tone_port, frames);
+    for (jack_nframes_t k = 0; k < frames; k++) {
+        out[k] = 0.25f * (float)sin(phase);
+        phase += 2 * M_PI * 440.0 / 48000.0;
+        if (phase > 2 * M_PI) phase -= 2 * M_PI;
+    }
+    return 0;
+}
+
+static int dc_process(jack_nframes_t frames, void *argument) {
+    (void)argument;
+    float *out = jack_port_get_buffer(dc_port, frames);
+    for (jack_nframes_t k = 0; k < frames; k++) out[k] = 1.0f;
+    return 0;
+}
+
+static int sink_process(jack_nframes_t frames, void *argument) {
+    (void)argument;
+    jack_time_t wake = jack_get_time();
+    const float *in = jack_port_get_buffer(sink_port, frames);
+    if (!atomic_load(&armed)) return 0;
+    for (jack_nframes_t k = 0; k < frames; k++) {
+        if (in[k] != 0) {
+            jack_nframes_t first = jack_last_frame_time(sink_client);
+            jack_time_t start = jack_frames_to_time(sink_client, first);
+            jack_time_t sample = start + (jack_time_t)((double)k * 1e6 / jack_get_sample_rate(sink_client));
+            atomic_store(&seen_frame_time_us, (int64_t)sample);
+            atomic_store(&seen_wake_us, (int64_t)wake);
+            atomic_store(&armed, 0);
+            break;
+        }
+    }
+    return 0;
+}
+
+static jack_client_t *open_client(const char *name) {
+    jack_client_t *client = jack_client_open(name, JackNoStartServer, NULL);
+    if (!client) { fprintf(stderr, "probe: no JACK server\n"); exit(1); }
+    return client;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double percentile(double *sorted, int count, double p) {
+    int index = (int)(p * (count - 1) + 0.5);
+    return sorted[index < count ? index : count - 1];
+}
+
+static int run_tone(double seconds) {
+    jack_client_t *client = open_client("xp_tone");
+    tone_port = jack_port_register(client, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
+    jack_set_process_callback(client, tone_process, NULL);
+    jack_activate(client);
+    printf("ready\n");
+    fflush(stdout);
+    usleep((useconds_t)(seconds * 1e6));
+    jack_client_close(client);
+    return 0;
+}
+
+static int run_latency(int port, int trials) {
+    jack_client_t *dc = open_client("xp_dc");
+    sink_client = open_client("xp_sink");
+    dc_port = jack_port_register(dc, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
+    sink_port = jack_port_register(sink_client, "in", JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput, 0);
+    jack_set_process_callback(dc, dc_process, NULL);
+    jack_set_process_callback(sink_client, sink_process, NULL);
+    jack_activate(dc);
+    jack_activate(sink_client);
+    if (jack_connect(dc, "xp_dc:out", "crosspoint:in_1") || jack_connect(sink_client, "crosspoint:out_1", "xp_sink:in")) {
+        fprintf(stderr, "probe: cannot connect to crosspoint:in_1 / out_1\n");
+        return 1;
+    }
+    struct sockaddr_in to;
+    int s = osc_socket(port, &to);
+    double *latency = calloc((size_t)trials, sizeof(double)), *wake = calloc((size_t)trials, sizeof(double));
+    int done = 0;
+    srand(7);
+    for (int t = 0; t < trials; t++) {
+        send_matrix(s, &to, 1, 1, 0, 0);
+        usleep(15000 + (useconds_t)(rand() % 5000)); /* lands, and spreads sends over the period */
+        atomic_store(&armed, 1);
+        jack_time_t sent = jack_get_time();
+        send_matrix(s, &to, 1, 1, 1, 0);
+        double deadline = now_seconds() + 1;
+        while (atomic_load(&armed) && now_seconds() < deadline) usleep(200);
+        if (atomic_load(&armed)) { atomic_store(&armed, 0); continue; }
+        latency[done] = (double)(atomic_load(&seen_frame_time_us) - (int64_t)sent) / 1000.0;
+        wake[done] = (double)(atomic_load(&seen_wake_us) - (int64_t)sent) / 1000.0;
+        done++;
+    }
+    qsort(latency, (size_t)done, sizeof(double), compare_doubles);
+    qsort(wake, (size_t)done, sizeof(double), compare_doubles);
+    double period_ms = jack_get_buffer_size(sink_client) * 1000.0 / jack_get_sample_rate(sink_client);
+    printf("{\"trials\": %d, \"measured\": %d, \"period_ms\": %.4f, \"latency_ms_p50\": %.4f, \"latency_ms_p99\": %.4f, "
+           "\"latency_ms_max\": %.4f, \"seen_ms_p50\": %.4f, \"seen_ms_p99\": %.4f, \"seen_ms_max\": %.4f}\n",
+           trials, done, period_ms, percentile(latency, done, 0.5), percentile(latency, done, 0.99), latency[done - 1],
+           percentile(wake, done, 0.5), percentile(wake, done, 0.99), wake[done - 1]);
+    jack_client_close(dc);
+    jack_client_close(sink_client);
+    return done == trials ? 0 : 2;
+}
+
+static int run_rate(int port, double rate, double seconds, int parameters) {
+    struct sockaddr_in to;
+    int s = osc_socket(port, &to);
+    long drops_before = udp_drops(port);
+    float *last = calloc((size_t)parameters, sizeof(float));
+    long sent = 0;
+    double start = now_seconds(), end = start + seconds;
+    /* Send in small bursts paced against the clock. */
+    while (now_seconds() < end) {
+        double due = (now_seconds() - start) * rate;
+        while (sent < (long)due) {
+            int p = (int)(sent % parameters);
+            float value = (float)((sent / parameters) % 1000) / 1000.0f;
+            send_matrix(s, &to, p / 8 + 1, p % 8 + 1, value, 0);
+            last[p] = value;
+            sent++;
+        }
+        usleep(100);
+    }
+    double elapsed = now_seconds() - start;
+    /* Wait until the server has handled everything sent so far: it handles
+       messages in order, so its /pong comes after the last of them. */
+    double sent_end = now_seconds();
+    {
+        uint8_t packet[512], reply[1024];
+        size_t length = osc_message(packet, "/ping", ",", NULL, 0);
+        sendto(s, packet, length, 0, (struct sockaddr *)&to, sizeof to);
+        while (now_seconds() < sent_end + 60) {
+            ssize_t got = recv(s, reply, sizeof reply, 0);
+            if (got > 0 && strcmp((char *)reply, "/pong") == 0) break;
+        }
+    }
+    double catch_up = now_seconds() - sent_end;
+    for (int p = 0; p < parameters; p++) {
+        float value = 1.0f + (float)p / 1024.0f; /* distinct, within 0…4 */
+        send_matrix(s, &to, p / 8 + 1, p % 8 + 1, value, 0);
+        last[p] = value;
+        sent++;
+    }
+    int mismatches = 0, unanswered = 0;
+    for (int p = 0; p < parameters; p++) {
+        char address[64];
+        float value;
+        snprintf(address, sizeof address, "/matrix/%d/%d", p / 8 + 1, p % 8 + 1);
+        if (query_float(s, &to, address, &value)) unanswered++;
+        else if (value != last[p]) mismatches++;
+    }
+    long drops = udp_drops(port) - drops_before;
+    printf("{\"requested_rate\": %.0f, \"achieved_rate\": %.0f, \"sent\": %ld, \"seconds\": %.3f, \"parameters\": %d, "
+           "\"kernel_drops\": %ld, \"final_mismatches\": %d, \"unanswered_queries\": %d, \"catch_up_seconds\": %.3f, "
+           "\"loss_free\": %s}\n",
+           rate, (sent - parameters) / elapsed, sent, elapsed, parameters, drops, mismatches, unanswered, catch_up,
+           drops == 0 && mismatches == 0 && unanswered == 0 ? "true" : "false");
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 3 && !strcmp(argv[1], "tone")) return run_tone(atof(argv[2]));
+    if (argc >= 4 && !strcmp(argv[1], "latency")) return run_latency(atoi(argv[2]), atoi(argv[3]));
+    if (argc >= 6 && !strcmp(argv[1], "rate")) return run_rate(atoi(argv[2]), atof(argv[3]), atof(argv[4]), atoi(argv[5]));
+    fprintf(stderr, "usage: probe tone SECONDS | latency OSC_PORT TRIALS | rate OSC_PORT RATE SECONDS PARAMETERS\n");
+    return 64;
+}
