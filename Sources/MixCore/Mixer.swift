@@ -22,6 +22,8 @@ public final class Mixer: @unchecked Sendable {
     @usableFromInline let periods = Atomic<Int>(0)
     /// True while an audio thread is calling `process`.
     let attached = Atomic<Bool>(false)
+    /// Input and output levels, for meters.
+    public let meters: MeterBank
 
     public init(scene: Scene, panLaw: PanLaw, layout: OutputLayout,
                 queueCapacity: Int = 16_384, maxFrames: Int = 8192) {
@@ -29,6 +31,7 @@ public final class Mixer: @unchecked Sendable {
         outputs = scene.outputCount
         parameters = ParameterIndex(inputs: inputs, outputs: outputs)
         queue = ChangeQueue(capacity: queueCapacity)
+        meters = MeterBank(inputs: inputs, outputs: outputs)
         kernel = .allocate(capacity: 1)
         kernel.initialize(to: RenderKernel(inputs: inputs, outputs: outputs, maxFrames: maxFrames,
                                            panLaw: panLaw, layout: layout, scene: scene))
@@ -98,6 +101,7 @@ public final class Mixer: @unchecked Sendable {
         for i in ready { kernel.pointee.apply(queue.slot(i), sampleRate: rate) }
         queue.release(upTo: ready.upperBound)
         kernel.pointee.render(inputs: input, outputs: output, frames: frames)
+        meters.measure(input, output, frames: frames)
         periods.add(1, ordering: .relaxed)
     }
 }

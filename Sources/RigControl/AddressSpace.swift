@@ -10,7 +10,7 @@ import OSC
 ///     /status   /ping
 ///     /preset/{save,recall,list,delete,rename,undo,current}
 ///     /safe/source/{n}   /safe/output/{m}   /safe/master
-///     /subscribe   /unsubscribe
+///     /subscribe   /unsubscribe   /meters/subscribe   /meters/unsubscribe
 public struct AddressSpace: Sendable {
     public let inputs: Int
     public let outputs: Int
@@ -44,7 +44,7 @@ public struct AddressSpace: Sendable {
         let path = Array(parts.dropFirst())
         var targets: [Target] = []
         do {
-            for head in ["source", "matrix", "output", "master", "status", "ping", "preset", "safe", "subscribe", "unsubscribe"] where matches(path[0], head) {
+            for head in ["source", "matrix", "output", "master", "status", "ping", "preset", "safe", "subscribe", "unsubscribe", "meters"] where matches(path[0], head) {
                 targets += try resolve(head, Array(path.dropFirst()))
             }
         } catch {
@@ -59,6 +59,9 @@ public struct AddressSpace: Sendable {
         case ("ping", 0): return [.ping]
         case ("subscribe", 0): return [.subscribe]
         case ("unsubscribe", 0): return [.unsubscribe]
+        case ("meters", 1):
+            return (matches(rest[0], "subscribe") ? [.metersSubscribe] : [])
+                + (matches(rest[0], "unsubscribe") ? [.metersUnsubscribe] : [])
         case ("source", 2):
             return try channels(rest[0], "source", inputs).flatMap { n in
                 Target.SourceParameter.allCases.filter { matches(rest[1], $0.rawValue) }.map { .source(n, $0) }

@@ -47,6 +47,8 @@ public final class Controller: @unchecked Sendable {
     var touched: [Target] = []
     /// Where feedback goes; nil: no feedback.
     public var feedback: FeedbackHub?
+    /// Where meters go; nil: no meters.
+    public var meters: MeterStream?
 
     /// `initial` is the state to start from; the mixer must already hold its scene.
     public init(state initial: RigState, mixer: Mixer, store: PresetStore, smoothingSeconds: Float, logger: Logger,
@@ -149,6 +151,7 @@ public final class Controller: @unchecked Sendable {
             sceneChanged = false
             touched.removeAll(keepingCapacity: true)
             feedback?.renew(peer)
+            meters?.renew(peer)
             let before = (state.safes, state.preset, state.modified)
             let replies = dispatch(message, from: peer)
             if sceneChanged { state.modified = true }
@@ -166,6 +169,10 @@ public final class Controller: @unchecked Sendable {
         }
         if peer.access == .readOnly && changes(targets, message) {
             return reject(message, "read-only", from: peer)
+        }
+        if targets.first == .metersSubscribe || targets.first == .metersUnsubscribe {
+            return meterSubscription(targets[0] == .metersSubscribe, ArgumentReader(arguments: message.arguments),
+                                     message, from: peer)
         }
         if targets.first == .subscribe || targets.first == .unsubscribe {
             return subscription(targets[0] == .subscribe, ArgumentReader(arguments: message.arguments), message, from: peer)
@@ -201,7 +208,8 @@ public final class Controller: @unchecked Sendable {
     private func changes(_ targets: [Target], _ message: OSCMessage) -> Bool {
         targets.contains { target in
             switch target {
-            case .subscribe, .unsubscribe, .status, .ping, .preset(.list), .preset(.current): false
+            case .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe, .status, .ping,
+                 .preset(.list), .preset(.current): false
             case .matrixClear, .preset: true
             default: !message.arguments.isEmpty
             }
@@ -224,6 +232,27 @@ public final class Controller: @unchecked Sendable {
             feedback.publish(feedbackMessages(for: allParameters()), to: destination)
         } else {
             feedback.unsubscribe(peer, port: port)
+        }
+        return []
+    }
+
+    /// `/meters/subscribe [f rate]` (default 20 Hz, at most 60): meters to
+    /// where the sender sends from. `/meters/unsubscribe` ends them.
+    private func meterSubscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
+                                   from peer: OSCPeer) -> [OSCPacket] {
+        guard let meters else { return reject(message, "meters are not available", from: peer) }
+        guard subscribe else {
+            meters.unsubscribe(peer)
+            return []
+        }
+        guard args.arguments.count <= 1 else {
+            return reject(message, "expected [rate], got \(args.arguments.count) arguments", from: peer)
+        }
+        do {
+            let rate = args.arguments.isEmpty ? MeterStream.defaultRate : try args.number(at: 0)
+            meters.subscribe(peer, rate: min(max(rate, 1), MeterStream.highestRate))
+        } catch {
+            return reject(message, error.reason, from: peer)
         }
         return []
     }
@@ -270,7 +299,7 @@ public final class Controller: @unchecked Sendable {
         case .matrixClear:
             // A tablet button sends 1 when pressed and 0 when released.
             return try args.onOff() ? .clear : .none
-        case .status, .ping, .preset, .subscribe, .unsubscribe:
+        case .status, .ping, .preset, .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe:
             throw ArgumentReader.Failure(reason: "takes no arguments")
         }
     }

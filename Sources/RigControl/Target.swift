@@ -12,6 +12,8 @@ public enum Target: Hashable, Sendable {
     case safe(Safe)
     case subscribe
     case unsubscribe
+    case metersSubscribe
+    case metersUnsubscribe
 
     /// How a level is written: linear gain, dB, or console fader position 0…1.
     public enum LevelUnit: Hashable, Sendable { case linear, decibels, fader }
@@ -73,6 +75,8 @@ public enum Target: Hashable, Sendable {
         case .safe(.master): "/safe/master"
         case .subscribe: "/subscribe"
         case .unsubscribe: "/unsubscribe"
+        case .metersSubscribe: "/meters/subscribe"
+        case .metersUnsubscribe: "/meters/unsubscribe"
         }
     }
 }

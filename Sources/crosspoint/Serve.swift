@@ -149,6 +149,9 @@ struct Serve: ParsableCommand {
         let feedback = FeedbackHub(lease: .milliseconds(Int(subscriptionTimeout * 1000)), logger: logger) { packet, peer in
             server.send(packet, to: peer)
         }
+        let meters = MeterStream(mixer: mixer, lease: .milliseconds(Int(subscriptionTimeout * 1000)), logger: logger) {
+            packet, peer in server.send(packet, to: peer)
+        }
         let controller = Controller(
             state: initial, mixer: mixer, store: store, smoothingSeconds: Float(smoothingMs / 1000), logger: logger,
             status: {
@@ -160,6 +163,7 @@ struct Serve: ParsableCommand {
                  ("dsp_load", .float(host.dspLoad)),
                  ("uptime", .float(Float(host.uptime))),
                  ("subscribers", .int32(Int32(feedback.count))),
+                 ("meter_subscribers", .int32(Int32(meters.count))),
                  ("denied", .int32(Int32(clamping: server.denied)))]
             },
             stateChanged: { keeper.changed() })
@@ -167,8 +171,8 @@ struct Serve: ParsableCommand {
         let saver = Thread { keeper.run(snapshot: { controller.snapshot() }) }
         saver.start()
         controller.feedback = feedback
-        let feedbackThread = Thread { feedback.run() }
-        feedbackThread.start()
+        controller.meters = meters
+        for loop in [{ feedback.run() }, { meters.run() }] as [@Sendable () -> Void] { Thread(block: loop).start() }
 
         do {
             try host.start()
@@ -201,6 +205,7 @@ struct Serve: ParsableCommand {
         server.stop()
         scheduler.stop()
         feedback.stop()
+        meters.stop()
         keeper.stop()
         while !saver.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         host.stop()

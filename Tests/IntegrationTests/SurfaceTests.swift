@@ -247,3 +247,34 @@ extension Integration {
     }
 }
 }
+
+extension Integration {
+@Suite struct MeterTests {
+    @Test func aMinus6dBFSSineReadsMinus6() async throws {
+        try await withRig { rig in
+            let amplitude = SignalAnalysis.linear(decibels: -6)
+            rig.playSine(input: 1, frequency: 1000, amplitude: amplitude)
+            rig.source.setSignal(.silence, playPort: 2)
+            let meter = try OSCTestClient(target: .init(port: rig.oscPort))
+            defer { meter.close() }
+            try meter.send("/meters/subscribe", .float(20))
+            _ = try await meter.collect(for: .milliseconds(200))
+            let received = try await meter.collect(for: .seconds(1))
+            let inputs = received.filter { $0.address == "/meters/input" }
+            #expect((15...25).contains(inputs.count), "\(inputs.count) updates in a second at 20 Hz")
+            for address in ["/meters/input", "/meters/input/rms", "/meters/output", "/meters/output/rms"] {
+                let last = try #require(received.last { $0.address == address }, "\(address)")
+                let levels = last.arguments.compactMap(\.floatValue)
+                #expect(levels.count == 2)
+                #expect(abs(levels[0] - -6) < 0.5, "\(address) channel 1: \(levels[0]) dBFS")
+                #expect(levels[1] == -90, "\(address) channel 2 is silent: \(levels[1])")
+            }
+            try rig.osc.send("/status")
+            #expect(try await rig.osc.waitFor(address: "/status/meter_subscribers").arguments == [.int32(1)])
+            try meter.send("/meters/unsubscribe")
+            _ = try await meter.collect(for: .milliseconds(100))
+            #expect(try await meter.collect(for: .milliseconds(300)).isEmpty)
+        }
+    }
+}
+}

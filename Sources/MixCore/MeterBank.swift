@@ -1,0 +1,80 @@
+import Synchronization
+
+/// Level meters for every input and output: peak and sum of squares,
+/// accumulated on the audio thread with atomics and taken (read and reset)
+/// by the control side, which turns them into dBFS at its own rate.
+public struct MeterBank: ~Copyable, @unchecked Sendable {
+    public let inputs: Int
+    public let outputs: Int
+    /// Peaks as the bit pattern of a non-negative Float (such patterns order
+    /// like the floats). Inputs first, then outputs.
+    @usableFromInline let peaks: UnsafeMutablePointer<Atomic<UInt32>>
+    /// Sums of squares in fixed point, `scale` per unit.
+    @usableFromInline let sums: UnsafeMutablePointer<Atomic<UInt64>>
+    /// Frames accumulated since the last take.
+    @usableFromInline let frames = Atomic<Int>(0)
+    /// Metering costs a pass over every channel: only while someone reads.
+    @usableFromInline let enabled = Atomic<Bool>(false)
+    @usableFromInline static var scale: Float { 16_777_216 } // 2^24
+
+    public init(inputs: Int, outputs: Int) {
+        self.inputs = inputs
+        self.outputs = outputs
+        let count = max(1, inputs + outputs)
+        peaks = .allocate(capacity: count)
+        sums = .allocate(capacity: count)
+        for c in 0..<count {
+            (peaks + c).initialize(to: Atomic(0))
+            (sums + c).initialize(to: Atomic(0))
+        }
+    }
+
+    deinit {
+        peaks.deinitialize(count: max(1, inputs + outputs))
+        sums.deinitialize(count: max(1, inputs + outputs))
+        peaks.deallocate()
+        sums.deallocate()
+    }
+
+    // MARK: - Control side
+
+    public func setEnabled(_ on: Bool) { enabled.store(on, ordering: .relaxed) }
+
+    /// Levels since the last take, per channel (inputs, then outputs): the
+    /// linear peak and the sum of squares, over `frames` frames.
+    public func take() -> (peak: [Float], sumOfSquares: [Double], frames: Int) {
+        let count = frames.exchange(0, ordering: .acquiring)
+        var peak: [Float] = [], sum: [Double] = []
+        for c in 0..<(inputs + outputs) {
+            peak.append(Float(bitPattern: peaks[c].exchange(0, ordering: .relaxed)))
+            sum.append(Double(sums[c].exchange(0, ordering: .relaxed)) / Double(Self.scale))
+        }
+        return (peak, sum, count)
+    }
+
+    // MARK: - Audio thread
+
+    @_noLocks
+    func measure(_ input: UnsafePointer<UnsafePointer<Float>>,
+                 _ output: UnsafePointer<UnsafeMutablePointer<Float>>, frames count: Int) {
+        guard enabled.load(ordering: .relaxed) else { return }
+        for n in 0..<inputs { accumulate(input[n], count: count, into: n) }
+        for m in 0..<outputs { accumulate(UnsafePointer(output[m]), count: count, into: inputs + m) }
+        frames.add(count, ordering: .releasing)
+    }
+
+    @_noLocks
+    func accumulate(_ samples: UnsafePointer<Float>, count: Int, into channel: Int) {
+        var peak: Float = 0, sum: Float = 0
+        for k in 0..<count {
+            let x = samples[k]
+            let magnitude = x < 0 ? -x : x
+            if magnitude > peak && magnitude < 1e6 { peak = magnitude } // NaN and absurd values skipped
+            if magnitude < 100 { sum += x * x }
+        }
+        let bits = peak.bitPattern
+        let old = peaks[channel].load(ordering: .relaxed)
+        if bits > old { _ = peaks[channel].compareExchange(expected: old, desired: bits, ordering: .relaxed) }
+        sums[channel].add(UInt64(sum * Self.scale), ordering: .relaxed)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import MixCore
+import OSC
+import Synchronization
+
+/// Streams level meters to subscribers: `/meters/input` and `/meters/output`
+/// (peak dBFS per channel over the interval), `/meters/input/rms` and
+/// `/meters/output/rms` (RMS, AES17: a sine reads its peak level), at each
+/// subscriber's own rate. Levels are floored at −90 dBFS. Subscriptions lapse
+/// like feedback ones, unless renewed by any message from the client.
+public final class MeterStream: @unchecked Sendable {
+    public static let defaultRate = 20.0
+    public static let highestRate = 60.0
+    static let floor: Float = -90
+
+    public typealias Sender = @Sendable (OSCPacket, OSCPeer) -> Void
+
+    private let mixer: Mixer
+    private let lease: Duration
+    private let logger: Logger
+    private let send: Sender
+    private let subscribers = Mutex<[OSCPeer: Subscriber]>([:])
+    private let stopping = Atomic<Bool>(false)
+
+    struct Subscriber {
+        var interval: Duration
+        var lastSent: ContinuousClock.Instant
+        var lastSeen: ContinuousClock.Instant
+        var peak: [Float]
+        var sum: [Double]
+        var frames = 0
+    }
+
+    public init(mixer: Mixer, lease: Duration, logger: Logger, send: @escaping Sender) {
+        self.mixer = mixer
+        self.lease = lease
+        self.logger = logger
+        self.send = send
+    }
+
+    public var count: Int { subscribers.withLock { $0.count } }
+
+    /// Meters to `client` (where it sends from) at `rate` per second (1-60).
+    public func subscribe(_ client: OSCPeer, rate: Double) {
+        let channels = mixer.inputs + mixer.outputs
+        subscribers.withLock { subscribers in
+            if subscribers[client] == nil { logger.info("\(client) subscribed to meters at \(rate) Hz") }
+            subscribers[client] = Subscriber(interval: .milliseconds(Int(1000 / rate)), lastSent: .now, lastSeen: .now,
+                                             peak: Array(repeating: 0, count: channels),
+                                             sum: Array(repeating: 0, count: channels))
+        }
+        mixer.meters.setEnabled(true)
+    }
+
+    public func unsubscribe(_ client: OSCPeer) {
+        let empty = subscribers.withLock { subscribers in
+            subscribers.removeValue(forKey: client)
+            return subscribers.isEmpty
+        }
+        if empty { mixer.meters.setEnabled(false) }
+    }
+
+    public func renew(_ client: OSCPeer) {
+        subscribers.withLock { subscribers in
+            if subscribers[client] != nil { subscribers[client]?.lastSeen = .now }
+        }
+    }
+
+    /// Every 10 ms: takes the levels, folds them into each subscriber's
+    /// interval, and sends those whose interval is over. Until `stop()`.
+    public func run() {
+        while !stopping.load(ordering: .relaxed) {
+            Thread.sleep(forTimeInterval: 0.01)
+            let now = ContinuousClock.now
+            let levels = mixer.meters.take()
+            var due: [(OSCPeer, [OSCPacket])] = []
+            let empty = subscribers.withLock { subscribers -> Bool in
+                for client in Array(subscribers.keys) {
+                    guard var s = subscribers[client] else { continue }
+                    if now - s.lastSeen > lease {
+                        logger.info("\(client): meter subscription lapsed")
+                        subscribers.removeValue(forKey: client)
+                        continue
+                    }
+                    for c in s.peak.indices where c < levels.peak.count {
+                        s.peak[c] = max(s.peak[c], levels.peak[c])
+                        s.sum[c] += levels.sumOfSquares[c]
+                    }
+                    s.frames += levels.frames
+                    if now - s.lastSent >= s.interval {
+                        due.append((client, packets(s)))
+                        s.lastSent = now
+                        s.peak = s.peak.map { _ in 0 }
+                        s.sum = s.sum.map { _ in 0 }
+                        s.frames = 0
+                    }
+                    subscribers[client] = s
+                }
+                return subscribers.isEmpty
+            }
+            if empty { mixer.meters.setEnabled(false) }
+            for (client, packets) in due { for packet in packets { send(packet, client) } }
+        }
+    }
+
+    public func stop() { stopping.store(true, ordering: .relaxed) }
+
+    /// The four meter messages, in one bundle when it fits a datagram.
+    private func packets(_ s: Subscriber) -> [OSCPacket] {
+        let inputs = mixer.inputs
+        func decibels(_ linear: Float) -> OSCArgument {
+            .float(linear > 0 ? max(Self.floor, 20 * log10f(linear)) : Self.floor)
+        }
+        // AES17: RMS shown +3.01 dB, so that a sine reads its peak level.
+        let rms = s.sum.map { s.frames > 0 ? Float(($0 / Double(s.frames)).squareRoot() * 2.0.squareRoot()) : 0 }
+        let messages = [
+            OSCMessage("/meters/input", s.peak[..<inputs].map(decibels)),
+            OSCMessage("/meters/output", s.peak[inputs...].map(decibels)),
+            OSCMessage("/meters/input/rms", rms[..<inputs].map(decibels)),
+            OSCMessage("/meters/output/rms", rms[inputs...].map(decibels)),
+        ]
+        let size = 16 + messages.reduce(0) { $0 + 4 + $1.encodedSize }
+        return size <= FeedbackHub.datagramLimit ? [.bundle(messages)] : messages.map { .message($0) }
+    }
+}
