@@ -30,6 +30,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Networks that may query, subscribe and meter but change nothing, comma-separated CIDR.")
     var readOnly: String?
 
+    @Flag(help: "Do not accept OSC over TCP (by default TCP listens on the same port number as UDP).")
+    var noTcp = false
+
     @Option(help: "Seconds a feedback subscription lasts without any message from its client.")
     var subscriptionTimeout: Double = 30
 
@@ -139,6 +142,7 @@ struct Serve: ParsableCommand {
         serverOptions.bind = bind
         serverOptions.port = oscPort
         serverOptions.policy = try accessPolicy()
+        serverOptions.tcp = !noTcp
         let server: OSCServer
         do {
             server = try OSCServer(options: serverOptions)
