@@ -65,16 +65,15 @@ public enum LibloCoding {
         return message
     }
 
-    /// The packet's bytes on the wire.
-    static func serialise(_ packet: OSCPacket) -> [UInt8]? {
+    /// Builds the packet as liblo's message or bundle and hands it to one of
+    /// the two closures; frees it afterwards. Nil if liblo could not build it.
+    private static func withLiblo<T>(_ packet: OSCPacket, message body: (lo_message, String) -> T,
+                                     bundle bundleBody: (lo_bundle) -> T) -> T? {
         switch packet {
         case .message(let message):
             guard let m = makeMessage(message.arguments) else { return nil }
             defer { lo_message_free(m) }
-            var size = 0
-            guard let bytes = lo_message_serialise(m, message.address, nil, &size) else { return nil }
-            defer { free(bytes) }
-            return Array(UnsafeRawBufferPointer(start: bytes, count: size))
+            return body(m, message.address)
         case .bundle(let messages):
             guard let bundle = lo_bundle_new(lo_timetag(sec: 0, frac: 1)) else { return nil }
             defer { lo_bundle_free_recursive(bundle) }
@@ -82,37 +81,29 @@ public enum LibloCoding {
                 guard let m = makeMessage(message.arguments) else { return nil }
                 lo_bundle_add_message(bundle, message.address, m)
             }
-            var size = 0
-            guard let bytes = lo_bundle_serialise(bundle, nil, &size) else { return nil }
-            defer { free(bytes) }
-            return Array(UnsafeRawBufferPointer(start: bytes, count: size))
+            return bundleBody(bundle)
         }
     }
 
-    /// Bytes a message takes on the wire, inside a bundle (with its 4-byte size).
-    public static func sizeInBundle(_ message: OSCMessage) -> Int {
-        guard let m = makeMessage(message.arguments) else { return 0 }
-        defer { lo_message_free(m) }
-        return 4 + Int(lo_message_length(m, message.address))
+    /// The packet's bytes on the wire.
+    static func serialise(_ packet: OSCPacket) -> [UInt8]? {
+        func copy(_ bytes: UnsafeMutableRawPointer?, _ size: Int) -> [UInt8]? {
+            guard let bytes else { return nil }
+            defer { free(bytes) }
+            return Array(UnsafeRawBufferPointer(start: bytes, count: size))
+        }
+        var size = 0
+        return withLiblo(packet,
+                         message: { copy(lo_message_serialise($0, $1, nil, &size), size) },
+                         bundle: { copy(lo_bundle_serialise($0, nil, &size), size) }) ?? nil
     }
 
     /// Sends a packet to `target` from `server`'s socket, so the receiver sees
     /// the server's port as the source.
     @discardableResult
     static func send(_ packet: OSCPacket, to target: lo_address, from server: lo_server?) -> Bool {
-        switch packet {
-        case .message(let message):
-            guard let m = makeMessage(message.arguments) else { return false }
-            defer { lo_message_free(m) }
-            return lo_send_message_from(target, server, message.address, m) >= 0
-        case .bundle(let messages):
-            guard let bundle = lo_bundle_new(lo_timetag(sec: 0, frac: 1)) else { return false }
-            defer { lo_bundle_free_recursive(bundle) }
-            for message in messages {
-                guard let m = makeMessage(message.arguments) else { return false }
-                lo_bundle_add_message(bundle, message.address, m)
-            }
-            return lo_send_bundle_from(target, server, bundle) >= 0
-        }
+        withLiblo(packet,
+                  message: { lo_send_message_from(target, server, $1, $0) >= 0 },
+                  bundle: { lo_send_bundle_from(target, server, $0) >= 0 }) ?? false
     }
 }
