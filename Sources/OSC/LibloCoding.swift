@@ -14,6 +14,14 @@ public enum LibloCoding {
         result.reserveCapacity(Int(count))
         for i in 0..<Int(count) {
             let tag = UInt8(bitPattern: types[i])
+            // True, false, nil and impulse carry no data: liblo gives no pointer for them.
+            switch tag {
+            case UInt8(ascii: "T"): result.append(.bool(true)); continue
+            case UInt8(ascii: "F"): result.append(.bool(false)); continue
+            case UInt8(ascii: "N"): result.append(.nil); continue
+            case UInt8(ascii: "I"): result.append(.impulse); continue
+            default: break
+            }
             guard let arg = argv[i] else { result.append(.unsupported(Character(UnicodeScalar(tag)))); continue }
             switch tag {
             case UInt8(ascii: "i"): result.append(.int32(arg.pointee.i))
@@ -25,10 +33,6 @@ public enum LibloCoding {
                     String(cString: $0)
                 }
                 result.append(tag == UInt8(ascii: "s") ? .string(text) : .symbol(text))
-            case UInt8(ascii: "T"): result.append(.bool(true))
-            case UInt8(ascii: "F"): result.append(.bool(false))
-            case UInt8(ascii: "N"): result.append(.nil)
-            case UInt8(ascii: "I"): result.append(.impulse)
             case UInt8(ascii: "b"):
                 let size = Int(lo_blob_datasize(UnsafeMutableRawPointer(arg)))
                 let bytes = lo_blob_dataptr(UnsafeMutableRawPointer(arg))

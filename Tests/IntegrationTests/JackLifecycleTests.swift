@@ -85,3 +85,30 @@ extension Integration {
     }
 }
 }
+
+extension Integration {
+@Suite struct ConnectionFlagTests {
+    @Test func connectFlagsWireOurPortsInOrder() async throws {
+        try await withRig(arguments: ["--connect-outputs", "system:playback_.*", "--connect-inputs", "system:capture_.*"]) { rig async throws in
+            #expect(try rig.recorder.connections(of: "crosspoint:out_1").contains("system:playback_1"))
+            #expect(try rig.recorder.connections(of: "crosspoint:out_2").contains("system:playback_2"))
+            #expect(try rig.recorder.connections(of: "crosspoint:in_1").contains("system:capture_1"))
+            #expect(try rig.recorder.connections(of: "crosspoint:in_2").contains("system:capture_2"))
+        }
+    }
+
+    @Test func sendTypesArgumentsByTheirLookOrAsTold() async throws {
+        try await withRig { rig in
+            _ = try await rig.send(["/source/1/name", "42"], wait: 0.3)
+            let (error, _) = try await rig.send(["/source/1/name", "42"], wait: 0.5)
+            #expect(error.contains("expected a string"), "42 is sent as an int: \(error)")
+            let (forced, status) = try await rig.send(["--types", "s", "/source/1/name", "42"], wait: 0.3)
+            #expect(status == .exited(0) && forced.isEmpty)
+            #expect(try await rig.send(["/source/1/name"]).output == "/source/1/name ,s 42\n")
+            let (typed, _) = try await rig.send(["/source/2/mute", "true"], wait: 0.3)
+            #expect(typed.isEmpty)
+            #expect(try await rig.send(["/source/2/mute"]).output == "/source/2/mute ,i 1\n")
+        }
+    }
+}
+}
