@@ -107,15 +107,14 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline var anySourceDirty = false
     @usableFromInline var outputGainsDirty = false
     @usableFromInline var rampingRows = 0
+    /// Outputs that use every input.
+    @usableFromInline var denseRows = 0
 
     // MARK: Scratch
 
     /// (k + 1) / frames: how far through the period sample k is.
     @usableFromInline let progress: UnsafeMutablePointer<Float>
     @usableFromInline var progressFrames = 0
-    /// Each input's block multiplied by `progress`, while gains are ramping:
-    /// a gain going from g0 to g0 + d over the period contributes g0·x + d·weighted.
-    @usableFromInline let weighted: UnsafeMutablePointer<Float>
 
     public init(inputs: Int, outputs: Int, maxFrames: Int = 8192, panLaw: PanLaw,
                 layout: OutputLayout, scene: Scene) {
@@ -176,7 +175,6 @@ public struct RenderKernel: ~Copyable {
         sourceChunkDirty = .allocate(capacity: inputStride / lanes)
         sourceChunkDirty.initialize(repeating: false, count: inputStride / lanes)
         progress = floats(maxFrames)
-        weighted = floats(max(1, inputs) * Self.block)
 
         for change in Self.changes(toReach: scene, parameters: parameters, seconds: 0) {
             let i = slot(ofRamp: Int(change.ramp))
@@ -197,7 +195,7 @@ public struct RenderKernel: ~Copyable {
 
     deinit {
         for pointer in [position, value, targetPosition, targetValue, step, sourceMono, sourceLeft, sourceRight,
-                        outputGains, gainStart, gainDelta, gainEnd, progress, weighted] {
+                        outputGains, gainStart, gainDelta, gainEnd, progress] {
             UnsafeMutableRawPointer(pointer).deallocate()
         }
         for pointer in [remaining, movingChunks, inUse, activeInputs, periodsToResync] {
@@ -365,13 +363,11 @@ public struct RenderKernel: ~Copyable {
         let ramping = rampingRows > 0
         var start = 0
         while start + Self.block <= frames {
-            if ramping { weighInputs(input, start: start, length: Self.block) }
             mixBlock(input, output, start: start, ramping: ramping)
             start += Self.block
         }
         if start < frames {
             let length = frames - start
-            if ramping { weighInputs(input, start: start, length: length) }
             for m in 0..<outputs { mixTail(output: m, input, into: output[m] + start, start: start, length: length) }
         }
     }
@@ -379,77 +375,141 @@ public struct RenderKernel: ~Copyable {
     /// Moves the moving ramps on by one period, then refolds what they touched.
     @inlinable @_noLocks
     mutating func advance(frames: Int) {
-        if movingCount > 0 {
-            if frames != ratioFrames {
-                ratioFrames = frames
-                for c in 0..<movingCount { periodsToResync[Int(movingChunks[c])] = -1 }
-            }
-            var c = 0
-            while c < movingCount {
-                let chunk = Int(movingChunks[c])
-                let base = chunk * Self.lanes
-                let fader = base >= crosspointBase || base < inputStride
-                    || (base >= outputBase && base < outputBase + outputStride) || base == masterBase
-                if advanceChunk(chunk, at: base, frames: frames, fader: fader) {
-                    c += 1
-                } else {
-                    chunkListed[chunk] = false
-                    movingCount -= 1
-                    movingChunks[c] = movingChunks[movingCount]
-                }
-                markChanged(chunkAt: base, lane: 0, whole: true)
-            }
-        }
+        if movingCount > 0 { advanceRamps(frames: frames) }
         refold()
     }
 
-    /// Moves the 16 ramps of one chunk on by `frames` samples: a ramp with
-    /// fewer samples left lands on its exact target, the others step on in
-    /// position. A level's gain follows the fader law: dB is linear in
-    /// position within each of the law's four segments, so while no ramp of
-    /// the chunk leaves its segment the gain is multiplied by a per-ramp
-    /// ratio each period (one multiplication); at the start of a ramp, on a
-    /// segment change, at silence, and every 64 periods the gain and ratio are
-    /// computed exactly from the position (exp2), which bounds the rounding
-    /// drift of the products to about 2·10⁻⁵ of the gain (0.0002 dB). Returns
-    /// whether any ramp in the chunk is still moving.
+    /// Every chunk holding a moving ramp, one period on. Level ramps take the
+    /// ratio path unless it is time, or needed, to compute them exactly.
+    /// (Kept out of line, and the rare paths too: the optimiser stops
+    /// inlining into a function past a certain size.)
+    @inlinable @inline(never) @_noLocks
+    mutating func advanceRamps(frames: Int) {
+        if frames != ratioFrames {
+            ratioFrames = frames
+            for c in 0..<movingCount { periodsToResync[Int(movingChunks[c])] = -1 }
+        }
+        var c = 0
+        while c < movingCount {
+            let chunk = Int(movingChunks[c])
+            let base = chunk * Self.lanes
+            let level = base >= crosspointBase || base < inputStride
+                || (base >= outputBase && base < outputBase + outputStride) || base == masterBase
+            let stillMoving: Bool
+            if !level {
+                stillMoving = advanceLinearly(at: base, frames: frames)
+            } else if periodsToResync[chunk] > 0, let moving = advanceByRatio(at: base, frames: frames) {
+                periodsToResync[chunk] -= 1
+                stillMoving = moving
+            } else {
+                stillMoving = advanceExactly(chunk, at: base, frames: frames)
+            }
+            if stillMoving {
+                c += 1
+            } else {
+                chunkListed[chunk] = false
+                movingCount -= 1
+                movingChunks[c] = movingChunks[movingCount]
+            }
+            markChanged(chunkAt: base, lane: 0, whole: true)
+        }
+    }
+
+    /// The common case of a moving level chunk: each gain times its ratio.
+    /// Returns nil, having changed nothing, if a ramp would leave its segment
+    /// of the fader law or reach silence (the exact path handles it).
+    /// Position and value are computed for both halves of 8 lanes (on AVX2 an
+    /// 8-lane mask is one register) before anything is stored.
     @inlinable @inline(__always) @_noLocks
-    mutating func advanceChunk(_ chunk: Int, at base: Int, frames: Int, fader: Bool) -> Bool {
-        typealias V = SIMD16<Float>
-        typealias I = SIMD16<Int32>
+    mutating func advanceByRatio(at base: Int, frames: Int) -> Bool? {
+        typealias V = SIMD8<Float>
+        typealias I = SIMD8<Int32>
+        let n = I(repeating: Int32(truncatingIfNeeded: frames))
+        let f = V(repeating: Float(frames))
+        let rA = UnsafeRawPointer(remaining + base).loadUnaligned(as: I.self)
+        let rB = UnsafeRawPointer(remaining + base + 8).loadUnaligned(as: I.self)
+        let goesA = rA .> n, goesB = rB .> n
+        let landsA = (rA .> I()) .& (rA .<= n), landsB = (rB .> I()) .& (rB .<= n)
+        let p0A = UnsafeRawPointer(position + base).loadUnaligned(as: V.self)
+        let p0B = UnsafeRawPointer(position + base + 8).loadUnaligned(as: V.self)
+        let steppedA = p0A + UnsafeRawPointer(step + base).loadUnaligned(as: V.self) * f
+        let steppedB = p0B + UnsafeRawPointer(step + base + 8).loadUnaligned(as: V.self) * f
+        // A segment boundary lies between the old and new position, or the
+        // new one is silence. (Written out: the optimiser does not inline a
+        // helper here.)
+        let t1 = V(repeating: 0.0625), t2 = V(repeating: 0.25), t3 = V(repeating: 0.5)
+        let crossedA = ((p0A .>= t1) .^ (steppedA .>= t1)) .| ((p0A .>= t2) .^ (steppedA .>= t2))
+            .| ((p0A .>= t3) .^ (steppedA .>= t3)) .| (steppedA .<= V())
+        let crossedB = ((p0B .>= t1) .^ (steppedB .>= t1)) .| ((p0B .>= t2) .^ (steppedB .>= t2))
+            .| ((p0B .>= t3) .^ (steppedB .>= t3)) .| (steppedB .<= V())
+        if any(goesA .& crossedA) || any(goesB .& crossedB) { return nil }
+        let v0A = UnsafeRawPointer(value + base).loadUnaligned(as: V.self)
+        let v0B = UnsafeRawPointer(value + base + 8).loadUnaligned(as: V.self)
+        let p1A = p0A.replacing(with: steppedA, where: goesA)
+            .replacing(with: UnsafeRawPointer(targetPosition + base).loadUnaligned(as: V.self), where: landsA)
+        let p1B = p0B.replacing(with: steppedB, where: goesB)
+            .replacing(with: UnsafeRawPointer(targetPosition + base + 8).loadUnaligned(as: V.self), where: landsB)
+        let v1A = v0A.replacing(with: v0A * UnsafeRawPointer(ratio + base).loadUnaligned(as: V.self), where: goesA)
+            .replacing(with: UnsafeRawPointer(targetValue + base).loadUnaligned(as: V.self), where: landsA)
+        let v1B = v0B.replacing(with: v0B * UnsafeRawPointer(ratio + base + 8).loadUnaligned(as: V.self), where: goesB)
+            .replacing(with: UnsafeRawPointer(targetValue + base + 8).loadUnaligned(as: V.self), where: landsB)
+        UnsafeMutableRawPointer(position + base).storeBytes(of: p1A, as: V.self)
+        UnsafeMutableRawPointer(position + base + 8).storeBytes(of: p1B, as: V.self)
+        UnsafeMutableRawPointer(value + base).storeBytes(of: v1A, as: V.self)
+        UnsafeMutableRawPointer(value + base + 8).storeBytes(of: v1B, as: V.self)
+        UnsafeMutableRawPointer(remaining + base)
+            .storeBytes(of: rA.replacing(with: rA &- n, where: goesA).replacing(with: I(), where: landsA), as: I.self)
+        UnsafeMutableRawPointer(remaining + base + 8)
+            .storeBytes(of: rB.replacing(with: rB &- n, where: goesB).replacing(with: I(), where: landsB), as: I.self)
+        return any(goesA) || any(goesB)
+    }
+
+    /// A level chunk computed from its positions by the fader law, with new
+    /// ratios: at the start of a ramp, on a segment change, at silence, and
+    /// every 64 periods (which bounds the rounding drift of the ratios to
+    /// about 2·10⁻⁵ of the gain, 0.0002 dB).
+    @inlinable @inline(never) @_noLocks
+    mutating func advanceExactly(_ chunk: Int, at base: Int, frames: Int) -> Bool {
+        let low = advanceHalf(at: base, frames: frames, exact: true)
+        let high = advanceHalf(at: base + 8, frames: frames, exact: true)
+        // After a fresh start, spread the next exact periods of chunks that
+        // started together over 32 periods; then every 64.
+        periodsToResync[chunk] = periodsToResync[chunk] < 0 ? Int32(truncatingIfNeeded: 32 + (chunk &* 37) & 31) : 63
+        return low || high
+    }
+
+    /// A chunk of pans or gates: the value is the position.
+    @inlinable @inline(never) @_noLocks
+    mutating func advanceLinearly(at base: Int, frames: Int) -> Bool {
+        let low = advanceHalf(at: base, frames: frames, exact: false)
+        let high = advanceHalf(at: base + 8, frames: frames, exact: false)
+        return low || high
+    }
+
+    /// Advances 8 ramps: by the fader law from the position (and a new ratio),
+    /// or linearly (value = position). Returns whether any is still moving.
+    @inlinable @inline(__always) @_noLocks
+    mutating func advanceHalf(at base: Int, frames: Int, exact: Bool) -> Bool {
+        typealias V = SIMD8<Float>
+        typealias I = SIMD8<Int32>
         let r = UnsafeRawPointer(remaining + base).loadUnaligned(as: I.self)
         let n = I(repeating: Int32(truncatingIfNeeded: frames))
-        let moving = r .> I()
-        let lands = moving .& (r .<= n)
-        let goes = moving .& (r .> n)
+        let goes = r .> n
+        let lands = (r .> I()) .& (r .<= n)
         let p0 = UnsafeRawPointer(position + base).loadUnaligned(as: V.self)
         let st = UnsafeRawPointer(step + base).loadUnaligned(as: V.self)
         let tp = UnsafeRawPointer(targetPosition + base).loadUnaligned(as: V.self)
         let tv = UnsafeRawPointer(targetValue + base).loadUnaligned(as: V.self)
         let v0 = UnsafeRawPointer(value + base).loadUnaligned(as: V.self)
         let advance = st * V(repeating: Float(frames))
-        let stepped = p0 + advance
-        let p1 = p0.replacing(with: stepped, where: goes).replacing(with: tp, where: lands)
-        var moved: V
-        if !fader {
-            moved = p1
+        let p1 = p0.replacing(with: p0 + advance, where: goes).replacing(with: tp, where: lands)
+        let moved: V
+        if exact {
+            moved = Self.faderGain(p1)
+            let perPeriod = Self.decibelsPerPosition(p1) * advance * V(repeating: 0.166_096_4)
+            UnsafeMutableRawPointer(ratio + base).storeBytes(of: Self.exp2(perPeriod), as: V.self)
         } else {
-            var exact = periodsToResync[chunk] <= 0
-            if !exact {
-                let crossed = (Self.segment(p0) .!= Self.segment(stepped)) .| (stepped .<= V())
-                exact = any(goes .& crossed)
-            }
-            if exact {
-                moved = Self.faderGain(p1)
-                let perPeriod = Self.decibelsPerPosition(p1) * advance * V(repeating: 0.166_096_4)
-                UnsafeMutableRawPointer(ratio + base).storeBytes(of: Self.exp2(perPeriod), as: V.self)
-                // After a fresh start, spread the next exact periods of chunks
-                // that started together over 32 periods; then every 64.
-                periodsToResync[chunk] = periodsToResync[chunk] < 0 ? Int32(truncatingIfNeeded: 32 + (chunk &* 37) & 31) : 63
-            } else {
-                moved = v0 * UnsafeRawPointer(ratio + base).loadUnaligned(as: V.self)
-                periodsToResync[chunk] -= 1
-            }
+            moved = p1
         }
         let v1 = v0.replacing(with: moved, where: goes).replacing(with: tv, where: lands)
         let r1 = r.replacing(with: r &- n, where: goes).replacing(with: I(), where: lands)
@@ -510,8 +570,8 @@ public struct RenderKernel: ~Copyable {
     /// inputs in use if that set changed.
     @inlinable @_noLocks
     mutating func fold(row m: Int) -> Bool {
-        typealias V = SIMD16<Float>
-        typealias I = SIMD16<Int32>
+        typealias V = SIMD8<Float>
+        typealias I = SIMD8<Int32>
         let row = m * inputStride
         let source: UnsafeMutablePointer<Float>
         switch sides[m] {
@@ -521,8 +581,10 @@ public struct RenderKernel: ~Copyable {
         }
         let out = V(repeating: outputGains[m])
         let crosspoints = value + crosspointBase + row
-        var changes = SIMDMask<I>()
-        var usage = SIMDMask<I>()
+        let yes = I(repeating: -1)
+        // Integer accumulators (−1 where something happened): cheaper to
+        // combine across iterations than masks.
+        var changes = I(), usage = I()
         var o = 0
         while o < inputStride {
             let x = UnsafeRawPointer(crosspoints + o).loadUnaligned(as: V.self)
@@ -534,16 +596,16 @@ public struct RenderKernel: ~Copyable {
             UnsafeMutableRawPointer(gainStart + row + o).storeBytes(of: g0, as: V.self)
             UnsafeMutableRawPointer(gainEnd + row + o).storeBytes(of: g1, as: V.self)
             UnsafeMutableRawPointer(gainDelta + row + o).storeBytes(of: g1 - g0, as: V.self)
-            changes .|= g1 .!= g0
-            let used = I().replacing(with: I(repeating: -1), where: (g0 .!= V()) .| (g1 .!= V()))
+            changes |= I().replacing(with: yes, where: g1 .!= g0)
+            let used = I().replacing(with: yes, where: (g0 .!= V()) .| (g1 .!= V()))
             let before = UnsafeRawPointer(inUse + row + o).loadUnaligned(as: I.self)
-            usage .|= used .!= before
+            usage |= used ^ before
             UnsafeMutableRawPointer(inUse + row + o).storeBytes(of: used, as: I.self)
-            o += Self.lanes
+            o += 8
         }
-        if any(usage) { relist(row: m) }
+        if usage != I() { relist(row: m) }
         compact(row: m)
-        let moving = any(changes)
+        let moving = changes != I()
         rowRamping[m] = moving
         return moving
     }
@@ -552,29 +614,33 @@ public struct RenderKernel: ~Copyable {
     /// end, and crosspoints that reached 0 leave its list.
     @inlinable @_noLocks
     mutating func settle(row m: Int) {
-        typealias V = SIMD16<Float>
-        typealias I = SIMD16<Int32>
+        typealias V = SIMD8<Float>
+        typealias I = SIMD8<Int32>
         let row = m * inputStride
-        var usage = SIMDMask<I>()
+        let yes = I(repeating: -1)
+        var usage = I()
         var o = 0
         while o < inputStride {
             let g = UnsafeRawPointer(gainEnd + row + o).loadUnaligned(as: V.self)
             UnsafeMutableRawPointer(gainStart + row + o).storeBytes(of: g, as: V.self)
             UnsafeMutableRawPointer(gainDelta + row + o).storeBytes(of: V(), as: V.self)
-            let used = I().replacing(with: I(repeating: -1), where: g .!= V())
+            let used = I().replacing(with: yes, where: g .!= V())
             let before = UnsafeRawPointer(inUse + row + o).loadUnaligned(as: I.self)
-            usage .|= used .!= before
+            usage |= used ^ before
             UnsafeMutableRawPointer(inUse + row + o).storeBytes(of: used, as: I.self)
-            o += Self.lanes
+            o += 8
         }
-        if any(usage) { relist(row: m) }
+        if usage != I() { relist(row: m) }
         compact(row: m)
         rowRamping[m] = false
     }
 
-    /// Copies output m's gains of the inputs in use into list order.
+    /// Copies output m's gains of the inputs in use into list order (rows
+    /// that use only some inputs).
     @inlinable @_noLocks
     mutating func compact(row m: Int) {
+        // A row using every input is read in place (list order = input order).
+        guard activeCount[m] < inputs else { return }
         let list = activeInputs + m * inputs
         let starts = gainStart + m * inputStride, deltas = gainDelta + m * inputStride
         let toStart = compactStart + m * inputs, toDelta = compactDelta + m * inputs
@@ -595,52 +661,53 @@ public struct RenderKernel: ~Copyable {
             list[count] = Int32(truncatingIfNeeded: n)
             count += 1
         }
+        if activeCount[m] == inputs { denseRows -= 1 }
+        if count == inputs { denseRows += 1 }
         activeCount[m] = count
     }
 
     // MARK: - Audio thread: mixing
 
-    /// weighted[n][k] = x_n[start + k] · progress[start + k], so that a gain
-    /// going from g0 to g0 + d over the period contributes g0·x + d·weighted.
-    @inlinable @_noLocks
-    func weighInputs(_ input: UnsafePointer<UnsafePointer<Float>>, start: Int, length: Int) {
-        let p = progress + start
-        for n in 0..<inputs {
-            let x = input[n] + start
-            let w = weighted + n * Self.block
-            for k in 0..<length { w[k] = x[k] * p[k] }
-        }
-    }
-
-    /// 64 frames of every output. Groups of four outputs that all use every
-    /// input are mixed together, 16 frames at a time, so each input sample
-    /// loaded serves four outputs; every other output is mixed alone from its
-    /// list of inputs in use.
+    /// 64 frames of every output. Outputs that use every input are mixed in
+    /// groups, 16 frames at a time, so that each input sample loaded serves
+    /// several outputs: four at a time while nothing ramps, three while some
+    /// gains ramp (each output then needs two accumulators, and AVX2 has 16
+    /// registers). Every other output is mixed alone from its list of inputs
+    /// in use.
     @inlinable @_noLocks
     func mixBlock(_ input: UnsafePointer<UnsafePointer<Float>>,
                   _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, ramping: Bool) {
+        guard denseRows > 0 else {
+            mixEachAlone(input, output, start: start)
+            return
+        }
+        let group = ramping ? 3 : 4
         var m = 0
-        while m + 4 <= outputs {
-            let dense = activeCount[m] == inputs && activeCount[m + 1] == inputs
-                && activeCount[m + 2] == inputs && activeCount[m + 3] == inputs
-            if dense {
-                let moving = rowRamping[m] || rowRamping[m + 1] || rowRamping[m + 2] || rowRamping[m + 3]
-                for tile in 0..<4 {
-                    if moving {
-                        mixFourRamping(first: m, input, output, start: start, tile: tile * 16)
-                    } else {
-                        mixFour(first: m, input, output, start: start, tile: tile * 16)
-                    }
-                }
+        while m + group <= outputs {
+            var dense = true
+            for r in m..<(m + group) where activeCount[r] != inputs { dense = false }
+            if !dense {
+                for r in m..<(m + group) { mixOne(output: r, input, into: output[r] + start, start: start) }
+            } else if !ramping {
+                for tile in 0..<4 { mixFour(first: m, input, output, start: start, tile: tile * 16) }
+            } else if rowRamping[m] || rowRamping[m + 1] || rowRamping[m + 2] {
+                for tile in 0..<4 { mixThreeRamping(first: m, input, output, start: start, tile: tile * 16) }
             } else {
-                for r in m..<(m + 4) { mixOne(output: r, input, into: output[r] + start, start: start) }
+                for tile in 0..<4 { mixThree(first: m, input, output, start: start, tile: tile * 16) }
             }
-            m += 4
+            m += group
         }
         while m < outputs {
             mixOne(output: m, input, into: output[m] + start, start: start)
             m += 1
         }
+    }
+
+    /// Every output mixed alone from its list (no output uses every input).
+    @inlinable @inline(never) @_noLocks
+    func mixEachAlone(_ input: UnsafePointer<UnsafePointer<Float>>,
+                      _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int) {
+        for m in 0..<outputs { mixOne(output: m, input, into: output[m] + start, start: start) }
     }
 
     /// Four outputs that use every input, settled, 16 frames from `start + tile`.
@@ -665,35 +732,58 @@ public struct RenderKernel: ~Copyable {
         UnsafeMutableRawPointer(output[m + 3]).storeBytes(of: Self.sanitized(d), toByteOffset: offset, as: V.self)
     }
 
-    /// Four outputs that use every input, some gains moving, 16 frames.
+    /// Three outputs that use every input, settled (while others ramp), 16 frames.
     @inlinable @_noLocks
-    func mixFourRamping(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
-                        _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, tile: Int) {
+    func mixThree(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
+                  _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, tile: Int) {
         typealias V = SIMD16<Float>
         let g0 = gainStart + m * inputStride
-        let g1 = g0 + inputStride, g2 = g1 + inputStride, g3 = g2 + inputStride
-        let d0 = gainDelta + m * inputStride
-        let d1 = d0 + inputStride, d2 = d1 + inputStride, d3 = d2 + inputStride
+        let g1 = g0 + inputStride, g2 = g1 + inputStride
         let offset = (start + tile) * 4
-        let w = UnsafeRawPointer(weighted + tile)
-        var a = V(), b = V(), c = V(), d = V()
+        var a = V(), b = V(), c = V()
         for n in 0..<inputs {
             let x = UnsafeRawPointer(input[n]).loadUnaligned(fromByteOffset: offset, as: V.self)
-            let y = w.loadUnaligned(fromByteOffset: n * Self.block * 4, as: V.self)
-            a = a.addingProduct(x, V(repeating: g0[n])).addingProduct(y, V(repeating: d0[n]))
-            b = b.addingProduct(x, V(repeating: g1[n])).addingProduct(y, V(repeating: d1[n]))
-            c = c.addingProduct(x, V(repeating: g2[n])).addingProduct(y, V(repeating: d2[n]))
-            d = d.addingProduct(x, V(repeating: g3[n])).addingProduct(y, V(repeating: d3[n]))
+            a = a.addingProduct(x, V(repeating: g0[n]))
+            b = b.addingProduct(x, V(repeating: g1[n]))
+            c = c.addingProduct(x, V(repeating: g2[n]))
         }
         UnsafeMutableRawPointer(output[m]).storeBytes(of: Self.sanitized(a), toByteOffset: offset, as: V.self)
         UnsafeMutableRawPointer(output[m + 1]).storeBytes(of: Self.sanitized(b), toByteOffset: offset, as: V.self)
         UnsafeMutableRawPointer(output[m + 2]).storeBytes(of: Self.sanitized(c), toByteOffset: offset, as: V.self)
-        UnsafeMutableRawPointer(output[m + 3]).storeBytes(of: Self.sanitized(d), toByteOffset: offset, as: V.self)
+    }
+
+    /// Three outputs that use every input, some gains moving, 16 frames: per
+    /// output one accumulator for Σ g0·x and one for Σ d·x, so no two
+    /// multiply-adds in a row wait for each other; then y = Σ g0·x + t·Σ d·x
+    /// with t = (k + 1)/frames.
+    @inlinable @_noLocks
+    func mixThreeRamping(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
+                         _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, tile: Int) {
+        typealias V = SIMD16<Float>
+        let g0 = gainStart + m * inputStride
+        let g1 = g0 + inputStride, g2 = g1 + inputStride
+        let d0 = gainDelta + m * inputStride
+        let d1 = d0 + inputStride, d2 = d1 + inputStride
+        let offset = (start + tile) * 4
+        var a = V(), b = V(), c = V(), da = V(), db = V(), dc = V()
+        for n in 0..<inputs {
+            let x = UnsafeRawPointer(input[n]).loadUnaligned(fromByteOffset: offset, as: V.self)
+            a = a.addingProduct(x, V(repeating: g0[n]))
+            da = da.addingProduct(x, V(repeating: d0[n]))
+            b = b.addingProduct(x, V(repeating: g1[n]))
+            db = db.addingProduct(x, V(repeating: d1[n]))
+            c = c.addingProduct(x, V(repeating: g2[n]))
+            dc = dc.addingProduct(x, V(repeating: d2[n]))
+        }
+        let t = UnsafeRawPointer(progress + start + tile).loadUnaligned(as: V.self)
+        UnsafeMutableRawPointer(output[m]).storeBytes(of: Self.sanitized(a.addingProduct(da, t)), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 1]).storeBytes(of: Self.sanitized(b.addingProduct(db, t)), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 2]).storeBytes(of: Self.sanitized(c.addingProduct(dc, t)), toByteOffset: offset, as: V.self)
     }
 
     /// One output, 64 frames, from its list of inputs in use, in four 16-lane
     /// accumulators kept in registers; an output with nothing in use is silence.
-    @inlinable @_noLocks
+    @inlinable @inline(__always) @_noLocks
     func mixOne(output m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
                 into out: UnsafeMutablePointer<Float>, start: Int) {
         typealias V = SIMD16<Float>
@@ -707,8 +797,9 @@ public struct RenderKernel: ~Copyable {
             return
         }
         let list = activeInputs + m * inputs
-        let starts = compactStart + m * inputs
-        let deltas = compactDelta + m * inputs
+        let dense = count == inputs
+        let starts = dense ? gainStart + m * inputStride : compactStart + m * inputs
+        let deltas = dense ? gainDelta + m * inputStride : compactDelta + m * inputs
         let offset = start * 4
         // The first input sets the accumulators: a lone crosspoint at unity
         // passes its input through bit for bit (−0 included).
@@ -729,17 +820,28 @@ public struct RenderKernel: ~Copyable {
             a3 = a3.addingProduct(x.loadUnaligned(fromByteOffset: 192, as: V.self), g)
         }
         if rowRamping[m] {
+            // Σ d·x in a second set of accumulators (the first set waits in
+            // the output buffer), then y = Σ g0·x + t·Σ d·x, t = (k + 1)/frames.
+            o.storeBytes(of: a0, as: V.self)
+            o.storeBytes(of: a1, toByteOffset: 64, as: V.self)
+            o.storeBytes(of: a2, toByteOffset: 128, as: V.self)
+            o.storeBytes(of: a3, toByteOffset: 192, as: V.self)
+            var b0 = V(), b1 = V(), b2 = V(), b3 = V()
             for j in 0..<count {
-                let n = Int(list[j])
                 let step = deltas[j]
                 if step == 0 { continue }
                 let d = V(repeating: step)
-                let w = UnsafeRawPointer(weighted + n * Self.block)
-                a0 = a0.addingProduct(w.loadUnaligned(as: V.self), d)
-                a1 = a1.addingProduct(w.loadUnaligned(fromByteOffset: 64, as: V.self), d)
-                a2 = a2.addingProduct(w.loadUnaligned(fromByteOffset: 128, as: V.self), d)
-                a3 = a3.addingProduct(w.loadUnaligned(fromByteOffset: 192, as: V.self), d)
+                let x = UnsafeRawPointer(input[Int(list[j])]).advanced(by: offset)
+                b0 = b0.addingProduct(x.loadUnaligned(as: V.self), d)
+                b1 = b1.addingProduct(x.loadUnaligned(fromByteOffset: 64, as: V.self), d)
+                b2 = b2.addingProduct(x.loadUnaligned(fromByteOffset: 128, as: V.self), d)
+                b3 = b3.addingProduct(x.loadUnaligned(fromByteOffset: 192, as: V.self), d)
             }
+            let t = UnsafeRawPointer(progress + start)
+            a0 = o.loadUnaligned(as: V.self).addingProduct(b0, t.loadUnaligned(as: V.self))
+            a1 = o.loadUnaligned(fromByteOffset: 64, as: V.self).addingProduct(b1, t.loadUnaligned(fromByteOffset: 64, as: V.self))
+            a2 = o.loadUnaligned(fromByteOffset: 128, as: V.self).addingProduct(b2, t.loadUnaligned(fromByteOffset: 128, as: V.self))
+            a3 = o.loadUnaligned(fromByteOffset: 192, as: V.self).addingProduct(b3, t.loadUnaligned(fromByteOffset: 192, as: V.self))
         }
         o.storeBytes(of: Self.sanitized(a0), as: V.self)
         o.storeBytes(of: Self.sanitized(a1), toByteOffset: 64, as: V.self)
@@ -761,11 +863,11 @@ public struct RenderKernel: ~Copyable {
             let n = Int(list[j])
             let g0 = starts[n], d = deltas[n]
             let x = input[n] + start
-            let w = weighted + n * Self.block
+            let t = progress + start
             if !ramping || d == 0 {
                 for k in 0..<length { out[k] += g0 * x[k] }
             } else {
-                for k in 0..<length { out[k] += g0 * x[k] + d * w[k] }
+                for k in 0..<length { out[k] += g0 * x[k] + d * (t[k] * x[k]) }
             }
         }
         for k in 0..<length { out[k] = Self.sanitized(out[k]) }
@@ -799,11 +901,11 @@ public struct RenderKernel: ~Copyable {
     @inlinable static var sanitizeShift: Int32 { Int32.min &- 0x0DA2_4260 }
     @inlinable static var sanitizeLimit: Int32 { Int32.min &+ (0x7149_F2CA &- 0x0DA2_4260) }
 
-    /// The fader law and its exp2 on 16 positions at once; the same
+    /// The fader law and its exp2 on 8 positions at once; the same
     /// arithmetic as `FaderLaw.gain(position:)` and `FastMath.exp2`, lane by lane.
     @inlinable @inline(__always) @_noLocks
-    static func faderGain(_ f: SIMD16<Float>) -> SIMD16<Float> {
-        typealias V = SIMD16<Float>
+    static func faderGain(_ f: SIMD8<Float>) -> SIMD8<Float> {
+        typealias V = SIMD8<Float>
         var db = V(repeating: 480) * f - V(repeating: 90)
         db.replace(with: V(repeating: 160) * f - V(repeating: 70), where: f .>= V(repeating: 0.0625))
         db.replace(with: V(repeating: 80) * f - V(repeating: 50), where: f .>= V(repeating: 0.25))
@@ -812,20 +914,10 @@ public struct RenderKernel: ~Copyable {
         return gain.replacing(with: V(), where: db .<= V(repeating: -90))
     }
 
-    /// Which segment of the fader law each position is in (0 … 3), as a float.
-    @inlinable @inline(__always) @_noLocks
-    static func segment(_ f: SIMD16<Float>) -> SIMD16<Float> {
-        typealias V = SIMD16<Float>
-        let one = V(repeating: 1)
-        return V().replacing(with: one, where: f .>= V(repeating: 0.0625))
-            + V().replacing(with: one, where: f .>= V(repeating: 0.25))
-            + V().replacing(with: one, where: f .>= V(repeating: 0.5))
-    }
-
     /// The slope of the fader law, dB per unit of position, at each position.
     @inlinable @inline(__always) @_noLocks
-    static func decibelsPerPosition(_ f: SIMD16<Float>) -> SIMD16<Float> {
-        typealias V = SIMD16<Float>
+    static func decibelsPerPosition(_ f: SIMD8<Float>) -> SIMD8<Float> {
+        typealias V = SIMD8<Float>
         var slope = V(repeating: 480)
         slope.replace(with: V(repeating: 160), where: f .>= V(repeating: 0.0625))
         slope.replace(with: V(repeating: 80), where: f .>= V(repeating: 0.25))
@@ -833,11 +925,11 @@ public struct RenderKernel: ~Copyable {
         return slope
     }
 
-    /// 2^x lane by lane; see `FastMath.exp2`.
+    /// 2^x on 8 lanes; see `FastMath.exp2`.
     @inlinable @inline(__always) @_noLocks
-    static func exp2(_ x: SIMD16<Float>) -> SIMD16<Float> {
-        typealias V = SIMD16<Float>
-        typealias I = SIMD16<Int32>
+    static func exp2(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        typealias V = SIMD8<Float>
+        typealias I = SIMD8<Int32>
         var clamped = x.replacing(with: V(repeating: -126), where: x .< V(repeating: -126))
         clamped.replace(with: V(repeating: 126), where: clamped .> V(repeating: 126))
         let magic = V(repeating: 12_582_912) // 1.5·2²³, as in FastMath
