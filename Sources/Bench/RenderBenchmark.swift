@@ -46,6 +46,9 @@ public struct RenderBenchmark: Sendable {
         public var activeCrosspoints: Int
         /// Sum of the last period's output, so the work cannot be skipped.
         public var checksum: Float
+        /// What reading the clock around an empty closure costs (median),
+        /// already subtracted from every timing above.
+        public var timerOverheadMicroseconds: Double
     }
 
     public let configuration: Configuration
@@ -76,27 +79,48 @@ public struct RenderBenchmark: Sendable {
         }
         let inputPointers = inputs.map { UnsafePointer($0) }
 
-        // Ramping: every crosspoint and source volume heads somewhere new
-        // over an hour of audio, longer than any run, so every period ramps
-        // all of them.
+        // Ramping: every parameter heads somewhere new over an hour of audio,
+        // longer than any run, so every period moves all of them: every
+        // crosspoint in use, every source's volume and pan, every output's
+        // volume, the master volume, and the mute and solo gates (which head
+        // for the value they have, so the audio stays audible).
         let parameters = mixer.parameters
-        func startRamps(towards level: Float) {
+        if c.ramping {
             var changes: [Change] = []
-            for n in 1...c.inputs {
-                changes.append(Change(ramp: Int32(parameters.sourceVolume(n)), position: FaderLaw.position(gain: level),
-                                      value: level, seconds: 3600))
-                for m in 1...c.outputs where scene.crosspoints[n, m] != 0 {
-                    changes.append(Change(ramp: Int32(parameters.crosspoint(n, m)), position: FaderLaw.position(gain: level),
-                                          value: level, seconds: 3600))
-                }
+            func level(_ ramp: Int, _ gain: Float) {
+                changes.append(Change(ramp: Int32(ramp), position: FaderLaw.position(gain: gain), value: gain, seconds: 3600))
             }
+            func linear(_ ramp: Int, _ value: Float) {
+                changes.append(Change(ramp: Int32(ramp), position: value, value: value, seconds: 3600))
+            }
+            for n in 1...c.inputs {
+                level(parameters.sourceVolume(n), 0.5)
+                linear(parameters.sourcePan(n), 0.3)
+                linear(parameters.sourceMute(n), 1)
+                linear(parameters.sourceSolo(n), 1)
+                for m in 1...c.outputs where scene.crosspoints[n, m] != 0 { level(parameters.crosspoint(n, m), 0.5) }
+            }
+            for m in 1...c.outputs {
+                level(parameters.outputVolume(m), 0.7)
+                linear(parameters.outputMute(m), 1)
+            }
+            level(parameters.masterVolume, 0.9)
+            linear(parameters.masterMute, 1)
             mixer.submit(changes)
         }
-        if c.ramping { startRamps(towards: 0.5) }
 
         var timings: [Double] = []
         timings.reserveCapacity(1 << 20)
         let clock = ContinuousClock()
+        func microseconds(_ d: Duration) -> Double {
+            Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6
+        }
+        // The cost of the measurement itself (two clock reads, ~30 ns here),
+        // subtracted from each period's time below.
+        var empty: [Double] = []
+        for _ in 0..<20_000 { empty.append(microseconds(clock.measure {})) }
+        empty.sort()
+        let overhead = empty[empty.count / 2]
         let end = clock.now + .milliseconds(Int(c.seconds * 1000))
         var checksum: Float = 0
         inputPointers.withUnsafeBufferPointer { ins in
@@ -106,7 +130,7 @@ public struct RenderBenchmark: Sendable {
                 for _ in 0..<64 { mixer.process(inputs: ins, outputs: outs, frames: c.frames) }
                 while clock.now < end {
                     let elapsed = clock.measure { mixer.process(inputs: ins, outputs: outs, frames: c.frames) }
-                    timings.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+                    timings.append(max(0, microseconds(elapsed) - overhead))
                 }
                 for m in 0..<c.outputs { checksum += outs[m][c.frames - 1] }
             }
@@ -116,7 +140,8 @@ public struct RenderBenchmark: Sendable {
         let p99 = timings.isEmpty ? 0 : timings[min(timings.count - 1, Int(Double(timings.count) * 0.99))]
         let budget = Double(c.frames) / Double(c.rate) * 1e6
         return Result(configuration: c, periods: timings.count, microsecondsMedian: median, microsecondsP99: p99,
-                      dspLoadPercent: median / budget * 100, activeCrosspoints: active, checksum: checksum)
+                      dspLoadPercent: median / budget * 100, activeCrosspoints: active, checksum: checksum,
+                      timerOverheadMicroseconds: overhead)
     }
 }
 

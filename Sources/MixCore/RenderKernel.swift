@@ -670,10 +670,10 @@ public struct RenderKernel: ~Copyable {
 
     /// 64 frames of every output. Outputs that use every input are mixed in
     /// groups, 16 frames at a time, so that each input sample loaded serves
-    /// several outputs: four at a time while nothing ramps, three while some
-    /// gains ramp (each output then needs two accumulators, and AVX2 has 16
-    /// registers). Every other output is mixed alone from its list of inputs
-    /// in use.
+    /// several outputs: six (or four) at a time while nothing ramps, three
+    /// while some gains ramp (each output then needs two accumulators, and
+    /// AVX2 has 16 registers). Every other output is mixed alone from its
+    /// list of inputs in use.
     @inlinable @_noLocks
     func mixBlock(_ input: UnsafePointer<UnsafePointer<Float>>,
                   _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, ramping: Bool) {
@@ -681,26 +681,46 @@ public struct RenderKernel: ~Copyable {
             mixEachAlone(input, output, start: start)
             return
         }
-        let group = ramping ? 3 : 4
+        // Groups of outputs that all use every input: six (or four) while
+        // nothing ramps, three while something does; the rest alone.
         var m = 0
-        while m + group <= outputs {
-            var dense = true
-            for r in m..<(m + group) where activeCount[r] != inputs { dense = false }
-            if !dense {
-                for r in m..<(m + group) { mixOne(output: r, input, into: output[r] + start, start: start) }
-            } else if !ramping {
-                for tile in 0..<4 { mixFour(first: m, input, output, start: start, tile: tile * 16) }
-            } else if rowRamping[m] || rowRamping[m + 1] || rowRamping[m + 2] {
-                for tile in 0..<4 { mixThreeRamping(first: m, input, output, start: start, tile: tile * 16) }
-            } else {
-                for tile in 0..<4 { mixThree(first: m, input, output, start: start, tile: tile * 16) }
-            }
-            m += group
-        }
         while m < outputs {
-            mixOne(output: m, input, into: output[m] + start, start: start)
+            if ramping {
+                if m + 3 <= outputs && isDense(m, 3) {
+                    if rowRamping[m] || rowRamping[m + 1] || rowRamping[m + 2] {
+                        for tile in 0..<4 { mixThreeRamping(first: m, input, output, start: start, tile: tile * 16) }
+                    } else {
+                        for tile in 0..<4 { mixThree(first: m, input, output, start: start, tile: tile * 16) }
+                    }
+                    m += 3
+                    continue
+                }
+            } else if m + 6 <= outputs && isDense(m, 6) {
+                for tile in 0..<4 { mixSix(first: m, input, output, start: start, tile: tile * 16) }
+                m += 6
+                continue
+            } else if m + 4 <= outputs && isDense(m, 4) {
+                for tile in 0..<4 { mixFour(first: m, input, output, start: start, tile: tile * 16) }
+                m += 4
+                continue
+            }
+            mixAlone(output: m, input, output, start: start)
             m += 1
         }
+    }
+
+    /// Whether outputs m ..< m + count all use every input.
+    @inlinable @inline(__always) @_noLocks
+    func isDense(_ m: Int, _ count: Int) -> Bool {
+        for r in m..<(m + count) where activeCount[r] != inputs { return false }
+        return true
+    }
+
+    /// One output mixed alone from its list, among outputs mixed in groups.
+    @inlinable @inline(never) @_noLocks
+    func mixAlone(output m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
+                  _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int) {
+        mixOne(output: m, input, into: output[m] + start, start: start)
     }
 
     /// Every output mixed alone from its list (no output uses every input).
@@ -708,6 +728,34 @@ public struct RenderKernel: ~Copyable {
     func mixEachAlone(_ input: UnsafePointer<UnsafePointer<Float>>,
                       _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int) {
         for m in 0..<outputs { mixOne(output: m, input, into: output[m] + start, start: start) }
+    }
+
+    /// Six outputs that use every input, settled, 16 frames from `start + tile`:
+    /// twelve accumulator registers, each input's 16 samples loaded once.
+    @inlinable @_noLocks
+    func mixSix(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
+                _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, tile: Int) {
+        typealias V = SIMD16<Float>
+        let g0 = gainStart + m * inputStride
+        let g1 = g0 + inputStride, g2 = g1 + inputStride, g3 = g2 + inputStride
+        let g4 = g3 + inputStride, g5 = g4 + inputStride
+        let offset = (start + tile) * 4
+        var a = V(), b = V(), c = V(), d = V(), e = V(), f = V()
+        for n in 0..<inputs {
+            let x = UnsafeRawPointer(input[n]).loadUnaligned(fromByteOffset: offset, as: V.self)
+            a = a.addingProduct(x, V(repeating: g0[n]))
+            b = b.addingProduct(x, V(repeating: g1[n]))
+            c = c.addingProduct(x, V(repeating: g2[n]))
+            d = d.addingProduct(x, V(repeating: g3[n]))
+            e = e.addingProduct(x, V(repeating: g4[n]))
+            f = f.addingProduct(x, V(repeating: g5[n]))
+        }
+        UnsafeMutableRawPointer(output[m]).storeBytes(of: Self.sanitized(a), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 1]).storeBytes(of: Self.sanitized(b), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 2]).storeBytes(of: Self.sanitized(c), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 3]).storeBytes(of: Self.sanitized(d), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 4]).storeBytes(of: Self.sanitized(e), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 5]).storeBytes(of: Self.sanitized(f), toByteOffset: offset, as: V.self)
     }
 
     /// Four outputs that use every input, settled, 16 frames from `start + tile`.
