@@ -71,9 +71,15 @@ public struct RenderBenchmark: Sendable {
                           maxFrames: max(c.frames, 64))
         mixer.setSampleRate(c.rate)
 
-        let inputs = (0..<c.inputs).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: c.frames) }
-        let outputs = (0..<c.outputs).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: c.frames) }
-        defer { (inputs + outputs).forEach { $0.deallocate() } }
+        // 32-byte aligned buffers, as JACK2 gives its port buffers (checked
+        // with jack_port_get_buffer on this machine: addresses are multiples of 32).
+        func buffer() -> UnsafeMutablePointer<Float> {
+            UnsafeMutableRawPointer.allocate(byteCount: c.frames * 4, alignment: 32)
+                .initializeMemory(as: Float.self, repeating: 0, count: c.frames)
+        }
+        let inputs = (0..<c.inputs).map { _ in buffer() }
+        let outputs = (0..<c.outputs).map { _ in buffer() }
+        defer { (inputs + outputs).forEach { UnsafeMutableRawPointer($0).deallocate() } }
         for buffer in inputs {
             for k in 0..<c.frames { buffer[k] = Float(generator.nextUnit() * 2 - 1) * 0.5 }
         }

@@ -844,11 +844,13 @@ public struct RenderKernel: ~Copyable {
             o.storeBytes(of: V(), toByteOffset: 192, as: V.self)
             return
         }
-        let list = activeInputs + m * inputs
+        // (Wrapping arithmetic: these products are bounded by the sizes
+        // allocated in init, and overflow checks cost instructions per output.)
+        let list = activeInputs + m &* inputs
         let dense = count == inputs
-        let starts = dense ? gainStart + m * inputStride : compactStart + m * inputs
-        let deltas = dense ? gainDelta + m * inputStride : compactDelta + m * inputs
-        let offset = start * 4
+        let starts = dense ? gainStart + m &* inputStride : compactStart + m &* inputs
+        let deltas = dense ? gainDelta + m &* inputStride : compactDelta + m &* inputs
+        let offset = start &* 4
         // The first input sets the accumulators: a lone crosspoint at unity
         // passes its input through bit for bit (−0 included).
         let first = Int(list[0])
