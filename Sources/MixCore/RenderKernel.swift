@@ -704,6 +704,15 @@ public struct RenderKernel: ~Copyable {
                 m += 4
                 continue
             }
+            if m + 2 <= outputs && isDense(m, 2) {
+                if rowRamping[m] || rowRamping[m + 1] {
+                    for tile in 0..<4 { mixTwoRamping(first: m, input, output, start: start, tile: tile * 16) }
+                } else {
+                    for tile in 0..<4 { mixTwo(first: m, input, output, start: start, tile: tile * 16) }
+                }
+                m += 2
+                continue
+            }
             mixAlone(output: m, input, output, start: start)
             m += 1
         }
@@ -778,6 +787,45 @@ public struct RenderKernel: ~Copyable {
         UnsafeMutableRawPointer(output[m + 1]).storeBytes(of: Self.sanitized(b), toByteOffset: offset, as: V.self)
         UnsafeMutableRawPointer(output[m + 2]).storeBytes(of: Self.sanitized(c), toByteOffset: offset, as: V.self)
         UnsafeMutableRawPointer(output[m + 3]).storeBytes(of: Self.sanitized(d), toByteOffset: offset, as: V.self)
+    }
+
+    /// Two outputs that use every input, settled, 16 frames (what is left
+    /// over after the groups of six, four or three).
+    @inlinable @_noLocks
+    func mixTwo(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
+                _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, tile: Int) {
+        typealias V = SIMD16<Float>
+        let g0 = gainStart + m * inputStride, g1 = g0 + inputStride
+        let offset = (start + tile) * 4
+        var a = V(), b = V()
+        for n in 0..<inputs {
+            let x = UnsafeRawPointer(input[n]).loadUnaligned(fromByteOffset: offset, as: V.self)
+            a = a.addingProduct(x, V(repeating: g0[n]))
+            b = b.addingProduct(x, V(repeating: g1[n]))
+        }
+        UnsafeMutableRawPointer(output[m]).storeBytes(of: Self.sanitized(a), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 1]).storeBytes(of: Self.sanitized(b), toByteOffset: offset, as: V.self)
+    }
+
+    /// Two outputs that use every input, some gains moving, 16 frames.
+    @inlinable @_noLocks
+    func mixTwoRamping(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
+                       _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, tile: Int) {
+        typealias V = SIMD16<Float>
+        let g0 = gainStart + m * inputStride, g1 = g0 + inputStride
+        let d0 = gainDelta + m * inputStride, d1 = d0 + inputStride
+        let offset = (start + tile) * 4
+        var a = V(), b = V(), da = V(), db = V()
+        for n in 0..<inputs {
+            let x = UnsafeRawPointer(input[n]).loadUnaligned(fromByteOffset: offset, as: V.self)
+            a = a.addingProduct(x, V(repeating: g0[n]))
+            da = da.addingProduct(x, V(repeating: d0[n]))
+            b = b.addingProduct(x, V(repeating: g1[n]))
+            db = db.addingProduct(x, V(repeating: d1[n]))
+        }
+        let t = UnsafeRawPointer(progress + start + tile).loadUnaligned(as: V.self)
+        UnsafeMutableRawPointer(output[m]).storeBytes(of: Self.sanitized(a.addingProduct(da, t)), toByteOffset: offset, as: V.self)
+        UnsafeMutableRawPointer(output[m + 1]).storeBytes(of: Self.sanitized(b.addingProduct(db, t)), toByteOffset: offset, as: V.self)
     }
 
     /// Three outputs that use every input, settled (while others ramp), 16 frames.
