@@ -318,7 +318,7 @@ public struct RenderKernel: ~Copyable {
     /// affects: one crosspoint row, some sources (all rows), some outputs'
     /// rows, or the master (all rows). `whole`: any lane of the chunk may
     /// have changed, not only `lane`.
-    @inlinable @_noLocks
+    @inlinable @inline(__always) @_noLocks
     mutating func markChanged(chunkAt base: Int, lane: Int, whole: Bool) {
         if base >= crosspointBase {
             let row = (base - crosspointBase) / inputStride
