@@ -64,6 +64,7 @@ let package = Package(
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore"], swiftSettings: kernelFlags),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "OSC", "Presets"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore"]),
+        .testTarget(name: "OSCTests", dependencies: ["OSC"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CJack", "CLiblo", "OSC"]),
     ]
 )
