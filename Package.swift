@@ -83,6 +83,13 @@ let package = Package(
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "OSC", "Presets"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
+        .testTarget(name: "OSCQueryTests", dependencies: [
+            "OSCQuery", "OSC",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "IntegrationTests", dependencies: ["CJack", "CLiblo", "OSC"]),
     ]
 )
