@@ -12,7 +12,7 @@ extension OSCMessage {
     /// wire: OSC-strings cannot hold one.
     public func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(encodedSizeEstimate)
+        bytes.reserveCapacity(encodedSize)
         append(to: &bytes)
         return bytes
     }
@@ -44,9 +44,5 @@ extension OSCMessage {
                 break  // the type tag is the whole value
             }
         }
-    }
-
-    private var encodedSizeEstimate: Int {
-        address.utf8.count + arguments.count * 5 + 12
     }
 }

@@ -17,10 +17,12 @@ extension OSCPacket {
     }
 
     /// The time tag of a bundle packet, or nil for anything else.
-    public static func bundleTimeTag(of bytes: [UInt8]) -> UInt64? {
+    public static func bundleTimeTag(of bytes: [UInt8]) -> OSCTimeTag? {
         var reader = OSCWire.Reader(bytes[...])
-        guard (try? reader.readString()) == "#bundle" else { return nil }
-        return try? reader.readBigEndian(UInt64.self)
+        guard (try? reader.readString()) == "#bundle",
+              let seconds = try? reader.readBigEndian(UInt32.self),
+              let fraction = try? reader.readBigEndian(UInt32.self) else { return nil }
+        return OSCTimeTag(seconds: seconds, fraction: fraction)
     }
 
     private static func decodeBundle(_ bytes: ArraySlice<UInt8>, depth: Int,

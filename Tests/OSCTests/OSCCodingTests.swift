@@ -1,4 +1,4 @@
-import OSC
+@testable import OSC
 import Testing
 
 @Suite struct OSCCodingTests {
@@ -38,6 +38,21 @@ import Testing
         #expect(try OSCPacket(decoding: bytes) == .message(message))
     }
 
+    /// liblo is an independent implementation: both must put the same bytes
+    /// on the wire, and `encodedSize` must be exact.
+    @Test func encodesAsLibloDoes() throws {
+        let message = OSCMessage("/source/12/volume", [
+            .int32(-7), .float(0.25), .double(-1e-300), .int64(Int64.min), .string("héllo, world"), .symbol("sy"),
+            .bool(true), .bool(false), .nil, .impulse, .blob([1, 2, 3, 4, 5]), .string(""),
+        ])
+        // (No empty blob: LibloCoding.makeMessage crashes liblo's serialiser with one.)
+        let liblo = try #require(LibloCoding.serialise(.message(message)))
+        #expect(message.encoded() == liblo)
+        #expect(message.encoded().count == message.encodedSize)
+        let bundle = OSCPacket.bundle([message, OSCMessage("/a"), OSCMessage("/b", [.float(1)])])
+        #expect(bundle.encoded() == LibloCoding.serialise(bundle))
+    }
+
     @Test func roundTripsAMessageWithoutArguments() throws {
         let message = OSCMessage("/status")
         #expect(try OSCMessage(decoding: message.encoded()) == message)
@@ -47,9 +62,10 @@ import Testing
 
     @Test func roundTripsABundleWithItsTimeTag() throws {
         let messages = [OSCMessage("/a", [.float(1)]), OSCMessage("/b/c", [.string("x"), .int32(2)])]
-        let bytes = OSCPacket.bundle(messages).encoded(timeTag: 0x0102_0304_0506_0708)
-        #expect(Array(bytes.prefix(8)) == Array("#bundle".utf8) + [0])
-        #expect(OSCPacket.bundleTimeTag(of: bytes) == 0x0102_0304_0506_0708)
+        let timeTag = OSCTimeTag(seconds: 0x0102_0304, fraction: 0x0506_0708)
+        let bytes = OSCPacket.bundle(messages).encoded(timeTag: timeTag)
+        #expect(Array(bytes.prefix(16)) == Array("#bundle".utf8) + [0, 1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(OSCPacket.bundleTimeTag(of: bytes) == timeTag)
         #expect(try OSCPacket(decoding: bytes) == .bundle(messages))
         #expect(OSCPacket.bundleTimeTag(of: messages[0].encoded()) == nil)
     }
