@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "Bench", dependencies: ["MixCore"]),
 
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "OSC", "Presets", "RigControl", "JackHost", "Bench",
+            "MixCore", "OSC", "OSCQuery", "Presets", "RigControl", "JackHost", "Bench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -90,6 +90,11 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "IntegrationTests", dependencies: ["CJack", "CLiblo", "OSC"]),
+        .testTarget(name: "IntegrationTests", dependencies: [
+            "CJack", "CLiblo", "OSC",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
     ]
 )
