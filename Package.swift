@@ -22,6 +22,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries, found with pkg-config.
@@ -52,11 +57,24 @@ let package = Package(
             "CJack", "MixCore", .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // OSCQuery discovery: the namespace as JSON over HTTP, value streaming
+        // over a WebSocket on the same port (Hummingbird), access control.
+        .target(name: "OSCQuery", dependencies: [
+            "OSC",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // Offline timing of the render kernel (`crosspoint bench`).
         .target(name: "Bench", dependencies: ["MixCore"]),
 
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "OSC", "Presets", "RigControl", "JackHost", "Bench",
+            "MixCore", "OSC", "OSCQuery", "Presets", "RigControl", "JackHost", "Bench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -64,6 +82,19 @@ let package = Package(
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore"], swiftSettings: kernelFlags),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "OSC", "Presets"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["CJack", "CLiblo", "OSC"]),
+        .testTarget(name: "OSCTests", dependencies: ["OSC"]),
+        .testTarget(name: "OSCQueryTests", dependencies: [
+            "OSCQuery", "OSC",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "IntegrationTests", dependencies: [
+            "CJack", "CLiblo", "OSC",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
     ]
 )

@@ -70,6 +70,13 @@ public struct AccessPolicy: Sendable {
         public var description: String { "'\(entry)' is not an IPv4 or IPv6 network (CIDR, e.g. 192.168.1.0/24)" }
     }
 
+    /// The access of a numeric IPv4 or IPv6 address; denied if it is neither.
+    public func access(forHost host: String) -> Access {
+        guard let bytes = Network.parse(host) else { return .denied }
+        return access(for: bytes.count == 16 && bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
+                      ? Array(bytes[12...]) : bytes)
+    }
+
     public func access(for ip: [UInt8]) -> Access {
         if allowed.contains(where: { $0.contains(ip) }) { return .full }
         if readOnly.contains(where: { $0.contains(ip) }) { return .readOnly }

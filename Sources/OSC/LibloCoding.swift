@@ -59,6 +59,8 @@ public enum LibloCoding {
             case .bool(let v): _ = v ? lo_message_add_true(message) : lo_message_add_false(message)
             case .nil: lo_message_add_nil(message)
             case .impulse: lo_message_add_infinitum(message)
+            case .blob(let bytes) where bytes.isEmpty:
+                lo_message_add_nil(message) // liblo 0.31's serialiser crashes on an empty blob
             case .blob(let bytes):
                 let blob = bytes.withUnsafeBytes { lo_blob_new(Int32($0.count), $0.baseAddress) }
                 lo_message_add_blob(message, blob)

@@ -26,7 +26,7 @@ public final class Controller: @unchecked Sendable {
     /// Called after every change of the rig state (scene, safes, preset),
     /// under the lock: keep it quick.
     private let stateChanged: @Sendable () -> Void
-    private let lock = Mutex<Void>(())
+    let lock = Mutex<Void>(())
 
     // The state, guarded by `lock`.
     var state: RigState
@@ -49,6 +49,9 @@ public final class Controller: @unchecked Sendable {
     public var feedback: FeedbackHub?
     /// Where meters go; nil: no meters.
     public var meters: MeterStream?
+    /// Also told of every change, with the same messages as feedback (for
+    /// OSCQuery's WebSocket listeners). Called under the controller's lock.
+    public var onChange: (@Sendable ([OSCMessage]) -> Void)?
 
     /// `initial` is the state to start from; the mixer must already hold its scene.
     public init(state initial: RigState, mixer: Mixer, store: PresetStore, smoothingSeconds: Float, logger: Logger,
@@ -156,7 +159,11 @@ public final class Controller: @unchecked Sendable {
             let replies = dispatch(message, from: peer)
             if sceneChanged { state.modified = true }
             if sceneChanged || before != (state.safes, state.preset, state.modified) { stateChanged() }
-            if let feedback, !touched.isEmpty { feedback.publish(feedbackMessages(for: touched)) }
+            if !touched.isEmpty && (feedback != nil || onChange != nil) {
+                let messages = feedbackMessages(for: touched)
+                feedback?.publish(messages)
+                onChange?(messages)
+            }
             return late + replies
         }
     }

@@ -5,8 +5,10 @@ import JackHost
 import Logging
 import MixCore
 import OSC
+import OSCQuery
 import Presets
 import RigControl
+import Synchronization
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,6 +31,12 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Networks that may query, subscribe and meter but change nothing, comma-separated CIDR.")
     var readOnly: String?
+
+    @Option(help: "TCP port of the OSCQuery server (HTTP JSON namespace and WebSocket LISTEN); 0 picks a free one.")
+    var httpPort = 9001
+
+    @Flag(help: "Do not start the OSCQuery server.")
+    var noHttp = false
 
     @Flag(help: "Do not accept OSC over TCP (by default TCP listens on the same port number as UDP).")
     var noTcp = false
@@ -81,6 +89,7 @@ struct Serve: ParsableCommand {
         }
         guard (0...1000).contains(smoothingMs) else { throw ValidationError("--smoothing-ms must be 0-1000") }
         guard (0...65535).contains(oscPort) else { throw ValidationError("--osc-port must be 0-65535") }
+        guard (0...65535).contains(httpPort) else { throw ValidationError("--http-port must be 0-65535") }
         _ = try monoOutputSet()
         _ = try accessPolicy()
         guard subscriptionTimeout > 0 && subscriptionTimeout <= 86_400 else {
@@ -156,6 +165,17 @@ struct Serve: ParsableCommand {
         let meters = MeterStream(mixer: mixer, lease: .milliseconds(Int(subscriptionTimeout * 1000)), logger: logger) {
             packet, peer in server.send(packet, to: peer)
         }
+        let namespace = NamespaceBox()
+        let policy = serverOptions.policy
+        let discovery = OSCQueryServer(
+            bind: bind, port: noHttp ? 0 : httpPort, oscPort: server.port, oscTransport: "UDP",
+            name: "Crosspoint \(jackName)", model: namespace, logger: logger,
+            onSet: { message, host in
+                // A WebSocket client's value: handled like an OSC message from its host.
+                guard let address = SocketAddress.resolve(host: host, port: 0) else { return }
+                _ = namespace.controller?.handle(message, from: OSCPeer(address: address, transport: .udp,
+                                                                         access: policy.access(forHost: host)))
+            })
         let controller = Controller(
             state: initial, mixer: mixer, store: store, smoothingSeconds: Float(smoothingMs / 1000), logger: logger,
             status: {
@@ -168,7 +188,7 @@ struct Serve: ParsableCommand {
                  ("uptime", .float(Float(host.uptime))),
                  ("subscribers", .int32(Int32(feedback.count))),
                  ("meter_subscribers", .int32(Int32(meters.count))),
-                 ("denied", .int32(Int32(clamping: server.denied)))]
+                 ("denied", .int32(Int32(clamping: server.denied + discovery.deniedCount)))]
             },
             stateChanged: { keeper.changed() })
         keeper.write(initial)
@@ -176,6 +196,16 @@ struct Serve: ParsableCommand {
         saver.start()
         controller.feedback = feedback
         controller.meters = meters
+        namespace.set(RigNamespace(controller: controller, policy: policy))
+        if !noHttp {
+            controller.onChange = { messages in messages.forEach(discovery.publish) }
+            do {
+                try discovery.start()
+            } catch {
+                logger.critical("cannot start the OSCQuery server on TCP port \(httpPort): \(error)")
+                throw ExitCode.failure
+            }
+        }
         for loop in [{ feedback.run() }, { meters.run() }] as [@Sendable () -> Void] { Thread(block: loop).start() }
 
         do {
@@ -193,7 +223,8 @@ struct Serve: ParsableCommand {
         server.start(handler: { controller.handle($0, from: $1) },
                      bundleStarted: { controller.bundleStarted(at: $0, from: $1) },
                      bundleEnded: { controller.bundleEnded() })
-        logger.notice("ready: OSC on UDP port \(server.port)\(serverOptions.tcp ? " (and TCP)" : ""), JACK client '\(host.clientName)', \(inputs)x\(outputs), pan law \(panLaw.rawValue), smoothing \(smoothingMs) ms")
+        let http = noHttp ? "" : ", OSCQuery on HTTP port \(discovery.port)"
+        logger.notice("ready: OSC on UDP port \(server.port)\(serverOptions.tcp ? " (and TCP)" : "")\(http), JACK client '\(host.clientName)', \(inputs)x\(outputs), pan law \(panLaw.rawValue), smoothing \(smoothingMs) ms")
 
         // SIGINT and SIGTERM end the supervision loop; then everything is
         // closed in order, including a JACK server we started.
@@ -207,6 +238,7 @@ struct Serve: ParsableCommand {
         }
         host.supervise()
         server.stop()
+        if !noHttp { discovery.stop() }
         scheduler.stop()
         feedback.stop()
         meters.stop()
@@ -241,6 +273,16 @@ struct Serve: ParsableCommand {
         if !skipped.isEmpty { logger.warning("the saved scene is larger than the rig; skipped \(skipped.joined(separator: "; "))") }
         return fitted
     }
+}
+
+/// The OSCQuery model, filled in once the controller exists (the server is
+/// made before it, so that its denied count can feed `/status`).
+final class NamespaceBox: OSCQueryModel, @unchecked Sendable {
+    private let model = Mutex<RigNamespace?>(nil)
+    var controller: Controller? { model.withLock { $0?.controller } }
+    func set(_ namespace: RigNamespace) { model.withLock { $0 = namespace } }
+    func namespace() -> OSCQueryNode { model.withLock { $0 }?.namespace() ?? .container("/") }
+    func access(for host: String) -> OSCQueryClientAccess { model.withLock { $0 }?.access(for: host) ?? .denied }
 }
 
 extension PanLaw: ExpressibleByArgument {}

@@ -13,6 +13,8 @@ final class CrosspointRig: @unchecked Sendable {
     let recorder: JackProbe
     let osc: OSCTestClient
     let oscPort: Int
+    /// The OSCQuery server's HTTP and WebSocket port.
+    let httpPort: Int
     let inputs: Int
     let outputs: Int
     /// A fresh directory for this rig's presets (`presets/`) and state file (`state.json`).
@@ -64,7 +66,8 @@ final class CrosspointRig: @unchecked Sendable {
         crosspoint = try ChildProcess(
             executable: Self.binary,
             arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
-                        "--inputs", "\(inputs)", "--outputs", "\(outputs)"] + Self.fileArguments(directory) + arguments,
+                        "--inputs", "\(inputs)", "--outputs", "\(outputs)", "--http-port", "0"]
+                + Self.fileArguments(directory) + arguments,
             label: "crosspoint serve")
         do {
             let ready = try await crosspoint.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
@@ -73,6 +76,11 @@ final class CrosspointRig: @unchecked Sendable {
                 throw RigError("no OSC port in: \(ready)")
             }
             oscPort = port
+            guard let http = ready.split(separator: " ").drop(while: { $0 != "HTTP" }).dropFirst(2).first
+                .flatMap({ Int($0.trimmingCharacters(in: .punctuationCharacters)) }) else {
+                throw RigError("no HTTP port in: \(ready)")
+            }
+            httpPort = http
             source = try JackProbe(server: jack, clientName: "xp-source", playPorts: inputs, recordPorts: 0)
             recorder = try JackProbe(server: jack, clientName: "xp-recorder", playPorts: 0, recordPorts: outputs)
             for n in 1...inputs { try source.connect(from: source.playPort(n), to: "crosspoint:in_\(n)") }

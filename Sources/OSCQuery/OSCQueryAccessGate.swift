@@ -1,0 +1,31 @@
+import Logging
+import Synchronization
+
+/// Access control for HTTP and WebSocket: asks the model about each client
+/// and counts what it refuses.
+final class OSCQueryAccessGate: Sendable {
+    let model: any OSCQueryModel
+    private let logger: Logger
+    private let denied = Atomic<Int>(0)
+
+    init(model: any OSCQueryModel, logger: Logger) {
+        self.model = model
+        self.logger = logger
+    }
+
+    /// Requests, connections and set attempts refused so far.
+    var deniedCount: Int { denied.load(ordering: .relaxed) }
+
+    /// The client's access; a denial is counted and logged as `what`.
+    func admit(_ host: String, for what: @autoclosure () -> String) -> OSCQueryClientAccess {
+        let access = model.access(for: host)
+        if access == .denied { refuse(host, what()) }
+        return access
+    }
+
+    /// Counts and logs one refused request.
+    func refuse(_ host: String, _ what: String) {
+        denied.add(1, ordering: .relaxed)
+        logger.debug("OSCQuery: refused", metadata: ["host": "\(host)", "request": "\(what)"])
+    }
+}

@@ -1,0 +1,82 @@
+import NIOCore
+import OSC
+import Synchronization
+
+/// The WebSocket clients of a server and the addresses each LISTENs to.
+/// `publish` may be called from any thread; each client has its own
+/// bounded queue of frames, drained by its connection's task.
+final class OSCQueryListeners: Sendable {
+    /// How many frames may wait for one client; beyond that the oldest are
+    /// dropped, so a stalled client cannot hold memory without limit.
+    static let queueLimit = 4096
+
+    typealias Queue = AsyncStream<ByteBuffer>
+
+    struct Client {
+        let host: String
+        var paths: Set<String> = []
+        let queue: Queue.Continuation
+    }
+
+    private struct State {
+        var nextID = 0
+        var clients: [Int: Client] = [:]
+        var isClosed = false
+    }
+
+    private let state = Mutex(State())
+    private let dropped = Atomic<Int>(0)
+
+    /// Registers a client; nil once the server is stopping.
+    func add(host: String) -> (id: Int, frames: Queue)? {
+        let (frames, queue) = Queue.makeStream(bufferingPolicy: .bufferingNewest(Self.queueLimit))
+        let id: Int? = state.withLock { state in
+            guard !state.isClosed else { return nil }
+            defer { state.nextID += 1 }
+            state.clients[state.nextID] = Client(host: host, queue: queue)
+            return state.nextID
+        }
+        guard let id else { queue.finish(); return nil }
+        return (id, frames)
+    }
+
+    func remove(_ id: Int) {
+        state.withLock { $0.clients.removeValue(forKey: id) }?.queue.finish()
+    }
+
+    func listen(_ id: Int, to path: String) {
+        state.withLock { _ = $0.clients[id]?.paths.insert(path) }
+    }
+
+    func ignore(_ id: Int, _ path: String) {
+        state.withLock { _ = $0.clients[id]?.paths.remove(path) }
+    }
+
+    /// Queues `message` as one binary OSC frame for every client listening
+    /// to its address (exactly that address: LISTEN to `/a` does not cover
+    /// `/a/b`).
+    func publish(_ message: OSCMessage) {
+        let queues = state.withLock { state in
+            state.clients.values.filter { $0.paths.contains(message.address) }.map(\.queue)
+        }
+        guard !queues.isEmpty else { return }
+        let frame = ByteBuffer(bytes: message.encoded())
+        for queue in queues {
+            if case .dropped = queue.yield(frame) { dropped.add(1, ordering: .relaxed) }
+        }
+    }
+
+    /// Ends every client's queue, and refuses new clients.
+    func closeAll() {
+        let queues = state.withLock { state in
+            state.isClosed = true
+            return state.clients.values.map(\.queue)
+        }
+        for queue in queues { queue.finish() }
+    }
+
+    var count: Int { state.withLock { $0.clients.count } }
+
+    /// Frames dropped because a client's queue was full.
+    var droppedCount: Int { dropped.load(ordering: .relaxed) }
+}

@@ -1,0 +1,217 @@
+import Dispatch
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import OSC
+import ServiceLifecycle
+import Synchronization
+
+/// Serves an OSCQuery namespace over HTTP, and value streaming over a
+/// WebSocket on the same port (the Vidvox OSCQuery proposal).
+///
+/// - `GET /` and `GET /some/path`: the node and everything below it, as JSON
+///   with `FULL_PATH`, `CONTENTS`, `TYPE`, `VALUE`, `RANGE`, `ACCESS`,
+///   `DESCRIPTION`, `UNIT`, `CLIPMODE`.
+/// - `GET /path?VALUE` (or any other attribute): `{"VALUE": […]}`.
+/// - `GET /?HOST_INFO`: name, OSC port and transport, WebSocket address, and
+///   the `EXTENSIONS` this server has.
+/// - WebSocket: text frames `{"COMMAND":"LISTEN","DATA":"/path"}` and
+///   `IGNORE`; changes given to `publish` are pushed to the clients
+///   listening to their address as binary OSC frames; binary OSC frames from
+///   clients with full access are handed to `onSet`.
+///
+/// Access control: the model says for each client IP whether it has full,
+/// read-only or no access. Denied clients get HTTP 403 and no WebSocket;
+/// read-only clients may GET and LISTEN but not set. Every refusal is
+/// counted in `deniedCount`.
+///
+/// Usable from synchronous code (`start()`/`stop()` block until done) and
+/// from async code (`await start()`/`await stop()`). A server runs once:
+/// after `stop()` make a new one.
+public final class OSCQueryServer: Sendable {
+    /// Called with each OSC message a full-access WebSocket client sends,
+    /// and the client's IP address. Called on the server's threads; it must
+    /// not block for long.
+    public typealias SetHandler = @Sendable (_ message: OSCMessage, _ host: String) -> Void
+
+    private let bind: String
+    private let requestedPort: Int
+    private let logger: Logger
+    private let responder: OSCQueryResponder
+    private let gate: OSCQueryAccessGate
+    private let listeners = OSCQueryListeners()
+    private let onSet: SetHandler?
+    private let phase = Mutex(Phase.idle)
+
+    private enum Phase {
+        case idle
+        case starting
+        case running(ServiceGroup, Task<Void, Never>, port: Int)
+        case stopped
+    }
+
+    /// - Parameters:
+    ///   - bind: the address to listen on: `0.0.0.0` for every IPv4
+    ///     interface, `::` for every interface, `127.0.0.1` for this machine.
+    ///   - port: the TCP port for HTTP and WebSocket; 0 picks a free one
+    ///     (read it from `port` once started).
+    ///   - oscPort: the port of the OSC server the namespace belongs to
+    ///     (`OSC_PORT` of `HOST_INFO`).
+    ///   - oscTransport: `UDP` or `TCP` (`OSC_TRANSPORT`).
+    ///   - oscIP: the OSC server's address when it differs from this
+    ///     server's (`OSC_IP`); nil leaves it out, meaning the same address.
+    ///   - name: the host's name (`NAME`).
+    ///   - model: the namespace and the access rules.
+    ///   - logger: where the server logs; requests are logged at debug level.
+    ///   - onSet: what to do with values that WebSocket clients send; nil
+    ///     accepts none.
+    public init(bind: String, port: Int, oscPort: Int, oscTransport: String = "UDP", oscIP: String? = nil,
+                name: String, model: any OSCQueryModel, logger: Logger, onSet: SetHandler? = nil) {
+        self.bind = bind
+        self.requestedPort = port
+        self.logger = logger
+        self.onSet = onSet
+        gate = OSCQueryAccessGate(model: model, logger: logger)
+        responder = OSCQueryResponder(gate: gate, name: name, oscIP: oscIP, oscPort: oscPort,
+                                      oscTransport: oscTransport)
+    }
+
+    /// The port the server listens on once started (the one picked when 0
+    /// was asked for); before that, the port asked for.
+    public var port: Int {
+        phase.withLock { phase in
+            if case .running(_, _, let port) = phase { return port }
+            return requestedPort
+        }
+    }
+
+    /// HTTP requests, WebSocket upgrades and WebSocket set requests refused
+    /// by access control.
+    public var deniedCount: Int { gate.deniedCount }
+
+    /// WebSocket clients connected now.
+    public var webSocketClientCount: Int { listeners.count }
+
+    /// Frames not sent because a WebSocket client fell more than
+    /// 4096 frames behind (the oldest are dropped first).
+    public var droppedFrameCount: Int { listeners.droppedCount }
+
+    /// A parameter changed: sends `message` as a binary OSC frame to every
+    /// WebSocket client LISTENing to `message.address`. Callable from any
+    /// thread; does not wait for the network.
+    public func publish(_ message: OSCMessage) {
+        listeners.publish(message)
+    }
+
+    // MARK: Starting and stopping
+
+    /// Starts listening, and returns once the server accepts connections.
+    /// Throws if the address cannot be bound or the server was started before.
+    public func start() async throws {
+        try phase.withLock { phase in
+            guard case .idle = phase else { throw OSCQueryServerError.alreadyStarted }
+            phase = .starting
+        }
+        let (started, reportStart) = AsyncStream<Result<Int, any Error>>.makeStream()
+        let application = Application(
+            responder: responder,
+            server: .http1WebSocketUpgrade(configuration: webSocketConfiguration, shouldUpgrade: upgrade),
+            configuration: ApplicationConfiguration(address: .hostname(bind, port: requestedPort)),
+            onServerRunning: { channel in reportStart.yield(.success(channel.localAddress?.port ?? 0)) },
+            logger: logger
+        )
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [],
+                                                      logger: logger))
+        let task = Task {
+            do {
+                try await group.run()
+                reportStart.yield(.failure(OSCQueryServerError.stoppedBeforeListening))
+            } catch {
+                reportStart.yield(.failure(error))
+            }
+            reportStart.finish()
+        }
+        var reports = started.makeAsyncIterator()
+        switch await reports.next() ?? .failure(OSCQueryServerError.stoppedBeforeListening) {
+        case .success(let port):
+            phase.withLock { $0 = .running(group, task, port: port) }
+            logger.info("OSCQuery: serving HTTP and WebSocket", metadata: ["address": "\(bind)", "port": "\(port)"])
+        case .failure(let error):
+            phase.withLock { $0 = .stopped }
+            listeners.closeAll()
+            await task.value
+            throw error
+        }
+    }
+
+    /// Starts listening, blocking the calling thread until the server
+    /// accepts connections; for synchronous callers. Throws as `start() async`.
+    public func start() throws {
+        let outcome = Mutex<Result<Void, any Error>>(.success(()))
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { try await self.start() } catch { outcome.withLock { $0 = .failure(error) } }
+            done.signal()
+        }
+        done.wait()
+        try outcome.withLock { $0 }.get()
+    }
+
+    /// Closes every WebSocket, stops listening, and returns once the server
+    /// has shut down. Does nothing if it is not running.
+    public func stop() async {
+        let running: (ServiceGroup, Task<Void, Never>)? = phase.withLock { phase in
+            guard case .running(let group, let task, _) = phase else { return nil }
+            phase = .stopped
+            return (group, task)
+        }
+        guard let (group, task) = running else { return }
+        listeners.closeAll()
+        await group.triggerGracefulShutdown()
+        await task.value
+        logger.info("OSCQuery: stopped")
+    }
+
+    /// Stops as `stop() async`, blocking the calling thread until done; for
+    /// synchronous callers.
+    public func stop() {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await self.stop()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    // MARK: WebSocket
+
+    private var webSocketConfiguration: HTTP1WebSocketUpgradeChannel.Configuration {
+        HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: HTTP1Channel.Configuration(idleTimeout: .seconds(60)),
+            ws: WebSocketServerConfiguration(maxFrameSize: OSCQueryWebSocketSession.maximumMessageSize,
+                                             closeTimeout: .seconds(2))
+        )
+    }
+
+    /// Decides on a WebSocket upgrade: refused for denied clients (counted),
+    /// at most read-only for a browser page from another host.
+    @Sendable
+    private func upgrade(_ request: HTTPRequest, _ channel: any Channel, _ logger: Logger) throws
+        -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        let host = channel.remoteAddress?.peerHost ?? "?"
+        var access = gate.admit(host, for: "WebSocket upgrade")
+        guard access != .denied else { return .dontUpgrade }
+        if access == .full, OSCQueryWebSocketSession.isCrossOrigin(request) {
+            logger.debug("OSCQuery: cross-origin WebSocket is read-only",
+                         metadata: ["host": "\(host)", "origin": "\(request.headerFields[values: .origin])"])
+            access = .readOnly
+        }
+        let session = OSCQueryWebSocketSession(host: host, access: access, gate: gate, listeners: listeners,
+                                               onSet: onSet, logger: self.logger)
+        return .upgrade([:]) { inbound, outbound, _ in
+            await session.run(inbound: inbound, outbound: outbound)
+        }
+    }
+}

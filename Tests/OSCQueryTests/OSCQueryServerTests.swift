@@ -1,0 +1,402 @@
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import NIOCore
+import Logging
+import OSC
+import OSCQuery
+import Synchronization
+import Testing
+
+/// The real server on 127.0.0.1, an ephemeral port, queried by curl and by
+/// a real WebSocket client. Serialized: each test has its own server, but
+/// two at once would only compete for the machine's two cores.
+@Suite(.serialized) struct OSCQueryServerTests {
+    static let logger: Logger = {
+        var logger = Logger(label: "oscquery-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["OSCQUERY_TEST_LOG"]
+            .flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        return logger
+    }()
+
+    /// What `onSet` received.
+    final class SetLog: Sendable {
+        private let entries = Mutex<[(OSCMessage, String)]>([])
+        func append(_ message: OSCMessage, _ host: String) { entries.withLock { $0.append((message, host)) } }
+        var messages: [OSCMessage] { entries.withLock { $0.map(\.0) } }
+        var hosts: [String] { entries.withLock { $0.map(\.1) } }
+    }
+
+    /// Runs `body` with a started server, and stops it whatever happens.
+    func withServer(model: FakeModel = FakeModel(), setLog: SetLog? = nil,
+                    _ body: (OSCQueryServer) async throws -> Void) async throws {
+        var onSet: OSCQueryServer.SetHandler?
+        if let setLog { onSet = { message, host in setLog.append(message, host) } }
+        let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "Crosspoint test",
+                                    model: model, logger: Self.logger, onSet: onSet)
+        try await server.start()
+        do {
+            try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    func url(_ server: OSCQueryServer, _ pathAndQuery: String) -> String {
+        "http://127.0.0.1:\(server.port)\(pathAndQuery)"
+    }
+
+    /// Publishes `message` every 20 ms until cancelled: a LISTEN is handled
+    /// asynchronously, so the first publications may precede it.
+    func keepPublishing(_ server: OSCQueryServer, _ messages: [OSCMessage]) -> Task<Void, Never> {
+        Task {
+            while !Task.isCancelled {
+                for message in messages { server.publish(message) }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
+    // MARK: HTTP
+
+    @Test func servesTheWholeNamespaceWithTheSpecsAttributes() async throws {
+        try await withServer { server in
+            let reply = try await Curl.get(url(server, "/"))
+            #expect(reply.status == 200)
+            #expect(reply.contentType == "application/json")
+            let tree = try reply.json()
+            #expect(SpecShape.problems(node: tree, path: "/") == [])
+
+            let root = try #require(tree as? [String: Any])
+            #expect(root["ACCESS"] as? Int == 0)
+            #expect(root["DESCRIPTION"] as? String == "Crosspoint test rig")
+            let contents = try #require(root["CONTENTS"] as? [String: Any])
+            #expect(Set(contents.keys) == ["source", "matrix", "output", "preset", "status"])
+
+            let volume = try #require(node(tree, "/source/1/volume"))
+            #expect(volume["TYPE"] as? String == "f")
+            #expect(volume["ACCESS"] as? Int == 3)
+            #expect(volume["VALUE"] as? [Double] == [0.5])
+            #expect((volume["RANGE"] as? [[String: Double]]) == [["MIN": 0, "MAX": 2]])
+            #expect(volume["UNIT"] as? [String] == ["gain"])
+            #expect(volume["CLIPMODE"] as? [String] == ["both"])
+            #expect(volume["DESCRIPTION"] as? String == "Source 1 gain")
+            #expect(volume["CONTENTS"] == nil)
+
+            let pan = try #require(node(tree, "/output/1/pan"))
+            #expect(pan["DESCRIPTION"] as? String == "Pan of output 1, \"quoted\"")
+            #expect((pan["VALUE"] as? [Any])?.count == 2)
+            #expect((pan["RANGE"] as? [[String: Any]])?.last?.isEmpty == true)
+            #expect((pan["UNIT"] as? [Any])?.last is NSNull)
+            let mode = try #require(node(tree, "/output/1/mode"))
+            #expect((mode["RANGE"] as? [[String: [String]]]) == [["VALS": ["mono", "stereo"]]])
+
+            // Write-only: no VALUE, though the model has one.
+            let recall = try #require(node(tree, "/preset/recall"))
+            #expect(recall["ACCESS"] as? Int == 2)
+            #expect(recall["VALUE"] == nil)
+            // A method without arguments is a method (empty TYPE), not a container.
+            let undo = try #require(node(tree, "/preset/undo"))
+            #expect(undo["TYPE"] as? String == "")
+            #expect(undo["CONTENTS"] == nil)
+            // T has no JSON value but null, as the proposal's table says.
+            #expect((node(tree, "/status/running")?["VALUE"] as? [Any])?.first is NSNull)
+
+            // Numbers in order of value in the raw text: matrix 2 before 10.
+            let text = reply.body
+            let two = try #require(text.range(of: "\"/matrix/2\""))
+            let ten = try #require(text.range(of: "\"/matrix/10\""))
+            #expect(two.lowerBound < ten.lowerBound)
+        }
+    }
+
+    @Test func servesOneNodeAndSingleAttributes() async throws {
+        let model = FakeModel()
+        try await withServer(model: model) { server in
+            let source = try await Curl.get(url(server, "/source/1"))
+            #expect(source.status == 200)
+            #expect(source.contentType == "application/json")
+            #expect(SpecShape.problems(node: try source.json(), path: "/source/1") == [])
+            let slash = try await Curl.get(url(server, "/source/1/"))
+            #expect(slash.body == source.body)
+
+            func attribute(_ pathAndQuery: String) async throws -> [String: Any] {
+                let reply = try await Curl.get(url(server, pathAndQuery))
+                #expect(reply.status == 200, "\(pathAndQuery)")
+                #expect(reply.contentType == "application/json", "\(pathAndQuery)")
+                return try #require(try reply.json() as? [String: Any], "\(pathAndQuery)")
+            }
+            #expect(try await attribute("/source/1/volume?VALUE")["VALUE"] as? [Double] == [0.5])
+            #expect(try await attribute("/source/1/volume?VALUE").keys.sorted() == ["VALUE"])
+            #expect(try await attribute("/source/1/volume?TYPE")["TYPE"] as? String == "f")
+            #expect(try await attribute("/source/1/volume?ACCESS")["ACCESS"] as? Int == 3)
+            #expect(try await attribute("/source/1/volume?UNIT")["UNIT"] as? [String] == ["gain"])
+            #expect(try await attribute("/source/1/volume?CLIPMODE")["CLIPMODE"] as? [String] == ["both"])
+            #expect(try await attribute("/source/1/volume?DESCRIPTION")["DESCRIPTION"] as? String == "Source 1 gain")
+            #expect(try await attribute("/source/1/volume?FULL_PATH")["FULL_PATH"] as? String == "/source/1/volume")
+            #expect(try await attribute("/source/1/volume?RANGE")["RANGE"] != nil)
+            #expect((try await attribute("/source?CONTENTS")["CONTENTS"] as? [String: Any])?.count == 2)
+            // A container has no TYPE: an empty object.
+            #expect(try await attribute("/source?TYPE").isEmpty)
+            // Percent-encoded paths are decoded.
+            #expect(try await attribute("/source/%31/volume?VALUE")["VALUE"] as? [Double] == [0.5])
+
+            // Values are current.
+            model.setVolume(1, 0.75)
+            #expect(try await attribute("/source/1/volume?VALUE")["VALUE"] as? [Double] == [0.75])
+
+            // Not readable, or not served: 204. Unknown attribute: 400. No node: 404.
+            #expect(try await Curl.get(url(server, "/preset/recall?VALUE")).status == 204)
+            #expect(try await Curl.get(url(server, "/source/1/volume?TAGS")).status == 204)
+            #expect(try await Curl.get(url(server, "/source/1/volume?BOGUS")).status == 400)
+            #expect(try await Curl.get(url(server, "/nothing/here")).status == 404)
+            #expect(try await Curl.get(url(server, "/source/9/volume?VALUE")).status == 404)
+            #expect(try await Curl.get(url(server, "/"), method: "POST").status == 405)
+        }
+    }
+
+    @Test func hostInfoSaysWhereAndWhatIsServed() async throws {
+        try await withServer { server in
+            let reply = try await Curl.get(url(server, "/?HOST_INFO"))
+            #expect(reply.status == 200)
+            #expect(reply.contentType == "application/json")
+            let json = try reply.json()
+            #expect(SpecShape.problems(hostInfo: json, body: reply.body) == [])
+            let info = try #require(json as? [String: Any])
+            #expect(info["NAME"] as? String == "Crosspoint test")
+            #expect(info["OSC_PORT"] as? Int == 9000)
+            #expect(info["OSC_TRANSPORT"] as? String == "UDP")
+            #expect(info["WS_IP"] as? String == "127.0.0.1")
+            #expect(info["WS_PORT"] as? Int == server.port)
+            for supported in ["ACCESS", "VALUE", "RANGE", "DESCRIPTION", "UNIT", "CLIPMODE", "LISTEN"] {
+                #expect(reply.body.contains("\"\(supported)\":true"), "\(supported)")
+            }
+            for unsupported in ["PATH_CHANGED", "TAGS", "CRITICAL", "HTML"] {
+                #expect(reply.body.contains("\"\(unsupported)\":false"), "\(unsupported)")
+            }
+            // The path does not matter for HOST_INFO.
+            #expect(try await Curl.get(url(server, "/source/1?HOST_INFO")).body == reply.body)
+        }
+    }
+
+    // MARK: WebSocket
+
+    @Test func listenStreamsChangesAsBinaryOSCAndIgnoreStopsThem() async throws {
+        try await withServer { server in
+            let volume = OSCMessage("/source/1/volume", [.float(0.25)])
+            let other = OSCMessage("/source/2/volume", [.float(0.5)])  // never listened to
+            let pan = OSCMessage("/output/1/pan", [.float(-1), .int32(7)])
+            try await WebSocketProbe.run(port: server.port) { inbound, outbound in
+                var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                try await outbound.write(WebSocketProbe.command("LISTEN", "/source/1/volume"))
+
+                var publisher = keepPublishing(server, [other, volume])
+                let first = try await WebSocketProbe.nextOSC(&messages)
+                publisher.cancel()
+                #expect(first == volume)
+
+                // IGNORE the volume, then LISTEN to the pan: commands are handled
+                // in order, so once a pan arrives the volume is no longer sent.
+                try await outbound.write(WebSocketProbe.command("IGNORE", "/source/1/volume"))
+                try await outbound.write(WebSocketProbe.command("LISTEN", "/output/1/pan"))
+                publisher = keepPublishing(server, [volume, pan])
+                var received = try await WebSocketProbe.nextOSC(&messages)
+                while received == volume { received = try await WebSocketProbe.nextOSC(&messages) }
+                publisher.cancel()
+                _ = await publisher.value
+                #expect(received == pan)
+                // Drain what the publisher queued, then prove the volume stays quiet.
+                server.publish(OSCMessage("/output/1/pan", [.float(0), .int32(-1)]))
+                while received != OSCMessage("/output/1/pan", [.float(0), .int32(-1)]) {
+                    received = try await WebSocketProbe.nextOSC(&messages)
+                    #expect(received.address == "/output/1/pan")
+                }
+                server.publish(volume)
+                server.publish(other)
+                server.publish(pan)
+                #expect(try await WebSocketProbe.nextOSC(&messages) == pan)
+            }
+        }
+    }
+
+    @Test func aFullAccessClientSetsValuesWithBinaryOSC() async throws {
+        let log = SetLog()
+        try await withServer(setLog: log) { server in
+            let set = OSCMessage("/source/1/volume", [.float(0.125)])
+            let bundle = [OSCMessage("/source/2/volume", [.float(1.5)]), OSCMessage("/output/1/mode", [.string("mono")])]
+            try await WebSocketProbe.run(port: server.port) { inbound, outbound in
+                try await outbound.write(.binary(ByteBuffer(bytes: set.encoded())))
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCPacket.bundle(bundle).encoded())))
+                try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3])))  // garbage: ignored
+                while log.messages.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(log.messages == [set] + bundle)
+            #expect(log.hosts == ["127.0.0.1", "127.0.0.1", "127.0.0.1"])
+            #expect(server.deniedCount == 0)
+        }
+    }
+
+    @Test func aReadOnlyClientReadsAndListensButCannotSet() async throws {
+        let model = FakeModel()
+        model.setAccess(.readOnly, for: "127.0.0.1")
+        let log = SetLog()
+        try await withServer(model: model, setLog: log) { server in
+            #expect(try await Curl.get(url(server, "/")).status == 200)
+            #expect(try await Curl.get(url(server, "/?HOST_INFO")).status == 200)
+            let volume = OSCMessage("/source/1/volume", [.float(0.3)])
+            try await WebSocketProbe.run(port: server.port) { inbound, outbound in
+                var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCMessage("/source/1/volume", [.float(2)]).encoded())))
+                // Handled after the set attempt: once a value arrives, the set was refused.
+                try await outbound.write(WebSocketProbe.command("LISTEN", "/source/1/volume"))
+                let publisher = keepPublishing(server, [volume])
+                let received = try await WebSocketProbe.nextOSC(&messages)
+                publisher.cancel()
+                #expect(received == volume)
+            }
+            #expect(log.messages.isEmpty)
+            #expect(server.deniedCount == 1)
+        }
+    }
+
+    @Test func aDeniedClientGetsForbiddenAndNoWebSocket() async throws {
+        let model = FakeModel()
+        model.setAccess(.denied, for: "127.0.0.1")
+        let log = SetLog()
+        try await withServer(model: model, setLog: log) { server in
+            let root = try await Curl.get(url(server, "/"))
+            #expect(root.status == 403)
+            #expect(!root.body.contains("FULL_PATH"))
+            #expect(try await Curl.get(url(server, "/?HOST_INFO")).status == 403)
+            #expect(try await Curl.get(url(server, "/source/1/volume?VALUE")).status == 403)
+            #expect(server.deniedCount == 3)
+
+            let opened = Atomic<Bool>(false)
+            await #expect(throws: (any Error).self) {
+                try await WebSocketProbe.run(port: server.port) { _, outbound in
+                    opened.store(true, ordering: .relaxed)
+                    try await outbound.write(.binary(ByteBuffer(bytes: OSCMessage("/source/1/volume", [.float(2)]).encoded())))
+                }
+            }
+            let wasOpened = opened.load(ordering: .relaxed)
+            #expect(!wasOpened)
+            #expect(server.deniedCount == 4)
+            #expect(server.webSocketClientCount == 0)
+            #expect(log.messages.isEmpty)
+
+            // Rules are asked per request: allowed again, served again.
+            model.setAccess(.full, for: "127.0.0.1")
+            #expect(try await Curl.get(url(server, "/")).status == 200)
+            #expect(server.deniedCount == 4)
+        }
+    }
+
+    @Test func aBrowserPageFromAnotherHostCannotSet() async throws {
+        let log = SetLog()
+        try await withServer(setLog: log) { server in
+            let set = OSCMessage("/source/1/volume", [.float(0)])
+            // A page of some web site, opened in a browser on an allowed machine.
+            try await WebSocketProbe.run(port: server.port, headers: [.origin: "http://evil.example"]) { inbound, outbound in
+                var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                try await outbound.write(.binary(ByteBuffer(bytes: set.encoded())))
+                try await outbound.write(WebSocketProbe.command("LISTEN", "/source/1/volume"))
+                let publisher = keepPublishing(server, [set])
+                _ = try await WebSocketProbe.nextOSC(&messages)
+                publisher.cancel()
+            }
+            #expect(log.messages.isEmpty)
+            #expect(server.deniedCount == 1)
+            // A page served from this host (another port) may.
+            try await WebSocketProbe.run(port: server.port, headers: [.origin: "http://127.0.0.1:8080"]) { _, outbound in
+                try await outbound.write(.binary(ByteBuffer(bytes: set.encoded())))
+                while log.messages.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(log.messages == [set])
+            #expect(server.deniedCount == 1)
+        }
+    }
+
+    @Test func stopClosesOpenWebSockets() async throws {
+        let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "t", model: FakeModel(),
+                                    logger: Self.logger)
+        try await server.start()
+        let port = server.port
+        let connected = Atomic<Bool>(false)
+        let client = Task {
+            try await WebSocketProbe.run(port: port) { inbound, outbound in
+                try await outbound.write(WebSocketProbe.command("LISTEN", "/source/1/volume"))
+                connected.store(true, ordering: .relaxed)
+                for try await _ in inbound.messages(maxSize: 1 << 16) {}
+            }
+        }
+        while !connected.load(ordering: .relaxed) || server.webSocketClientCount == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let started = ContinuousClock.now
+        await server.stop()
+        // The client saw the close (its loop ended), well before its 15 s deadline.
+        try await client.value
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(server.webSocketClientCount == 0)
+    }
+
+    // MARK: Life cycle
+
+    @Test func portZeroPicksAPortAndAStoppedServerRefusesConnections() async throws {
+        let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "t", model: FakeModel(),
+                                    logger: Self.logger)
+        #expect(server.port == 0)
+        try await server.start()
+        let port = server.port
+        #expect(port > 0)
+        #expect(try await Curl.get("http://127.0.0.1:\(port)/").status == 200)
+        await #expect(throws: OSCQueryServerError.alreadyStarted) { try await server.start() }
+
+        // The port is taken: a second server cannot have it.
+        let second = OSCQueryServer(bind: "127.0.0.1", port: port, oscPort: 9000, name: "t", model: FakeModel(),
+                                    logger: Self.logger)
+        await #expect(throws: (any Error).self) { try await second.start() }
+
+        await server.stop()
+        await server.stop()  // a second stop does nothing
+        await #expect(throws: Curl.Failure.self) { try await Curl.get("http://127.0.0.1:\(port)/") }
+        await #expect(throws: OSCQueryServerError.alreadyStarted) { try await server.start() }
+    }
+
+    /// `serve` is a synchronous command: start and stop must work from a
+    /// plain thread, not only from async code.
+    @Test func startsAndStopsFromAPlainThread() async throws {
+        let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "t", model: FakeModel(),
+                                    logger: Self.logger)
+        let port: Int = try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                do {
+                    try server.start()
+                    continuation.resume(returning: server.port)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
+        #expect(port > 0)
+        #expect(try await Curl.get("http://127.0.0.1:\(port)/?HOST_INFO").status == 200)
+        await withCheckedContinuation { continuation in
+            Thread {
+                server.stop()
+                continuation.resume()
+            }.start()
+        }
+        await #expect(throws: Curl.Failure.self) { try await Curl.get("http://127.0.0.1:\(port)/") }
+    }
+
+    /// The node at `path` in a parsed tree.
+    func node(_ tree: Any, _ path: String) -> [String: Any]? {
+        var node = tree as? [String: Any]
+        for part in path.split(separator: "/") {
+            node = (node?["CONTENTS"] as? [String: Any])?[String(part)] as? [String: Any]
+        }
+        return node
+    }
+}
