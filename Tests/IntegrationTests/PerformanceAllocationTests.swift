@@ -26,6 +26,13 @@ extension Integration {
         subscript(_ key: String) -> Int { values[key] ?? -1 }
     }
 
+    /// A C compiler: the system's `cc`, else the clang that comes with Swift.
+    static var compiler: String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let hasCC = path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/cc") }
+        return hasCC ? "cc" : "clang"
+    }
+
     /// Builds the interposer and the allocating control client with `cc`.
     static func buildTools(in directory: URL) async throws -> (library: String, control: String) {
         let source = packageRoot.appendingPathComponent("tools/alloc-counter")
@@ -33,7 +40,7 @@ extension Integration {
         let control = directory.appendingPathComponent("allocating_client").path
         for arguments in [["-O2", "-shared", "-fPIC", "-o", library, source.appendingPathComponent("alloc_counter.c").path, "-ldl"],
                           ["-O2", "-o", control, source.appendingPathComponent("allocating_client.c").path, "-ljack"]] {
-            let cc = try ChildProcess(executable: "cc", arguments: arguments)
+            let cc = try ChildProcess(executable: compiler, arguments: arguments)
             let status = try await cc.waitForExit(timeout: .seconds(60))
             try #require(status == .exited(0), "cc failed: \(cc.diagnostics())")
         }
