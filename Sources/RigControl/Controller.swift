@@ -22,7 +22,9 @@ public final class Controller: @unchecked Sendable {
     let store: PresetStore
     let parameters: ParameterIndex
     let logger: Logger
-    let statusReport: @Sendable () -> [(String, OSCArgument)]
+    /// What `/status` reports besides the controller's own figures; set it
+    /// before messages arrive.
+    public var statusReport: @Sendable () -> [(String, OSCArgument)]
     /// Called after every change of the rig state (scene, safes, preset),
     /// under the lock: keep it quick.
     private let stateChanged: @Sendable () -> Void

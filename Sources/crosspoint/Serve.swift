@@ -1,14 +1,11 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import JackHost
 import Logging
 import MixCore
 import OSC
-import OSCQuery
 import Presets
 import RigControl
-import Synchronization
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -129,162 +126,32 @@ struct Serve: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "crosspoint")
-
-        let store = PresetStore(directory: URL(fileURLWithPath: presets))
-        let keeper = StateKeeper(url: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
-                                 logger: logger)
-        AtomicFile.removeLeftovers(in: store.directory)
-        AtomicFile.removeLeftovers(in: keeper.url.deletingLastPathComponent())
-        let initial = try initialState(store: store, keeper: keeper, logger: logger)
-        let mixer = Mixer(scene: initial.scene, panLaw: panLaw,
-                          layout: OutputLayout(outputs: outputs, monoOutputs: try monoOutputSet()))
-        var hostOptions = JackHost.Options()
-        hostOptions.clientName = jackName
-        hostOptions.serverName = jackServer
-        hostOptions.connectInputs = connectInputs
-        hostOptions.connectOutputs = connectOutputs
-        hostOptions.autostartDriver = noAutostart ? nil : autostartDriver
-        let host = JackHost(mixer: mixer, options: hostOptions, logger: logger)
-
-        let (inputs, outputs) = (self.inputs, self.outputs)
-        var serverOptions = OSCServer.Options()
-        serverOptions.bind = bind
-        serverOptions.port = oscPort
-        serverOptions.policy = try accessPolicy()
-        serverOptions.tcp = !noTcp
-        let server: OSCServer
+        var host = JackHost.Options()
+        host.clientName = jackName
+        host.serverName = jackServer
+        host.connectInputs = connectInputs
+        host.connectOutputs = connectOutputs
+        host.autostartDriver = noAutostart ? nil : autostartDriver
+        var osc = OSCServer.Options()
+        osc.bind = bind
+        osc.port = oscPort
+        osc.policy = try accessPolicy()
+        osc.tcp = !noTcp
+        let configuration = Rig.Configuration(
+            inputs: inputs, outputs: outputs, panLaw: panLaw, monoOutputs: try monoOutputSet(),
+            smoothingSeconds: Float(smoothingMs / 1000), host: host, osc: osc, httpPort: noHttp ? nil : httpPort,
+            subscriptionLease: .milliseconds(Int(subscriptionTimeout * 1000)),
+            presets: URL(fileURLWithPath: presets),
+            state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
+            scene: scene)
         do {
-            server = try OSCServer(options: serverOptions)
+            try Rig(configuration, logger: logger).run()
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
         }
-        let feedback = FeedbackHub(lease: .milliseconds(Int(subscriptionTimeout * 1000)), logger: logger) { packet, peer in
-            server.send(packet, to: peer)
-        }
-        let meters = MeterStream(mixer: mixer, lease: .milliseconds(Int(subscriptionTimeout * 1000)), logger: logger) {
-            packet, peer in server.send(packet, to: peer)
-        }
-        let namespace = NamespaceBox()
-        let policy = serverOptions.policy
-        let discovery = OSCQueryServer(
-            bind: bind, port: noHttp ? 0 : httpPort, oscPort: server.port, oscTransport: "UDP",
-            name: "Crosspoint \(jackName)", model: namespace, logger: logger,
-            onSet: { message, host in
-                // A WebSocket client's value: handled like an OSC message from its host.
-                guard let address = SocketAddress.resolve(host: host, port: 0) else { return }
-                _ = namespace.controller?.handle(message, from: OSCPeer(address: address, transport: .udp,
-                                                                         access: policy.access(forHost: host)))
-            })
-        let controller = Controller(
-            state: initial, mixer: mixer, store: store, smoothingSeconds: Float(smoothingMs / 1000), logger: logger,
-            status: {
-                [("sample_rate", .int32(Int32(host.sampleRate))),
-                 ("buffer_size", .int32(Int32(host.bufferSize))),
-                 ("inputs", .int32(Int32(inputs))),
-                 ("outputs", .int32(Int32(outputs))),
-                 ("xruns", .int32(Int32(clamping: host.xruns))),
-                 ("dsp_load", .float(host.dspLoad)),
-                 ("uptime", .float(Float(host.uptime))),
-                 ("subscribers", .int32(Int32(feedback.count))),
-                 ("meter_subscribers", .int32(Int32(meters.count))),
-                 ("denied", .int32(Int32(clamping: server.denied + discovery.deniedCount)))]
-            },
-            stateChanged: { keeper.changed() })
-        keeper.write(initial)
-        let saver = Thread { keeper.run(snapshot: { controller.snapshot() }) }
-        saver.start()
-        controller.feedback = feedback
-        controller.meters = meters
-        namespace.set(RigNamespace(controller: controller, policy: policy))
-        if !noHttp {
-            controller.onChange = { messages in messages.forEach(discovery.publish) }
-            do {
-                try discovery.start()
-            } catch {
-                logger.critical("cannot start the OSCQuery server on TCP port \(httpPort): \(error)")
-                throw ExitCode.failure
-            }
-        }
-        for loop in [{ feedback.run() }, { meters.run() }] as [@Sendable () -> Void] { Thread(block: loop).start() }
-
-        do {
-            try host.start()
-        } catch {
-            logger.critical("cannot start in JACK: \(error)")
-            throw ExitCode.failure
-        }
-        let scheduler = BundleScheduler(clock: host) { messages, peer in
-            controller.handleScheduled(messages, from: peer) { server.send($0, to: $1) }
-        }
-        controller.scheduler = scheduler
-        let schedulerThread = Thread { scheduler.run() }
-        schedulerThread.start()
-        server.start(handler: { controller.handle($0, from: $1) },
-                     bundleStarted: { controller.bundleStarted(at: $0, from: $1) },
-                     bundleEnded: { controller.bundleEnded() })
-        let http = noHttp ? "" : ", OSCQuery on HTTP port \(discovery.port)"
-        logger.notice("ready: OSC on UDP port \(server.port)\(serverOptions.tcp ? " (and TCP)" : "")\(http), JACK client '\(host.clientName)', \(inputs)x\(outputs), pan law \(panLaw.rawValue), smoothing \(smoothingMs) ms")
-
-        // SIGINT and SIGTERM end the supervision loop; then everything is
-        // closed in order, including a JACK server we started.
-        var signalSources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { host.requestStop() }
-            source.resume()
-            signalSources.append(source)
-        }
-        host.supervise()
-        server.stop()
-        if !noHttp { discovery.stop() }
-        scheduler.stop()
-        feedback.stop()
-        meters.stop()
-        keeper.stop()
-        while !saver.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        host.stop()
-        signalSources.forEach { $0.cancel() }
-        logger.notice("stopped")
     }
-
-    /// The preset named by `--scene`, else the saved state, else the default
-    /// scene; fitted to the rig's size.
-    private func initialState(store: PresetStore, keeper: StateKeeper, logger: Logger) throws -> RigState {
-        var state = RigState(scene: Scene(inputs: inputs, outputs: outputs))
-        if let saved = keeper.load() {
-            state = saved
-            logger.notice("restored the rig state from \(keeper.url.path)")
-        }
-        if let scene {
-            do {
-                let preset = try store.load(scene)
-                state.scene = preset.scene
-                state.preset = scene
-                state.modified = false
-                logger.notice("starting with preset '\(scene)'")
-            } catch {
-                logger.critical("--scene: \(error)")
-                throw ExitCode.failure
-            }
-        }
-        let (fitted, skipped) = state.fitted(inputs: inputs, outputs: outputs)
-        if !skipped.isEmpty { logger.warning("the saved scene is larger than the rig; skipped \(skipped.joined(separator: "; "))") }
-        return fitted
-    }
-}
-
-/// The OSCQuery model, filled in once the controller exists (the server is
-/// made before it, so that its denied count can feed `/status`).
-final class NamespaceBox: OSCQueryModel, @unchecked Sendable {
-    private let model = Mutex<RigNamespace?>(nil)
-    var controller: Controller? { model.withLock { $0?.controller } }
-    func set(_ namespace: RigNamespace) { model.withLock { $0 = namespace } }
-    func namespace() -> OSCQueryNode { model.withLock { $0 }?.namespace() ?? .container("/") }
-    func access(for host: String) -> OSCQueryClientAccess { model.withLock { $0 }?.access(for: host) ?? .denied }
 }
 
 extension PanLaw: ExpressibleByArgument {}
-extension JackHost: AudioClock {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -81,7 +81,7 @@ extension Integration {
                                                       "--no-autostart", "--osc-port", "0"] + CrosspointRig.fileArguments(directory))
         defer { crosspoint.terminate() }
         #expect(try await crosspoint.waitForExit(timeout: .seconds(10)) == .exited(1))
-        #expect(crosspoint.standardError.contains("cannot start in JACK: no JACK server running"))
+        #expect(crosspoint.standardError.contains("cannot start: no JACK server running"))
     }
 }
 }

@@ -160,6 +160,29 @@ extension Integration {
         #expect(second.standardError.contains("restored the rig state"))
     }
 
+    @Test func sceneFlagStartsFromAPreset() async throws {
+        let jack = try await JackServer.start(synchronous: false)
+        defer { jack.stop() }
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"format": "crosspoint-preset", "version": 1, "channels": {"inputs": 2, "outputs": 2}, "map": [2, 1]}"#.utf8)
+            .write(to: directory.appendingPathComponent("presets/swapped.json"))
+        let serve = try ChildProcess(executable: CrosspointRig.binary,
+                                     arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
+                                                 "--no-http", "--inputs", "2", "--outputs", "2", "--scene", "swapped"]
+                                         + CrosspointRig.fileArguments(directory))
+        defer { serve.terminate() }
+        let line = try await serve.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+        let port = try #require(line.split(separator: " ").drop { $0 != "port" }.dropFirst().first
+            .flatMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) })
+        let client = try OSCTestClient(target: .init(port: port))
+        defer { client.close() }
+        try client.send("/matrix/map")
+        #expect(try await client.waitFor(address: "/matrix/map").arguments == [.int32(2), .int32(1)])
+        try client.send("/preset/current")
+        #expect(try await client.waitFor(address: "/preset/current").arguments == [.string("swapped"), .int32(0)])
+    }
+
     @Test func killingTheServerWhileItSavesNeverCorruptsAFile() async throws {
         // Asynchronous mode: a synchronous server waits out each killed client.
         let jack = try await JackServer.start(synchronous: false)

@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+import JackHost
+import Logging
+import MixCore
+import OSC
+import OSCQuery
+import Presets
+import RigControl
+
+/// The running rig: the mixer in JACK, the OSC server and the controller
+/// behind it, discovery, and the threads that keep surfaces, meters, timed
+/// bundles and the saved state going. `serve` builds one and runs it.
+final class Rig {
+    struct Configuration {
+        var inputs: Int
+        var outputs: Int
+        var panLaw: PanLaw
+        var monoOutputs: Set<Int>
+        var smoothingSeconds: Float
+        var host: JackHost.Options
+        var osc: OSCServer.Options
+        /// nil: no OSCQuery server.
+        var httpPort: Int?
+        var subscriptionLease: Duration
+        var presets: URL
+        var state: URL
+        /// A preset to start from instead of the saved state.
+        var scene: String?
+    }
+
+    let configuration: Configuration
+    let logger: Logger
+    let keeper: StateKeeper
+    let mixer: Mixer
+    let host: JackHost
+    let server: OSCServer
+    let controller: Controller
+    let feedback: FeedbackHub
+    let meters: MeterStream
+    let scheduler: BundleScheduler
+    let discovery: OSCQueryServer?
+    private var threads: [Thread] = []
+
+    /// Builds every part; opens the OSC sockets, so a port in use fails here.
+    init(_ configuration: Configuration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let store = PresetStore(directory: configuration.presets)
+        keeper = StateKeeper(url: configuration.state, logger: logger)
+        AtomicFile.removeLeftovers(in: store.directory)
+        AtomicFile.removeLeftovers(in: keeper.url.deletingLastPathComponent())
+        let initial = try Self.initialState(configuration, store: store, keeper: keeper, logger: logger)
+        mixer = Mixer(scene: initial.scene, panLaw: configuration.panLaw,
+                      layout: OutputLayout(outputs: configuration.outputs, monoOutputs: configuration.monoOutputs))
+        host = JackHost(mixer: mixer, options: configuration.host, logger: logger)
+        server = try OSCServer(options: configuration.osc)
+        let server = server
+        feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger) { server.send($0, to: $1) }
+        meters = MeterStream(mixer: mixer, lease: configuration.subscriptionLease, logger: logger) { server.send($0, to: $1) }
+        let keeper = keeper
+        controller = Controller(state: initial, mixer: mixer, store: store,
+                                smoothingSeconds: configuration.smoothingSeconds, logger: logger,
+                                stateChanged: { keeper.changed() })
+        let controller = controller
+        scheduler = BundleScheduler(clock: host) { messages, peer in
+            controller.handleScheduled(messages, from: peer) { server.send($0, to: $1) }
+        }
+        discovery = configuration.httpPort.map { port in
+            let policy = configuration.osc.policy
+            return OSCQueryServer(
+                bind: configuration.osc.bind, port: port, oscPort: server.port, oscTransport: "UDP",
+                name: "Crosspoint \(configuration.host.clientName)",
+                model: RigNamespace(controller: controller, policy: policy), logger: logger,
+                onSet: { message, host in
+                    // A WebSocket client's value: handled like an OSC message from its host.
+                    guard let address = SocketAddress.resolve(host: host, port: 0) else { return }
+                    _ = controller.handle(message, from: OSCPeer(address: address, access: policy.access(forHost: host)))
+                })
+        }
+        controller.feedback = feedback
+        controller.meters = meters
+        controller.scheduler = scheduler
+        if let discovery { controller.onChange = { $0.forEach(discovery.publish) } }
+        controller.statusReport = { [host, mixer, feedback, meters, server, discovery] in
+            [("sample_rate", .int32(Int32(host.sampleRate))),
+             ("buffer_size", .int32(Int32(host.bufferSize))),
+             ("inputs", .int32(Int32(mixer.inputs))),
+             ("outputs", .int32(Int32(mixer.outputs))),
+             ("xruns", .int32(Int32(clamping: host.xruns))),
+             ("dsp_load", .float(host.dspLoad)),
+             ("uptime", .float(Float(host.uptime))),
+             ("subscribers", .int32(Int32(feedback.count))),
+             ("meter_subscribers", .int32(Int32(meters.count))),
+             ("denied", .int32(Int32(clamping: server.denied + (discovery?.deniedCount ?? 0))))]
+        }
+    }
+
+    /// Starts everything, serves until SIGINT or SIGTERM, then stops in order
+    /// (a JACK server we started included).
+    func run() throws {
+        keeper.write(controller.snapshot())
+        let (keeper, controller, feedback, meters, scheduler) = (keeper, controller, feedback, meters, scheduler)
+        start { keeper.run(snapshot: { controller.snapshot() }) }
+        start { feedback.run() }
+        start { meters.run() }
+        do {
+            try discovery?.start()
+            try host.start()
+        } catch {
+            logger.critical("cannot start: \(error)")
+            stop()
+            throw error
+        }
+        start { scheduler.run() }
+        server.start(handler: { controller.handle($0, from: $1) },
+                     bundleStarted: { controller.bundleStarted(at: $0, from: $1) },
+                     bundleEnded: { controller.bundleEnded() })
+        let tcp = configuration.osc.tcp ? " (and TCP)" : ""
+        let http = discovery.map { ", OSCQuery on HTTP port \($0.port)" } ?? ""
+        logger.notice("ready: OSC on UDP port \(server.port)\(tcp)\(http), JACK client '\(host.clientName)', \(mixer.inputs)x\(mixer.outputs), pan law \(configuration.panLaw.rawValue), smoothing \(configuration.smoothingSeconds * 1000) ms")
+
+        let host = host
+        let signals = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { host.requestStop() }
+            source.resume()
+            return source
+        }
+        host.supervise()
+        signals.forEach { $0.cancel() }
+        stop()
+        logger.notice("stopped")
+    }
+
+    private func start(_ loop: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: loop)
+        thread.start()
+        threads.append(thread)
+    }
+
+    /// Stops taking messages, ends every loop (the state keeper writes what
+    /// is pending), then leaves JACK.
+    private func stop() {
+        server.stop()
+        discovery?.stop()
+        scheduler.stop()
+        feedback.stop()
+        meters.stop()
+        keeper.stop()
+        for thread in threads { while !thread.isFinished { Thread.sleep(forTimeInterval: 0.01) } }
+        host.stop()
+    }
+
+    /// The preset named by `--scene`, else the saved state, else the default
+    /// scene; fitted to the rig's size.
+    private static func initialState(_ c: Configuration, store: PresetStore, keeper: StateKeeper,
+                                     logger: Logger) throws -> RigState {
+        var state = RigState(scene: Scene(inputs: c.inputs, outputs: c.outputs))
+        if let saved = keeper.load() {
+            state = saved
+            logger.notice("restored the rig state from \(keeper.url.path)")
+        }
+        if let scene = c.scene {
+            let preset = try store.load(scene)
+            state.scene = preset.scene
+            state.preset = scene
+            state.modified = false
+            logger.notice("starting with preset '\(scene)'")
+        }
+        let (fitted, skipped) = state.fitted(inputs: c.inputs, outputs: c.outputs)
+        if !skipped.isEmpty { logger.warning("the saved scene is larger than the rig; skipped \(skipped.joined(separator: "; "))") }
+        return fitted
+    }
+}
+
+extension JackHost: AudioClock {}
