@@ -82,8 +82,9 @@ def machine():
     info["swift"] = run(["swift", "--version"], check=False).strip().splitlines()[0] if shutil.which("swift") else "?"
     info["jackd"] = (run(["jackd", "--version"], check=False).strip().splitlines() or ["?"])[0]
     commit = run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], check=False).strip()
-    dirty = run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"], check=False).strip()
-    info["commit"] = commit + (" (with uncommitted changes)" if dirty else "")
+    dirty = run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--",
+                 "Sources", "Tests", "Package.swift", "tools", "scripts"], check=False).strip()
+    info["commit"] = commit + (" (with uncommitted changes to the code)" if dirty else "")
     info["build"] = "swift build -c release; MixCore compiled with -O -target-cpu haswell (AVX2, FMA)"
     return info
 
@@ -207,8 +208,19 @@ def rss_kib(pid, field="VmRSS"):
 
 
 def rss_parts(pid):
-    """Resident KiB: total, private heap (anon), mapped files (libraries), shared memory (JACK's segment)."""
-    return {field: rss_kib(pid, field) for field in ("VmRSS", "RssAnon", "RssFile", "RssShmem")}
+    """Resident KiB: total, private heap (anon), mapped files (libraries), shared memory (JACK's segment),
+    and the proportional set sizes (shared pages divided among the processes that map them)."""
+    parts = {field: rss_kib(pid, field) for field in ("VmRSS", "RssAnon", "RssFile", "RssShmem")}
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            text = f.read()
+        for field in ("Pss", "Pss_Anon", "Pss_File", "Pss_Shmem"):
+            match = re.search(rf"^{field}:\s+(\d+)", text, re.M)
+            if match:
+                parts[field] = int(match.group(1))
+    except OSError:
+        pass
+    return parts
 
 
 def send(binary, port, *words):
@@ -456,12 +468,17 @@ def write_report(path, args, info, ours, reference, peer, latency, ladder, memor
         add("|---|---|---|---|---|")
         for label, p in (("start", begin), ("end", end)):
             add(f"| {label} | {p['VmRSS'] / 1024:.1f} | {p['RssAnon'] / 1024:.1f} | {p['RssFile'] / 1024:.1f} | {p['RssShmem'] / 1024:.1f} |")
+        if "Pss" in end:
+            add(f"| end, proportional (PSS) | {end['Pss'] / 1024:.1f} | {end.get('Pss_Anon', 0) / 1024:.1f} | "
+                f"{end.get('Pss_File', 0) / 1024:.1f} | {end.get('Pss_Shmem', 0) / 1024:.1f} |")
         add("")
         add(f"Peak {peak / 1024:.1f} MiB, {last / 1024 - after10 / 1024:+.2f} MiB from 10 s to the end. "
             "The shared memory is JACK's engine segment (`/dev/shm/jack-*`), mapped by every client of the "
             "server and owned by `jackd`" + (f"; `jack_mix_box` maps {memory_peer_shm(peer)}" if peer else "") + ". "
             f"Target ≤ 32 MiB and flat: {verdict(ok_total)} for the whole VmRSS, {verdict(ok_own)} for the "
-            "process's own memory (heap, stacks, libraries).")
+            "resident size without JACK's segment (heap, stacks, binary, libraries). The libraries' pages are "
+            "shared with every other process that maps them; the proportional figure (PSS) without the shared "
+            f"memory is {(end.get('Pss_Anon', 0) + end.get('Pss_File', 0)) / 1024:.1f} MiB.")
     add("")
     add("## Targets")
     add("")
@@ -538,7 +555,7 @@ def main():
         f"# CPU: sum of field 1 of /proc/PID/task/*/schedstat, before and after {args.peer_seconds:.0f} s",
         f"{binary} serve --inputs 8 --outputs 8 --jack-server NAME --no-autostart --osc-port 9791 &",
         "crosspoint-probe latency 9791 TRIALS",
-        "crosspoint-probe rate 9791 RATE SECONDS 64    # for RATE in 25000 … 300000",
+        "crosspoint-probe rate 9791 RATE 2 64    # for RATE in 10000 … 200000",
         f"{binary} serve --inputs 64 --outputs 64 --jack-server NAME --no-autostart --osc-port 9792 &",
         f"crosspoint-probe rate 9792 5000 {args.memory_seconds:.0f} 64    # VmRSS every 5 s",
     ]
