@@ -22,6 +22,10 @@ public final class Mixer: @unchecked Sendable {
     @usableFromInline let periods = Atomic<Int>(0)
     /// True while an audio thread is calling `process`.
     let attached = Atomic<Bool>(false)
+    /// Held by the control side while it applies queued changes itself, and
+    /// while attaching: so that it never does so once an audio thread may run.
+    /// (The audio thread never takes it.)
+    private let consumer = Mutex<Void>(())
     /// Input and output levels, for meters.
     public let meters: MeterBank
 
@@ -52,7 +56,9 @@ public final class Mixer: @unchecked Sendable {
     public func setSampleRate(_ rate: Int) { sampleRate.store(max(1, rate), ordering: .relaxed) }
 
     /// The audio thread starts (true) or has stopped (false) calling `process`.
-    public func setAttached(_ isAttached: Bool) { attached.store(isAttached, ordering: .sequentiallyConsistent) }
+    public func setAttached(_ isAttached: Bool) {
+        consumer.withLock { _ in attached.store(isAttached, ordering: .sequentiallyConsistent) }
+    }
 
     /// Hands changes to the audio thread. Changes submitted together take
     /// effect in the same period when they fit in the queue at once (16,384
@@ -65,17 +71,22 @@ public final class Mixer: @unchecked Sendable {
             let written = queue.write(rest)
             rest = rest.dropFirst(written)
             if rest.isEmpty { break }
-            if attached.load(ordering: .sequentiallyConsistent) {
-                usleep(200) // a fraction of a period
-            } else {
-                drainQueue()
+            let drained = consumer.withLock { _ -> Bool in
+                guard !attached.load(ordering: .sequentiallyConsistent) else { return false }
+                applyQueued()
+                return true
             }
+            if !drained { usleep(200) } // a fraction of a period
         }
     }
 
     /// Applies queued changes now, on the calling thread. Only for use while
     /// no audio thread is attached.
     public func drainQueue() {
+        consumer.withLock { _ in applyQueued() }
+    }
+
+    private func applyQueued() {
         let ready = queue.readable()
         let rate = sampleRate.load(ordering: .relaxed)
         for i in ready { kernel.pointee.apply(queue.slot(i), sampleRate: rate) }

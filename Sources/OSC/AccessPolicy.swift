@@ -72,14 +72,16 @@ public struct AccessPolicy: Sendable {
 
     /// The access of a numeric IPv4 or IPv6 address; denied if it is neither.
     public func access(forHost host: String) -> Access {
-        guard let bytes = Network.parse(host) else { return .denied }
-        return access(for: bytes.count == 16 && bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
-                      ? Array(bytes[12...]) : bytes)
+        guard host.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }),
+              let address = SocketAddress.resolve(host: host, port: 0) else { return .denied }
+        return access(for: address.ipBytes) // IPv4-mapped IPv6 compares as IPv4
     }
 
+    /// Read-only wins over allowed, so that one tablet on an allowed network
+    /// can be made read-only.
     public func access(for ip: [UInt8]) -> Access {
-        if allowed.contains(where: { $0.contains(ip) }) { return .full }
         if readOnly.contains(where: { $0.contains(ip) }) { return .readOnly }
+        if allowed.contains(where: { $0.contains(ip) }) { return .full }
         return .denied
     }
 }

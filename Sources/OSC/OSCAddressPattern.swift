@@ -9,51 +9,64 @@ public enum OSCAddressPattern {
     }
 
     /// Whether the pattern `pattern` matches the name `name`. A malformed
-    /// pattern (an unclosed `[` or `{`) matches nothing.
+    /// pattern (an unclosed `[` or `{`) matches nothing. Time is bounded by
+    /// the pattern's length times the name's: every (pattern position, name
+    /// position) pair is tried at most once, so `{,}{,}…` cannot explode.
     public static func matches<P: StringProtocol, N: StringProtocol>(_ pattern: P, _ name: N) -> Bool {
-        match(Array(pattern.utf8)[...], Array(name.utf8)[...])
+        guard pattern.utf8.count <= 1024 else { return false }
+        var matcher = Matcher(pattern: Array(pattern.utf8), name: Array(name.utf8))
+        return matcher.match(0, 0)
     }
 
-    private static func match(_ p: ArraySlice<UInt8>, _ s: ArraySlice<UInt8>) -> Bool {
-        var p = p, s = s
-        while let c = p.first {
-            switch c {
+    private struct Matcher {
+        let pattern: [UInt8]
+        let name: [UInt8]
+        /// Pairs (pattern index, name index) already found not to match.
+        var failed: Set<Int> = []
+
+        init(pattern: [UInt8], name: [UInt8]) {
+            self.pattern = pattern
+            self.name = name
+        }
+
+        mutating func match(_ pi: Int, _ si: Int) -> Bool {
+            let key = pi * (name.count + 1) + si
+            if failed.contains(key) { return false }
+            let result = step(pi, si)
+            if !result { failed.insert(key) }
+            return result
+        }
+
+        private mutating func step(_ pi: Int, _ si: Int) -> Bool {
+            guard pi < pattern.count else { return si == name.count }
+            switch pattern[pi] {
             case UInt8(ascii: "*"):
-                p = p.drop { $0 == UInt8(ascii: "*") }
-                if p.isEmpty { return true }
-                var rest = s
-                while true {
-                    if match(p, rest) { return true }
-                    if rest.isEmpty { return false }
-                    rest = rest.dropFirst()
-                }
+                var next = pi
+                while next < pattern.count && pattern[next] == UInt8(ascii: "*") { next += 1 }
+                if next == pattern.count { return true }
+                for start in si...name.count where match(next, start) { return true }
+                return false
             case UInt8(ascii: "?"):
-                guard !s.isEmpty else { return false }
-                p = p.dropFirst(); s = s.dropFirst()
+                return si < name.count && match(pi + 1, si + 1)
             case UInt8(ascii: "["):
-                guard let close = p.dropFirst().firstIndex(of: UInt8(ascii: "]")),
-                      let ch = s.first else { return false }
-                guard inSet(p[(p.startIndex + 1)..<close], ch) else { return false }
-                p = p[(close + 1)...]; s = s.dropFirst()
+                guard let close = pattern[(pi + 1)...].firstIndex(of: UInt8(ascii: "]")), si < name.count else { return false }
+                return OSCAddressPattern.inSet(pattern[(pi + 1)..<close], name[si]) && match(close + 1, si + 1)
             case UInt8(ascii: "{"):
-                guard let close = p.firstIndex(of: UInt8(ascii: "}")) else { return false }
-                let rest = p[(close + 1)...]
-                for alternative in p[(p.startIndex + 1)..<close].split(separator: UInt8(ascii: ","),
-                                                                      omittingEmptySubsequences: false) {
-                    if s.starts(with: alternative), match(rest, s.dropFirst(alternative.count)) { return true }
+                guard let close = pattern[pi...].firstIndex(of: UInt8(ascii: "}")) else { return false }
+                for alternative in pattern[(pi + 1)..<close].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                    let end = si + alternative.count
+                    if end <= name.count, name[si..<end].elementsEqual(alternative), match(close + 1, end) { return true }
                 }
                 return false
-            default:
-                guard s.first == c else { return false }
-                p = p.dropFirst(); s = s.dropFirst()
+            case let c:
+                return si < name.count && name[si] == c && match(pi + 1, si + 1)
             }
         }
-        return s.isEmpty
     }
 
     /// `set` is what stands between `[` and `]`: characters and ranges `a-z`,
     /// negated by a leading `!`.
-    private static func inSet(_ set: ArraySlice<UInt8>, _ ch: UInt8) -> Bool {
+    fileprivate static func inSet(_ set: ArraySlice<UInt8>, _ ch: UInt8) -> Bool {
         var set = set
         var negated = false
         if set.first == UInt8(ascii: "!") { negated = true; set = set.dropFirst() }

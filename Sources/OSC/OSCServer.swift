@@ -41,11 +41,19 @@ public final class OSCServer: @unchecked Sendable {
     private var handler: Handler = { _, _ in [] }
     private var bundleStarted: @Sendable (OSCTimeTag, OSCPeer) -> Void = { _, _ in }
     private var bundleEnded: @Sendable () -> Void = {}
+    private var bundleAborted: @Sendable () -> Void = {}
     /// Serialises dispatch: liblo's server is not thread-safe, and the
     /// handler runs one message at a time.
     private let dispatchLock = Mutex<Void>(())
     /// The sender of the packet being dispatched; only touched under `dispatchLock`.
     private var currentPeer: OSCPeer?
+    /// Bundles begun and not yet ended in the packet being dispatched: liblo
+    /// stops at a malformed bundle element without ending the bundle.
+    private var openBundles = 0
+    /// At most this many TCP connections at once.
+    public static let connectionLimit = 64
+    /// A TCP client that takes more than this to accept a write is cut off.
+    static let writeTimeout = timeval(tv_sec: 0, tv_usec: 200_000)
     private let connections = Mutex<[Int: Connection]>([:])
     private let nextConnection = Atomic<Int>(1)
     private let running = Atomic<Bool>(false)
@@ -130,14 +138,17 @@ public final class OSCServer: @unchecked Sendable {
     /// Starts the receiving threads. Every message goes to `handler`, whose
     /// replies go back to the sender; `bundleStarted`/`bundleEnded` bracket
     /// the messages of each bundle, the start with the bundle's time tag
-    /// and sender.
+    /// and sender; `bundleAborted` follows the start of a bundle that turned
+    /// out to be malformed part-way (no end comes for it).
     public func start(handler: @escaping Handler,
                       bundleStarted: @escaping @Sendable (OSCTimeTag, OSCPeer) -> Void = { _, _ in },
-                      bundleEnded: @escaping @Sendable () -> Void = {}) {
+                      bundleEnded: @escaping @Sendable () -> Void = {},
+                      bundleAborted: @escaping @Sendable () -> Void = {}) {
         guard !running.load(ordering: .sequentiallyConsistent) else { return }
         self.handler = handler
         self.bundleStarted = bundleStarted
         self.bundleEnded = bundleEnded
+        self.bundleAborted = bundleAborted
         running.store(true, ordering: .sequentiallyConsistent)
         let udpThread = Thread { [self] in receiveDatagrams() }
         udpThread.name = "osc-udp"
@@ -180,7 +191,12 @@ public final class OSCServer: @unchecked Sendable {
             guard let connection = connections.withLock({ $0[id] }) else { return false }
             var framed = withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) }
             framed += bytes
-            return connection.writeLock.withLock { _ in Self.writeAll(connection.socket, framed) }
+            let written = connection.writeLock.withLock { _ in Self.writeAll(connection.socket, framed) }
+            if !written {
+                // Too slow to read (or gone): cut it off rather than stall everyone.
+                shutdown(connection.socket, Int32(SHUT_RDWR))
+            }
+            return written
         }
     }
 
@@ -201,7 +217,7 @@ public final class OSCServer: @unchecked Sendable {
             let address = storage.withUnsafeBytes { SocketAddress($0.baseAddress!, length: length) }
             let access = options.policy.access(for: address.ipBytes)
             guard access != .denied else { deniedPackets.add(1, ordering: .relaxed); continue }
-            dispatch(buffer, count: count, from: OSCPeer(address: address, transport: .udp, access: access))
+            dispatch(buffer[0..<count], from: OSCPeer(address: address, transport: .udp, access: access))
         }
     }
 
@@ -222,6 +238,13 @@ public final class OSCServer: @unchecked Sendable {
                 close(fd)
                 continue
             }
+            guard connections.withLock({ $0.count }) < Self.connectionLimit else {
+                OSCLog.write("\(address): more than \(Self.connectionLimit) TCP connections; refused")
+                close(fd)
+                continue
+            }
+            var timeout = Self.writeTimeout
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let id = nextConnection.add(1, ordering: .relaxed).oldValue
             connections.withLock { $0[id] = Connection(socket: fd) }
             let peer = OSCPeer(address: address, transport: .tcp(id), access: access)
@@ -245,14 +268,16 @@ public final class OSCServer: @unchecked Sendable {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { return }
             pending += chunk[0..<count]
-            while pending.count >= 4 {
-                let size = Int(pending[0]) << 24 | Int(pending[1]) << 16 | Int(pending[2]) << 8 | Int(pending[3])
+            var start = 0
+            while pending.count - start >= 4 {
+                let size = Int(pending[start]) << 24 | Int(pending[start + 1]) << 16
+                    | Int(pending[start + 2]) << 8 | Int(pending[start + 3])
                 guard size <= 65_536 else { OSCLog.write("\(peer): TCP packet of \(size) bytes refused; closing"); return }
-                guard pending.count >= 4 + size else { break }
-                let packet = Array(pending[4..<(4 + size)])
-                pending.removeFirst(4 + size)
-                dispatch(packet, count: size, from: peer)
+                guard pending.count - start >= 4 + size else { break }
+                dispatch(pending[(start + 4)..<(start + 4 + size)], from: peer)
+                start += 4 + size
             }
+            pending.removeFirst(start)
         }
     }
 
@@ -262,15 +287,27 @@ public final class OSCServer: @unchecked Sendable {
         return poll(&descriptor, 1, 200) > 0
     }
 
-    private func dispatch(_ bytes: [UInt8], count: Int, from peer: OSCPeer) {
-        guard count > 0 else { return }
-        var copy = bytes
+    private func dispatch(_ bytes: ArraySlice<UInt8>, from peer: OSCPeer) {
+        guard !bytes.isEmpty else { return }
+        var copy = Array(bytes)
         dispatchLock.withLock { _ in
             currentPeer = peer
-            let result = copy.withUnsafeMutableBytes { lo_server_dispatch_data(dispatcher, $0.baseAddress, count) }
-            if result < 0 { OSCLog.write("\(peer): not an OSC packet (\(count) bytes), dropped") }
+            openBundles = 0
+            let result = copy.withUnsafeMutableBytes { lo_server_dispatch_data(dispatcher, $0.baseAddress, $0.count) }
+            if result < 0 || openBundles > 0 {
+                OSCLog.write("\(peer): not a valid OSC packet (\(copy.count) bytes), dropped")
+            }
+            if openBundles > 0 { bundleAborted() }
+            openBundles = 0
             currentPeer = nil
         }
+    }
+
+    /// Runs `body` as if it were a packet being dispatched: never at the
+    /// same time as one, so that messages from other sources (scheduled
+    /// bundles, WebSocket clients) do not interleave with a bundle.
+    public func serialized<T>(_ body: () -> T) -> T {
+        dispatchLock.withLock { _ in body() }
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
@@ -300,13 +337,16 @@ public final class OSCServer: @unchecked Sendable {
         guard let context else { return 0 }
         let server = Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue()
         guard let peer = server.currentPeer else { return 0 } // dispatch() holds the lock
+        server.openBundles += 1
         server.bundleStarted(OSCTimeTag(seconds: time.sec, fraction: time.frac), peer)
         return 0
     }
 
     private static let bundleEnd: lo_bundle_end_handler = { context in
         guard let context else { return 0 }
-        Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue().bundleEnded()
+        let server = Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue()
+        server.openBundles -= 1
+        server.bundleEnded()
         return 0
     }
 

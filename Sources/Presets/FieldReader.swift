@@ -28,7 +28,9 @@ struct FieldReader {
 
     func string(_ value: JSONValue, at field: String, maxLength: Int) throws(PresetError) -> String {
         guard case .string(let text) = value else { throw error(field, "expected a string, got \(value.kind)") }
-        guard text.count <= maxLength else { throw error(field, "longer than \(maxLength) characters") }
+        guard text.count <= maxLength, text.utf8.count <= 4 * maxLength else {
+            throw error(field, "longer than \(maxLength) characters")
+        }
         return text
     }
 

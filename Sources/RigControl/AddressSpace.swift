@@ -73,7 +73,8 @@ public struct AddressSpace: Sendable {
         case ("master", 1):
             return Target.MasterParameter.allCases.filter { matches(rest[0], $0.rawValue) }.map { .master($0) }
         case ("matrix", 1):
-            return (matches(rest[0], "map") ? [.matrixMap] : []) + (matches(rest[0], "clear") ? [.matrixClear] : [])
+            // Clearing is an action: never reached through a pattern.
+            return (matches(rest[0], "map") ? [.matrixMap] : []) + (rest[0] == "clear" ? [.matrixClear] : [])
         case ("matrix", 2), ("matrix", 3):
             let units: [Target.LevelUnit] = rest.count == 2 ? [.linear]
                 : [(Target.LevelUnit.decibels, "db"), (.fader, "fader")].filter { matches(rest[2], $0.1) }.map(\.0)

@@ -41,7 +41,7 @@ struct ArgumentReader {
         }
         switch arguments[0] {
         case .string(let text), .symbol(let text):
-            guard text.count <= 64 else { throw Failure(reason: "name longer than 64 characters") }
+            guard text.count <= 64, text.utf8.count <= 256 else { throw Failure(reason: "name longer than 64 characters") }
             return text
         default:
             throw Failure(reason: "wrong argument type '\(arguments[0].typeTag)', expected a string")

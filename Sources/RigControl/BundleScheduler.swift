@@ -80,6 +80,9 @@ public final class BundleScheduler: @unchecked Sendable {
     /// be processed (or already was: then it is a period late); by the wall
     /// clock while JACK is away.
     private func isDue(_ entry: Entry) -> Bool {
+        // Never later than 0.1 s past its time by the wall clock (after a JACK
+        // restart the frame clock starts again, and the mapping is stale).
+        if Date().timeIntervalSince1970 >= entry.due + 0.1 { return true }
         guard let target = entry.frame, let last = clock.lastProcessedFrame() else {
             return Date().timeIntervalSince1970 >= entry.due
         }

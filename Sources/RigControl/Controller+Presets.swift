@@ -66,6 +66,9 @@ extension Controller {
 
     private func save(_ name: String, notes: String?) throws(ArgumentReader.Failure) -> [OSCPacket] {
         try attempt { try PresetName.check(name) }
+        if let notes, notes.count > 4096 || notes.utf8.count > 16_384 {
+            throw ArgumentReader.Failure(reason: "notes longer than 4096 characters")
+        }
         // Overwriting keeps the preset's own fade, and its notes unless new ones are given.
         let previous = try? store.load(name)
         let preset = Preset(name: name, notes: notes ?? previous?.notes, fade: previous?.fade, scene: state.scene)

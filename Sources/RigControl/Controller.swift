@@ -40,6 +40,12 @@ public final class Controller: @unchecked Sendable {
     private var held: (due: Double, peer: OSCPeer, messages: [OSCMessage])?
     /// Set when a bundle arrived after its time: the first reply says so.
     private var lateBy: Double?
+    /// Set when a bundle cannot be kept for its time: its first message is
+    /// answered with this reason, and none of its messages applies.
+    private var refusal: String?
+    private var refusedFirst = false
+    /// The furthest ahead a bundle's time may lie.
+    public static let bundleHorizon: Double = 3600
     /// Where bundles for the future wait; nil: they apply at once.
     public var scheduler: BundleScheduler?
     var lateBundles = 0
@@ -88,8 +94,14 @@ public final class Controller: @unchecked Sendable {
             bundleDepth += 1
             guard bundleDepth == 1, !time.isImmediate, let peer else { return }
             let ahead = time.unixTime - Date().timeIntervalSince1970
-            if ahead > 0.001, scheduler != nil {
-                held = (time.unixTime, peer, [])
+            if ahead > Self.bundleHorizon {
+                refusal = "time tag more than an hour ahead"
+            } else if ahead > 0.001, let scheduler {
+                if scheduler.waiting >= BundleScheduler.capacity {
+                    refusal = "too many bundles waiting for their time"
+                } else {
+                    held = (time.unixTime, peer, [])
+                }
             } else if ahead < -0.001 {
                 lateBy = -ahead
                 lateBundles += 1
@@ -102,12 +114,29 @@ public final class Controller: @unchecked Sendable {
             bundleDepth = max(0, bundleDepth - 1)
             guard bundleDepth == 0 else { return }
             lateBy = nil
+            refusal = nil
+            refusedFirst = false
             if let bundle = held {
                 held = nil
                 if scheduler?.schedule(bundle.messages, at: bundle.due, from: bundle.peer) == false {
                     logger.warning("too many bundles waiting for their time; dropped one from \(bundle.peer)")
                 }
             }
+            flush()
+        }
+    }
+
+    /// A bundle broke off part-way (a malformed element): whatever of it was
+    /// held for later is dropped, and what was already applied goes to the
+    /// audio thread, so that the rig never stays inside a bundle.
+    public func bundleAborted() {
+        lock.withLock { _ in
+            if held != nil { logger.warning("dropped a malformed bundle from \(held!.peer)") }
+            held = nil
+            bundleDepth = 0
+            lateBy = nil
+            refusal = nil
+            refusedFirst = false
             flush()
         }
     }
@@ -143,6 +172,10 @@ public final class Controller: @unchecked Sendable {
     /// Handles one message and returns the replies for its sender.
     public func handle(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
         lock.withLock { _ in
+            if let reason = refusal {
+                defer { refusedFirst = true }
+                return refusedFirst ? [] : reject(message, reason, from: peer)
+            }
             if held != nil {
                 held?.messages.append(message)
                 return []
@@ -237,7 +270,9 @@ public final class Controller: @unchecked Sendable {
             return reject(message, error.reason, from: peer)
         }
         if subscribe {
-            let destination = feedback.subscribe(peer, port: port)
+            guard let destination = feedback.subscribe(peer, port: port) else {
+                return reject(message, "too many subscriptions", from: peer)
+            }
             feedback.publish(feedbackMessages(for: allParameters()), to: destination)
         } else {
             feedback.unsubscribe(peer, port: port)

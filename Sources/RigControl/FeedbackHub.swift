@@ -15,6 +15,9 @@ import Synchronization
 ///   64x64 recall reaches a tablet whole instead of as a burst of lost packets.
 public final class FeedbackHub: @unchecked Sendable {
     public static let datagramLimit = 1400
+    /// At most this many subscriptions, and this many per host.
+    public static let subscriberLimit = 64
+    public static let subscriberLimitPerHost = 8
     static let minimumInterval: Duration = .milliseconds(33) // 30 updates/s per address
     static let datagramsPerTick = 10
     static let tick = 0.01
@@ -47,19 +50,22 @@ public final class FeedbackHub: @unchecked Sendable {
 
     /// Registers `client` for feedback at `port` on its host (or, for a TCP
     /// client or without a port, where it sends from). Returns the destination.
+    /// Nil when the limits are reached.
     @discardableResult
-    public func subscribe(_ client: OSCPeer, port: Int?) -> OSCPeer {
+    public func subscribe(_ client: OSCPeer, port: Int?) -> OSCPeer? {
         let destination = Self.destination(client, port: port)
-        state.withLock { subscribers in
+        return state.withLock { subscribers -> OSCPeer? in
             if subscribers[destination] == nil {
+                let fromHost = subscribers.keys.filter { $0.host == destination.host }.count
+                guard subscribers.count < Self.subscriberLimit, fromHost < Self.subscriberLimitPerHost else { return nil }
                 logger.info("\(destination) subscribed to feedback")
                 subscribers[destination] = Subscriber(client: client, lastSeen: .now)
             } else {
                 subscribers[destination]?.client = client
                 subscribers[destination]?.lastSeen = .now
             }
+            return destination
         }
-        return destination
     }
 
     public func unsubscribe(_ client: OSCPeer, port: Int?) {

@@ -49,16 +49,15 @@ public final class MeterStream: @unchecked Sendable {
             subscribers[client] = Subscriber(interval: .milliseconds(Int(1000 / rate)), lastSent: .now, lastSeen: .now,
                                              peak: Array(repeating: 0, count: channels),
                                              sum: Array(repeating: 0, count: channels))
+            mixer.meters.setEnabled(true)
         }
-        mixer.meters.setEnabled(true)
     }
 
     public func unsubscribe(_ client: OSCPeer) {
-        let empty = subscribers.withLock { subscribers in
+        subscribers.withLock { subscribers in
             subscribers.removeValue(forKey: client)
-            return subscribers.isEmpty
+            if subscribers.isEmpty { mixer.meters.setEnabled(false) }
         }
-        if empty { mixer.meters.setEnabled(false) }
     }
 
     public func renew(_ client: OSCPeer) {
@@ -75,7 +74,7 @@ public final class MeterStream: @unchecked Sendable {
             let now = ContinuousClock.now
             let levels = mixer.meters.take()
             var due: [(OSCPeer, [OSCPacket])] = []
-            let empty = subscribers.withLock { subscribers -> Bool in
+            subscribers.withLock { subscribers in
                 for client in Array(subscribers.keys) {
                     guard var s = subscribers[client] else { continue }
                     if now - s.lastSeen > lease {
@@ -97,9 +96,9 @@ public final class MeterStream: @unchecked Sendable {
                     }
                     subscribers[client] = s
                 }
-                return subscribers.isEmpty
+                // Under the lock, so that a subscription cannot slip in between.
+                mixer.meters.setEnabled(!subscribers.isEmpty)
             }
-            if empty { mixer.meters.setEnabled(false) }
             for (client, packets) in due { for packet in packets { send(packet, client) } }
         }
     }

@@ -63,8 +63,10 @@ final class Rig {
                                 smoothingSeconds: configuration.smoothingSeconds, logger: logger,
                                 stateChanged: { keeper.changed() })
         let controller = controller
+        // Scheduled bundles and WebSocket values go through the server's
+        // dispatch, so they never interleave with a bundle being received.
         scheduler = BundleScheduler(clock: host) { messages, peer in
-            controller.handleScheduled(messages, from: peer) { server.send($0, to: $1) }
+            server.serialized { controller.handleScheduled(messages, from: peer) { server.send($0, to: $1) } }
         }
         discovery = configuration.httpPort.map { port in
             let policy = configuration.osc.policy
@@ -75,7 +77,8 @@ final class Rig {
                 onSet: { message, host in
                     // A WebSocket client's value: handled like an OSC message from its host.
                     guard let address = SocketAddress.resolve(host: host, port: 0) else { return }
-                    _ = controller.handle(message, from: OSCPeer(address: address, access: policy.access(forHost: host)))
+                    let peer = OSCPeer(address: address, access: policy.access(forHost: host))
+                    _ = server.serialized { controller.handle(message, from: peer) }
                 })
         }
         controller.feedback = feedback
@@ -115,7 +118,8 @@ final class Rig {
         start { scheduler.run() }
         server.start(handler: { controller.handle($0, from: $1) },
                      bundleStarted: { controller.bundleStarted(at: $0, from: $1) },
-                     bundleEnded: { controller.bundleEnded() })
+                     bundleEnded: { controller.bundleEnded() },
+                     bundleAborted: { controller.bundleAborted() })
         let tcp = configuration.osc.tcp ? " (and TCP)" : ""
         let http = discovery.map { ", OSCQuery on HTTP port \($0.port)" } ?? ""
         logger.notice("ready: OSC on UDP port \(server.port)\(tcp)\(http), JACK client '\(host.clientName)', \(mixer.inputs)x\(mixer.outputs), pan law \(configuration.panLaw.rawValue), smoothing \(configuration.smoothingSeconds * 1000) ms")

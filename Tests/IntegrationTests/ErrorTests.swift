@@ -76,3 +76,39 @@ extension Integration {
     }
 }
 }
+
+extension Integration {
+@Suite struct MalformedBundleTests {
+    /// A bundle whose second element is not OSC: liblo stops there, and the
+    /// rig must not stay inside the bundle.
+    func brokenBundle(_ timeTag: OSCTestClient.TimeTag) throws -> [UInt8] {
+        var bytes = try OSCTestClient.encode(.bundle(timeTag, [.message(.init("/matrix/2/2", arguments: [.float(0.5)]))]))
+        bytes += [0, 0, 0, 8] + Array("garbage!".utf8)
+        return bytes
+    }
+
+    @Test func aMalformedBundleDoesNotStopTheRig() async throws {
+        try await withRig { rig in
+            rig.source.setSignalOnAllPlayPorts(.constant(0.5))
+            try rig.osc.sendRaw(try brokenBundle(.immediately))
+            try rig.osc.sendRaw(try brokenBundle(.fromNow(5)))
+            try await rig.ping()
+            try await rig.sendAndSettle("/matrix/1/1", .float(0))
+            try await Task.sleep(for: .milliseconds(60))
+            let recording = try await rig.record(seconds: 0.1)
+            #expect(SignalAnalysis.peak(recording.channels[0]) == 0, "the change after the broken bundles reached the audio")
+            #expect(rig.crosspoint.isRunning)
+        }
+    }
+
+    @Test func aBundleTooFarAheadIsRefused() async throws {
+        try await withRig { rig in
+            try rig.osc.sendBundle([.init("/matrix/1/1", arguments: [.float(0)])], timeTag: .fromNow(7200))
+            let error = try await rig.osc.waitFor(address: "/error")
+            #expect(error.argument(1) == .string("time tag more than an hour ahead"))
+            try rig.osc.send("/matrix/1/1")
+            #expect(try await rig.osc.waitFor(address: "/matrix/1/1").arguments == [.float(1)])
+        }
+    }
+}
+}

@@ -196,3 +196,45 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         #expect(OSCAddressPattern.matches(pattern, name) == expected)
     }
 }
+
+@Suite struct HardeningTests {
+    @Test func nestedAlternativesCannotStallThePatternMatcher() {
+        let pattern = String(repeating: "{,}", count: 40) + "x"
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { #expect(!OSCAddressPattern.matches(pattern, String(repeating: "y", count: 30))) }
+        #expect(elapsed < .milliseconds(200), "took \(elapsed)")
+        #expect(OSCAddressPattern.matches(String(repeating: "{,}", count: 40) + "*", "anything"))
+    }
+
+    @Test func aWildcardQueryNeverClearsTheMatrix() {
+        let c = makeController()
+        _ = c.send("/matrix/*")
+        _ = c.send("/*/*")
+        _ = c.send("/matrix/*", .int32(1))
+        #expect(c.scene.crosspoints[1, 1] == 1)
+    }
+
+    @Test func readOnlyWinsOverAllowed() throws {
+        let policy = AccessPolicy(readOnly: [try #require(AccessPolicy.Network("192.168.1.50"))])
+        #expect(policy.access(forHost: "192.168.1.50") == .readOnly)
+        #expect(policy.access(forHost: "192.168.1.51") == .full)
+        #expect(policy.access(forHost: "8.8.8.8") == .denied)
+        #expect(policy.access(forHost: "::ffff:192.168.1.50") == .readOnly)
+    }
+
+    @Test func notesThatCouldNotBeReadBackAreRefused() {
+        let c = makeController()
+        #expect(errorReason(c.send("/preset/save", .string("p"), .string(String(repeating: "n", count: 5000)))) == "notes longer than 4096 characters")
+        #expect(errorReason(c.send("/source/1/name", .string(String(repeating: "e\u{301}", count: 20) + String(repeating: "\u{301}", count: 300)))) != nil)
+    }
+
+    @Test func aBrokenBundleLeavesNoBundleOpen() {
+        let c = makeController()
+        c.bundleStarted()
+        c.send("/matrix/1/1", .float(0))
+        c.bundleAborted()
+        #expect(c.mixer.queuedChanges == 1, "what was applied reached the queue")
+        c.send("/matrix/2/2", .float(0))
+        #expect(c.mixer.queuedChanges == 2, "and later messages are not held back")
+    }
+}
