@@ -228,7 +228,8 @@ public final class Controller: @unchecked Sendable {
             }
         }
         if message.arguments.isEmpty {
-            return targets.flatMap { answer($0, from: peer) }
+            let replies = targets.flatMap { answer($0, from: peer) }
+            return replies.count > 1 ? Self.packed(replies) : replies
         }
         var edits: [Edit] = []
         do {
@@ -299,6 +300,26 @@ public final class Controller: @unchecked Sendable {
             return reject(message, error.reason, from: peer)
         }
         return []
+    }
+
+    /// Many replies (a wildcard query) travel in bundles that fit a datagram.
+    static func packed(_ replies: [OSCPacket]) -> [OSCPacket] {
+        var packets: [OSCPacket] = []
+        var bundle: [OSCMessage] = []
+        var size = 16
+        for reply in replies {
+            guard case .message(let message) = reply else { packets.append(reply); continue }
+            let length = 4 + message.encodedSize
+            if size + length > FeedbackHub.datagramLimit && !bundle.isEmpty {
+                packets.append(.bundle(bundle))
+                bundle = []
+                size = 16
+            }
+            bundle.append(message)
+            size += length
+        }
+        if !bundle.isEmpty { packets.append(.bundle(bundle)) }
+        return packets
     }
 
     func reject(_ message: OSCMessage, _ reason: String, from peer: OSCPeer) -> [OSCPacket] {
