@@ -326,7 +326,7 @@ def write_report(path, args, info, ours, reference, peer, latency, ladder, memor
     add("# Benchmarks")
     add("")
     add(f"Written by `scripts/bench` on {finished} (UTC). Every figure below comes from that one run; "
-        "`scripts/bench` reproduces them (about 6 minutes). How the kernel works and what the targets mean: "
+        "`scripts/bench` reproduces them (about 10 minutes). How the kernel works and what the targets mean: "
         "[docs/performance.md](docs/performance.md).")
     add("")
     add("## Machine")
