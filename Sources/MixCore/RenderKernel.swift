@@ -96,6 +96,15 @@ public struct RenderKernel: ~Copyable {
     /// use, contiguous for the mixing loop.
     @usableFromInline let compactStart: UnsafeMutablePointer<Float>
     @usableFromInline let compactDelta: UnsafeMutablePointer<Float>
+    /// Per output, in list order: the buffer of each input in use, so that
+    /// the mixing loop reads samples through one pointer rather than list →
+    /// buffer pointer → samples. Kept while the lists and the input buffers
+    /// stay the same (JACK hands out the same buffers period after period
+    /// until connections change).
+    @usableFromInline let gathered: UnsafeMutablePointer<UnsafeRawPointer>
+    @usableFromInline let gatheredValid: UnsafeMutablePointer<Bool>
+    /// The input buffers of the last period.
+    @usableFromInline let lastInputs: UnsafeMutablePointer<UnsafeRawPointer?>
     /// Per output: gains differ between start and end of this period.
     @usableFromInline let rowRamping: UnsafeMutablePointer<Bool>
     /// Per output: some gain on its paths moved; recompute the row.
@@ -166,6 +175,11 @@ public struct RenderKernel: ~Copyable {
         activeInputs = ints(outputs * inputs)
         compactStart = floats(outputs * inputs)
         compactDelta = floats(outputs * inputs)
+        gathered = .allocate(capacity: max(1, outputs * inputs))
+        gatheredValid = .allocate(capacity: max(1, outputs))
+        gatheredValid.initialize(repeating: false, count: max(1, outputs))
+        lastInputs = .allocate(capacity: max(1, inputs))
+        lastInputs.initialize(repeating: nil, count: max(1, inputs))
         activeCount = .allocate(capacity: max(1, outputs))
         activeCount.initialize(repeating: 0, count: max(1, outputs))
         rowRamping = .allocate(capacity: max(1, outputs))
@@ -205,6 +219,9 @@ public struct RenderKernel: ~Copyable {
         UnsafeMutableRawPointer(compactStart).deallocate()
         UnsafeMutableRawPointer(compactDelta).deallocate()
         chunkListed.deallocate()
+        gathered.deallocate()
+        gatheredValid.deallocate()
+        lastInputs.deallocate()
         sides.deallocate()
         activeCount.deallocate()
         rowRamping.deallocate()
@@ -361,6 +378,12 @@ public struct RenderKernel: ~Copyable {
             progressFrames = frames
         }
         let ramping = rampingRows > 0
+        var buffersMoved = false
+        for n in 0..<inputs where lastInputs[n] != UnsafeRawPointer(input[n]) {
+            lastInputs[n] = UnsafeRawPointer(input[n])
+            buffersMoved = true
+        }
+        if buffersMoved { for m in 0..<outputs { gatheredValid[m] = false } }
         var start = 0
         while start + Self.block <= frames {
             mixBlock(input, output, start: start, ramping: ramping)
@@ -664,6 +687,7 @@ public struct RenderKernel: ~Copyable {
         if activeCount[m] == inputs { denseRows -= 1 }
         if count == inputs { denseRows += 1 }
         activeCount[m] = count
+        gatheredValid[m] = false
     }
 
     // MARK: - Audio thread: mixing
@@ -894,24 +918,27 @@ public struct RenderKernel: ~Copyable {
         }
         // (Wrapping arithmetic: these products are bounded by the sizes
         // allocated in init, and overflow checks cost instructions per output.)
-        let list = activeInputs + m &* inputs
         let dense = count == inputs
         let starts = dense ? gainStart + m &* inputStride : compactStart + m &* inputs
         let deltas = dense ? gainDelta + m &* inputStride : compactDelta + m &* inputs
         let offset = start &* 4
+        let sources = gathered + m &* inputs
+        if !gatheredValid[m] {
+            let list = activeInputs + m &* inputs
+            for j in 0..<count { sources[j] = UnsafeRawPointer(input[Int(list[j])]) }
+            gatheredValid[m] = true
+        }
         // The first input sets the accumulators: a lone crosspoint at unity
         // passes its input through bit for bit (−0 included).
-        let first = Int(list[0])
         let g = V(repeating: starts[0])
-        let x = UnsafeRawPointer(input[first]).advanced(by: offset)
+        let x = sources[0].advanced(by: offset)
         var a0 = x.loadUnaligned(as: V.self) * g
         var a1 = x.loadUnaligned(fromByteOffset: 64, as: V.self) * g
         var a2 = x.loadUnaligned(fromByteOffset: 128, as: V.self) * g
         var a3 = x.loadUnaligned(fromByteOffset: 192, as: V.self) * g
         for j in 1..<count {
-            let n = Int(list[j])
             let g = V(repeating: starts[j])
-            let x = UnsafeRawPointer(input[n]).advanced(by: offset)
+            let x = sources[j].advanced(by: offset)
             a0 = a0.addingProduct(x.loadUnaligned(as: V.self), g)
             a1 = a1.addingProduct(x.loadUnaligned(fromByteOffset: 64, as: V.self), g)
             a2 = a2.addingProduct(x.loadUnaligned(fromByteOffset: 128, as: V.self), g)
@@ -929,7 +956,7 @@ public struct RenderKernel: ~Copyable {
                 let step = deltas[j]
                 if step == 0 { continue }
                 let d = V(repeating: step)
-                let x = UnsafeRawPointer(input[Int(list[j])]).advanced(by: offset)
+                let x = sources[j].advanced(by: offset)
                 b0 = b0.addingProduct(x.loadUnaligned(as: V.self), d)
                 b1 = b1.addingProduct(x.loadUnaligned(fromByteOffset: 64, as: V.self), d)
                 b2 = b2.addingProduct(x.loadUnaligned(fromByteOffset: 128, as: V.self), d)
