@@ -31,7 +31,7 @@ public enum PresetCoding {
         do {
             return try JSONValue.parse(data)
         } catch {
-            throw PresetError(file: file, "not valid JSON (\(describe(error)))")
+            throw PresetError(file: file, "not valid JSON (\(error))")
         }
     }
 
@@ -143,12 +143,5 @@ public enum PresetCoding {
             "{ \"name\": \(JSONWriter.quoted(o.name)), \"volume\": \(JSONWriter.number(o.volume)), \"mute\": \(o.mute) }"
         })
         w.field("master", "{ \"volume\": \(JSONWriter.number(scene.master.volume)), \"mute\": \(scene.master.mute) }")
-    }
-
-    static func describe(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            return (context.underlyingError as NSError?)?.localizedDescription ?? context.debugDescription
-        }
-        return "\(error)"
     }
 }

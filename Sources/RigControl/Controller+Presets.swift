@@ -82,6 +82,7 @@ extension Controller {
     /// `s name [f fade] [s scope]`: the fade from the message, else the file's,
     /// else the smoothing time.
     private func recall(_ args: ArgumentReader) throws(ArgumentReader.Failure) -> [OSCPacket] {
+        let received = ContinuousClock.now
         let (name, fade, scopeText) = try args.recallArguments()
         var scope = RecallScope.all
         if let scopeText {
@@ -110,7 +111,8 @@ extension Controller {
         state.preset = name
         state.modified = false
         sceneChanged = false
-        logger.notice("recalled preset '\(name)' over \(seconds) s: \(changes.count) parameters move")
+        let prepared = ContinuousClock.now - received
+        logger.notice("recalled preset '\(name)' over \(seconds) s: \(changes.count) parameters move (read and prepared in \(prepared))")
         var replies: [OSCPacket] = [.message(OSCMessage("/preset/recalled", [.string(name), .float(seconds)]))]
         if !skipped.isEmpty {
             let text = skipped.joined(separator: "; ")

@@ -110,3 +110,18 @@ private let header = #""format": "crosspoint-preset", "version": 1, "channels": 
         #expect(try RigState.decode(state.encoded(), file: "s") == state)
     }
 }
+
+@Suite struct JSONParsingTests {
+    @Test func escapesAndUnicodeReadBack() throws {
+        let preset = try PresetCoding.decode(Data(#"{"format": "crosspoint-preset", "version": 1, "channels": {"inputs": 1, "outputs": 1}, "sources": [{"name": "a\"b\\c\/d\n\u00e9\ud83c\udfb8 ✓"}]}"#.utf8), file: "p")
+        #expect(preset.scene.sources[0].name == "a\"b\\c/d\né🎸 ✓")
+    }
+
+    @Test(arguments: [
+        #"{"format": "crosspoint-preset"} x"#, #"{"a": 1,}"#, #"[01.]"#, #"{"a": "\q"}"#, #"{"a": "\ud800x"}"#,
+        "{\"a\": \"tab\there\"}", String(repeating: "[", count: 100) + String(repeating: "]", count: 100), #"{"a": tru}"#, "",
+    ])
+    func malformedDocumentsAreRefused(json: String) {
+        #expect(throws: PresetError.self) { try PresetCoding.decode(Data(json.utf8), file: "p") }
+    }
+}
