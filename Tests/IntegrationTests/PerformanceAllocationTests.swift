@@ -68,7 +68,7 @@ extension Integration {
         let countsFile = directory.appendingPathComponent("crosspoint.txt")
         let serve = try ChildProcess(
             executable: CrosspointRig.binary,
-            arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
+            arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0", "--http-port", "0",
                         "--inputs", "16", "--outputs", "16"] + CrosspointRig.fileArguments(directory),
             environment: ["LD_PRELOAD": library, "ALLOC_COUNTER_FILE": countsFile.path],
             label: "crosspoint serve (counted)")

@@ -176,7 +176,7 @@ class Rig:
         state = os.path.join(self.workdir, f"{label}-state")
         os.makedirs(os.path.join(state, "presets"), exist_ok=True)
         process = self.start([binary, "serve", "--inputs", str(inputs), "--outputs", str(outputs),
-                              "--osc-port", str(port), "--no-autostart", "--jack-server", self.name,
+                              "--osc-port", str(port), "--http-port", "0", "--no-autostart", "--jack-server", self.name,
                               "--presets", os.path.join(state, "presets"),
                               "--state", os.path.join(state, "state.json")], label)
         log_path = os.path.join(self.workdir, f"{label}.log")
@@ -550,13 +550,13 @@ def main():
         "jackd -n NAME -r -d dummy -r 48000 -p 64 &",
         "crosspoint-probe tone SECONDS &    # tools/bench/probe.c: a 440 Hz tone into all 96 inputs",
         "jack_mix_box -n mixbox 1 2 … 48 &",
-        f"{binary} serve --inputs 48 --outputs 2 --jack-server NAME --no-autostart --osc-port 9790 &",
+        f"{binary} serve --inputs 48 --outputs 2 --jack-server NAME --no-autostart --osc-port 9790 --http-port 0 &",
         f"{binary} send --port 9790 '/matrix/*/1' 1; {binary} send --port 9790 '/matrix/*/2' 1",
         f"# CPU: sum of field 1 of /proc/PID/task/*/schedstat, before and after {args.peer_seconds:.0f} s",
-        f"{binary} serve --inputs 8 --outputs 8 --jack-server NAME --no-autostart --osc-port 9791 &",
+        f"{binary} serve --inputs 8 --outputs 8 --jack-server NAME --no-autostart --osc-port 9791 --http-port 0 &",
         "crosspoint-probe latency 9791 TRIALS",
         "crosspoint-probe rate 9791 RATE 2 64    # for RATE in 10000 … 200000",
-        f"{binary} serve --inputs 64 --outputs 64 --jack-server NAME --no-autostart --osc-port 9792 &",
+        f"{binary} serve --inputs 64 --outputs 64 --jack-server NAME --no-autostart --osc-port 9792 --http-port 0 &",
         f"crosspoint-probe rate 9792 5000 {args.memory_seconds:.0f} 64    # VmRSS every 5 s",
     ]
     write_report(args.out, args, info, ours, reference, peer, latency, ladder, memory, started, finished, commands)
