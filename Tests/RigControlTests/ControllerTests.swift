@@ -240,3 +240,25 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         #expect(c.mixer.queuedChanges == 2, "and later messages are not held back")
     }
 }
+
+@Suite struct FaderAddressTests {
+    @Test func faderPositionsFollowTheConsoleLaw() throws {
+        let c = makeController()
+        c.send("/source/1/fader", .float(0.5))   // −10 dB
+        c.send("/output/2/fader", .float(1))     // +10 dB
+        c.send("/master/fader", .float(0))       // off
+        c.send("/matrix/1/2/fader", .float(0.75)) // 0 dB
+        #expect(abs(c.scene.sources[0].volume - 0.316_227_8) < 1e-6)
+        #expect(abs(c.scene.outputs[1].volume - 3.162_277_7) < 1e-5)
+        #expect(c.scene.master.volume == 0)
+        #expect(c.scene.crosspoints[1, 2] == 1)
+        c.send("/source/2/fader", .float(7)) // clamped to 1
+        #expect(abs(c.scene.sources[1].volume - 3.162_277_7) < 1e-5)
+        guard case .message(let reply)? = c.send("/source/1/fader").first, case .float(let position) = reply.arguments[0] else {
+            Issue.record("no reply"); return
+        }
+        #expect(abs(position - 0.5) < 1e-5)
+        c.send("/source/3/volume", .float(4))
+        #expect(c.send("/source/3/fader") == [.message(OSCMessage("/source/3/fader", [.float(1)]))], "above +10 dB reads 1")
+    }
+}
