@@ -183,8 +183,10 @@ class Rig:
         deadline = time.time() + 20
         while time.time() < deadline:
             with open(log_path) as f:
-                if "ready: OSC on UDP port" in f.read():
-                    return process
+                ready = re.search(r"ready: OSC on UDP port (\d+)", f.read())
+            if ready:
+                self.osc_port = int(ready.group(1))
+                return process
             if process.poll() is not None:
                 break
             time.sleep(0.1)
@@ -247,8 +249,8 @@ def peer_comparison(binary, probe, workdir, seconds):
             rig.stop(mixbox)
         if mixbox is None or mixbox.poll() is not None:
             raise RuntimeError("jack_mix_box did not start")
-        port = 9790
-        serve = rig.serve(binary, 48, 2, port, "serve-48x2")
+        serve = rig.serve(binary, 48, 2, 0, "serve-48x2")
+        port = rig.osc_port
         send(binary, port, "/matrix/*/1", "1")
         send(binary, port, "/matrix/*/2", "1")
         map_reply = run([binary, "send", "--port", str(port), "--wait", "0.3", "/matrix/48/2"])
@@ -280,8 +282,8 @@ def peer_comparison(binary, probe, workdir, seconds):
 def osc_benchmarks(binary, probe, workdir, rates, rate_seconds, trials):
     rig = Rig(workdir)
     try:
-        port = 9791
-        rig.serve(binary, 8, 8, port, "serve-8x8")
+        rig.serve(binary, 8, 8, 0, "serve-8x8")
+        port = rig.osc_port
         latency = json.loads(run([probe, "latency", str(port), str(trials)], env=rig.env).strip().splitlines()[-1])
         ladder = []
         for rate in rates:
@@ -296,8 +298,8 @@ def osc_benchmarks(binary, probe, workdir, rates, rate_seconds, trials):
 def memory_benchmark(binary, probe, workdir, seconds, rate):
     rig = Rig(workdir)
     try:
-        port = 9792
-        serve = rig.serve(binary, 64, 64, port, "serve-64x64")
+        serve = rig.serve(binary, 64, 64, 0, "serve-64x64")
+        port = rig.osc_port
         samples = [(0.0, rss_kib(serve.pid))]
         parts = [rss_parts(serve.pid)]
         traffic = subprocess.Popen([probe, "rate", str(port), str(rate), str(seconds), "64"],
@@ -550,14 +552,14 @@ def main():
         "jackd -n NAME -r -d dummy -r 48000 -p 64 &",
         "crosspoint-probe tone SECONDS &    # tools/bench/probe.c: a 440 Hz tone into all 96 inputs",
         "jack_mix_box -n mixbox 1 2 … 48 &",
-        f"{binary} serve --inputs 48 --outputs 2 --jack-server NAME --no-autostart --osc-port 9790 --http-port 0 &",
-        f"{binary} send --port 9790 '/matrix/*/1' 1; {binary} send --port 9790 '/matrix/*/2' 1",
+        f"{binary} serve --inputs 48 --outputs 2 --jack-server NAME --no-autostart --osc-port 0 --http-port 0 &    # the OSC port it prints: P",
+        f"{binary} send --port P '/matrix/*/1' 1; {binary} send --port P '/matrix/*/2' 1",
         f"# CPU: sum of field 1 of /proc/PID/task/*/schedstat, before and after {args.peer_seconds:.0f} s",
-        f"{binary} serve --inputs 8 --outputs 8 --jack-server NAME --no-autostart --osc-port 9791 --http-port 0 &",
-        "crosspoint-probe latency 9791 TRIALS",
-        "crosspoint-probe rate 9791 RATE 2 64    # for RATE in 10000 … 200000",
-        f"{binary} serve --inputs 64 --outputs 64 --jack-server NAME --no-autostart --osc-port 9792 --http-port 0 &",
-        f"crosspoint-probe rate 9792 5000 {args.memory_seconds:.0f} 64    # VmRSS every 5 s",
+        f"{binary} serve --inputs 8 --outputs 8 --jack-server NAME --no-autostart --osc-port 0 --http-port 0 &",
+        "crosspoint-probe latency P TRIALS",
+        "crosspoint-probe rate P RATE 2 64    # for RATE in 10000 … 200000",
+        f"{binary} serve --inputs 64 --outputs 64 --jack-server NAME --no-autostart --osc-port 0 --http-port 0 &",
+        f"crosspoint-probe rate P 5000 {args.memory_seconds:.0f} 64    # VmRSS every 5 s",
     ]
     write_report(args.out, args, info, ours, reference, peer, latency, ladder, memory, started, finished, commands)
     shutil.rmtree(workdir, ignore_errors=True)
