@@ -13,6 +13,8 @@ public struct RenderBenchmark: Sendable {
         public var density: Double = 1
         /// Every parameter ramping all the time: the worst case.
         public var ramping = false
+        /// Level meters on, as while a client subscribes to them.
+        public var meters = false
         /// Wall-clock time to spend rendering.
         public var seconds: Double = 1
 
@@ -70,6 +72,7 @@ public struct RenderBenchmark: Sendable {
         let mixer = Mixer(scene: scene, panLaw: .constantPower, layout: OutputLayout(outputs: c.outputs),
                           maxFrames: max(c.frames, 64))
         mixer.setSampleRate(c.rate)
+        mixer.meters.setEnabled(c.meters)
 
         // 32-byte aligned buffers, as JACK2 gives its port buffers (checked
         // with jack_port_get_buffer on this machine: addresses are multiples of 32).

@@ -30,6 +30,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Every parameter ramping all the time (the worst case).")
     var ramping = false
 
+    @Flag(help: "Level meters on, as while a client subscribes to them.")
+    var meters = false
+
     @Option(help: "Seconds of rendering per configuration.")
     var seconds: Double = 1
 
@@ -59,6 +62,7 @@ struct BenchCommand: ParsableCommand {
             configurations[index].frames = frames
             configurations[index].rate = rate
             configurations[index].seconds = seconds
+            configurations[index].meters = meters
         }
         if !json {
             print("inputs outputs frames density ramping  active  periods  median_us  p99_us  dsp_load_%")
@@ -70,6 +74,7 @@ struct BenchCommand: ParsableCommand {
                 let fields: [(String, String)] = [
                     ("inputs", "\(c.inputs)"), ("outputs", "\(c.outputs)"), ("frames", "\(c.frames)"),
                     ("rate", "\(c.rate)"), ("density", "\(c.density)"), ("ramping", "\(c.ramping)"),
+                    ("meters", "\(c.meters)"),
                     ("us_per_period_median", String(format: "%.3f", r.microsecondsMedian)),
                     ("us_per_period_p99", String(format: "%.3f", r.microsecondsP99)),
                     ("dsp_load_percent", String(format: "%.4f", r.dspLoadPercent)),
