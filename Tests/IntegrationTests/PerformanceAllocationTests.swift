@@ -5,7 +5,8 @@ import Testing
 /// server, with an interposed allocator (tools/alloc-counter) that counts
 /// every malloc, calloc, realloc, aligned allocation and free made while the
 /// JACK process callback runs. OSC traffic, fades, bundles, wildcards and
-/// preset recalls with crossfades go on meanwhile; the count must be zero.
+/// preset recalls with crossfades go on meanwhile, with meters and feedback
+/// subscribed; the count must be zero.
 ///
 /// The same library first watches a client that does allocate in its
 /// callback, so the zero is not the counter failing to count.
@@ -78,6 +79,9 @@ extension Integration {
         let osc = try OSCTestClient(target: .init(host: "127.0.0.1", port: port))
         defer { osc.close() }
 
+        // Meters and feedback on, so the audio thread measures levels too.
+        try osc.send("/meters/subscribe", .float(30))
+        try osc.send("/subscribe")
         try osc.send("/preset/save", .string("perf-a"))
         try osc.send("/matrix/clear", .int32(1))
         try osc.send("/matrix/*/1", .float(0.5))
