@@ -74,6 +74,9 @@ public final class OSCServer: @unchecked Sendable {
             throw StartError(description: "cannot listen on \(options.bind): not an address of this machine")
         }
         let udp = try Self.openSocket(local, type: SOCK_DGRAM)
+        // Room for bursts while the handler is busy: 4 MiB (the kernel caps it at net.core.rmem_max).
+        var buffer: Int32 = 4 << 20
+        setsockopt(udp, SOL_SOCKET, SO_RCVBUF, &buffer, socklen_t(MemoryLayout<Int32>.size))
         self.udp = udp
         var length = socklen_t(128)
         var storage = [UInt8](repeating: 0, count: 128)

@@ -60,6 +60,8 @@ public final class Controller: @unchecked Sendable {
     /// Also told of every change, with the same messages as feedback (for
     /// OSCQuery's WebSocket listeners). Called under the controller's lock.
     public var onChange: (@Sendable ([OSCMessage]) -> Void)?
+    /// Whether `onChange` has anyone to tell.
+    public var hasListeners: @Sendable () -> Bool = { false }
 
     /// `initial` is the state to start from; the mixer must already hold its scene.
     public init(state initial: RigState, mixer: Mixer, store: PresetStore, smoothingSeconds: Float, logger: Logger,
@@ -194,7 +196,8 @@ public final class Controller: @unchecked Sendable {
             let replies = dispatch(message, from: peer)
             if sceneChanged { state.modified = true }
             if sceneChanged || before != (state.safes, state.preset, state.modified) { stateChanged() }
-            if !touched.isEmpty && (feedback != nil || onChange != nil) {
+            // Feedback is built only when someone listens.
+            if !touched.isEmpty && ((feedback?.count ?? 0) > 0 || hasListeners()) {
                 let messages = feedbackMessages(for: touched)
                 feedback?.publish(messages)
                 onChange?(messages)

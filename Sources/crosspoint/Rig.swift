@@ -84,7 +84,10 @@ final class Rig {
         controller.feedback = feedback
         controller.meters = meters
         controller.scheduler = scheduler
-        if let discovery { controller.onChange = { $0.forEach(discovery.publish) } }
+        if let discovery {
+            controller.onChange = { $0.forEach(discovery.publish) }
+            controller.hasListeners = { discovery.webSocketClientCount > 0 }
+        }
         controller.statusReport = { [host, mixer, feedback, meters, server, discovery] in
             [("sample_rate", .int32(Int32(host.sampleRate))),
              ("buffer_size", .int32(Int32(host.bufferSize))),

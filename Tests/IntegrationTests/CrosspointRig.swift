@@ -92,6 +92,16 @@ final class CrosspointRig: @unchecked Sendable {
         }
     }
 
+    /// Waits for a `crosspoint serve` to say it is ready; returns its OSC port.
+    static func oscPort(of process: ChildProcess) async throws -> Int {
+        let line = try await process.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+        guard let port = line.split(separator: " ").drop(while: { $0 != "port" }).dropFirst().first
+            .flatMap({ Int($0.trimmingCharacters(in: .punctuationCharacters)) }) else {
+            throw RigError("no OSC port in: \(line)")
+        }
+        return port
+    }
+
     /// Stops crosspoint (SIGTERM, as an operator would) and the JACK server.
     func stop() {
         source.close()

@@ -48,7 +48,7 @@ extension Integration {
         let directory = try CrosspointRig.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let crosspoint = try ChildProcess(executable: CrosspointRig.binary,
-                                          arguments: ["serve", "--jack-server", name, "--osc-port", "0"]
+                                          arguments: ["serve", "--jack-server", name, "--osc-port", "0", "--no-http"]
                                               + CrosspointRig.fileArguments(directory),
                                           label: "crosspoint serve (autostart)")
         defer { crosspoint.terminate() }
@@ -78,7 +78,7 @@ extension Integration {
         defer { try? FileManager.default.removeItem(at: directory) }
         let crosspoint = try ChildProcess(executable: CrosspointRig.binary,
                                           arguments: ["serve", "--jack-server", "xp-none-\(getpid())",
-                                                      "--no-autostart", "--osc-port", "0"] + CrosspointRig.fileArguments(directory))
+                                                      "--no-autostart", "--osc-port", "0", "--no-http"] + CrosspointRig.fileArguments(directory))
         defer { crosspoint.terminate() }
         #expect(try await crosspoint.waitForExit(timeout: .seconds(10)) == .exited(1))
         #expect(crosspoint.standardError.contains("cannot start: no JACK server running"))
