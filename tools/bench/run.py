@@ -295,6 +295,24 @@ def osc_benchmarks(binary, probe, workdir, rates, rate_seconds, trials):
         rig.close()
 
 
+def rss_by_mapping(pid):
+    """Resident KiB per mapped file (the executable, each library, each shared-memory file) and for
+    anonymous memory (heap, stacks, [anon]), from /proc/PID/smaps; a library's copy-on-write pages
+    (relocated data) count with the library."""
+    totals = {}
+    name = None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            header = re.match(r"^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$", line)
+            if header:
+                path = header.group(1).replace(" (deleted)", "")
+                name = os.path.basename(path) if path.startswith("/") and not path.startswith("/dev/shm/") else path
+                name = name or "[anon]"
+            elif line.startswith("Rss:"):
+                totals[name] = totals.get(name, 0) + int(line.split()[1])
+    return totals
+
+
 def memory_benchmark(binary, probe, workdir, seconds, rate):
     rig = Rig(workdir)
     try:
@@ -310,8 +328,10 @@ def memory_benchmark(binary, probe, workdir, seconds, rate):
             samples.append((time.monotonic() - start, rss_kib(serve.pid)))
         samples.append((time.monotonic() - start, rss_kib(serve.pid)))
         parts.append(rss_parts(serve.pid))
+        mappings = rss_by_mapping(serve.pid)
         outcome = json_lines(traffic.stdout.read())
-        return {"samples": samples, "parts": parts, "traffic": outcome[-1] if outcome else {}}
+        return {"samples": samples, "parts": parts, "mappings": mappings,
+                "traffic": outcome[-1] if outcome else {}}
     finally:
         rig.close()
 
@@ -481,6 +501,21 @@ def write_report(path, args, info, ours, reference, peer, latency, ladder, memor
             "resident size without JACK's segment (heap, stacks, binary, libraries). The libraries' pages are "
             "shared with every other process that maps them; the proportional figure (PSS) without the shared "
             f"memory is {(end.get('Pss_Anon', 0) + end.get('Pss_File', 0)) / 1024:.1f} MiB.")
+        mappings = memory.get("mappings")
+        if mappings:
+            own = {name: kib for name, kib in mappings.items() if not name.startswith("/dev/shm/")}
+            shown = sorted(own.items(), key=lambda item: -item[1])[:12]
+            rest = sum(own.values()) - sum(kib for _, kib in shown)
+            add("")
+            add("Without the shared memory, by mapping at the end (resident MiB, from `/proc/PID/smaps`; a "
+                "library's relocated, copied-on-write pages count with it):")
+            add("")
+            add("| mapping | MiB |")
+            add("|---|---|")
+            for name, kib in shown:
+                add(f"| `{name}` | {kib / 1024:.2f} |")
+            add(f"| everything else | {rest / 1024:.2f} |")
+            add(f"| total | {sum(own.values()) / 1024:.2f} |")
     add("")
     add("## Targets")
     add("")
