@@ -22,7 +22,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // No traits: Hummingbird's default ones (FullFoundation,
+        // ConfigurationSupport) link the whole of Foundation and ICU, about
+        // 8 MiB resident that serve does not use (docs/performance.md, Memory).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
@@ -39,22 +42,27 @@ let package = Package(
         // real-time render kernel. No JACK, no liblo: renders offline in tests.
         .target(name: "MixCore", swiftSettings: kernelFlags),
 
+        // What we used full Foundation for, on POSIX: threads, printf-style
+        // formatting, trimming and ordering strings. The rest (Date, URL,
+        // FileManager, Data) comes from FoundationEssentials.
+        .target(name: "SystemSupport"),
+
         // OSC values, address patterns, and the liblo server and client.
-        .target(name: "OSC", dependencies: ["CLiblo"]),
+        .target(name: "OSC", dependencies: ["CLiblo", "SystemSupport"]),
 
         // Preset files and the saved rig state: format, strict reading, atomic writing.
         .target(name: "Presets", dependencies: [
-            "MixCore", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // The control side: the authoritative rig state and the OSC address space.
         .target(name: "RigControl", dependencies: [
-            "MixCore", "OSC", "Presets", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "OSC", "Presets", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // The JACK client that hosts the mixer, and the server it may start.
         .target(name: "JackHost", dependencies: [
-            "CJack", "MixCore", .product(name: "Logging", package: "swift-log"),
+            "CJack", "MixCore", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // OSCQuery discovery: the namespace as JSON over HTTP, value streaming
@@ -74,7 +82,7 @@ let package = Package(
         .target(name: "Bench", dependencies: ["MixCore"]),
 
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "OSC", "OSCQuery", "Presets", "RigControl", "JackHost", "Bench",
+            "MixCore", "OSC", "OSCQuery", "Presets", "RigControl", "JackHost", "Bench", "SystemSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -83,6 +91,7 @@ let package = Package(
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "OSC", "Presets"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "OSCQueryTests", dependencies: [
             "OSCQuery", "OSC",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -1,8 +1,9 @@
 import CJack
-import Foundation
+import FoundationEssentials
 import Logging
 import MixCore
 import Synchronization
+import SystemSupport
 
 /// Keeps the mixer running in JACK: opens the client, connects its ports,
 /// and when the server goes away waits for one to come back and restores

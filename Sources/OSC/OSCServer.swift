@@ -1,5 +1,5 @@
 import CLiblo
-import Foundation
+import SystemSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,4 @@
 import CLiblo // its headers bring <sys/socket.h>, whose SOCK_* Glibc alone does not show here
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +32,7 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
         withSockaddr { pointer, length in
             var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             guard getnameinfo(pointer, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { return "?" }
-            let text = String(cString: buffer)
+            let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             return text.hasPrefix("::ffff:") && text.contains(".") ? String(text.dropFirst(7)) : text
         }
     }

@@ -110,7 +110,7 @@ struct OSCQueryWebSocketSession: Sendable {
         let host = hostName(Substring(authority))
         // Browsers send one Origin; of several, each must be this host.
         return origins.contains { origin in
-            guard let schemeEnd = origin.range(of: "://") else { return true }
+            guard let schemeEnd = origin.firstRange(of: "://") else { return true }
             return hostName(origin[schemeEnd.upperBound...]) != host
         }
     }

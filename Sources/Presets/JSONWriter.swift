@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes the preset layout: one field per line, list entries one per line,
 /// two-space indent. Stable output, so presets diff cleanly in git.
@@ -43,7 +43,7 @@ struct JSONWriter {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where scalar.value < 0x20:
-                out += String(format: "\\u%04x", scalar.value)
+                out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }
         }

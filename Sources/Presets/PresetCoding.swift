@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MixCore
 
 /// The preset file format, version 1: strict to read (every unknown field,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// The presets directory: one `NAME.json` per preset. Every read goes to the
 /// disk, so a preset edited by hand is picked up at its next recall.
@@ -19,7 +20,7 @@ public struct PresetStore: Sendable {
         return files.filter { $0.hasSuffix(".json") }
             .map { String($0.dropLast(5)) }
             .filter(PresetName.isValid)
-            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            .sorted { $0.naturallyPrecedes($1) }
     }
 
     public func exists(_ name: String) -> Bool {
@@ -49,7 +50,7 @@ public struct PresetStore: Sendable {
         do {
             try FileManager.default.removeItem(at: url(for: name))
         } catch {
-            throw PresetError(file: displayPath(url(for: name)), "cannot delete (\(error.localizedDescription))")
+            throw PresetError(file: displayPath(url(for: name)), "cannot delete (\(PresetError.reason(error)))")
         }
     }
 
@@ -71,7 +72,7 @@ public struct PresetStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw PresetError(file: directory.path, "cannot create the presets directory (\(error.localizedDescription))")
+            throw PresetError(file: directory.path, "cannot create the presets directory (\(PresetError.reason(error)))")
         }
     }
 

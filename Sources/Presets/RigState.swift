@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MixCore
 
 /// Everything the rig must get back after a restart: the live scene, the

@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import Synchronization
+import SystemSupport
 
 /// Saves the live rig state to its file, about a second after the last
 /// change (and at least every five seconds while changes keep coming), with

@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import OSC
 import Synchronization
+import SystemSupport
 
 /// JACK's sample clock, as the scheduler needs it.
 public protocol AudioClock: Sendable {

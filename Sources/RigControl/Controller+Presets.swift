@@ -1,6 +1,7 @@
 import MixCore
 import OSC
 import Presets
+import SystemSupport
 
 /// `/preset/…`: saving, recalling with a crossfade, undo, and the store.
 extension Controller {
@@ -17,7 +18,7 @@ extension Controller {
         init?(_ text: String) {
             var scope: RecallScope = []
             for word in text.split(separator: ",") {
-                switch word.trimmingCharacters(in: .whitespaces) {
+                switch word.trimmingWhitespace() {
                 case "sources": scope.insert(.sources)
                 case "matrix": scope.insert(.matrix)
                 case "outputs": scope.insert(.outputs)

@@ -1,7 +1,7 @@
-import Foundation
 import Logging
 import OSC
 import Synchronization
+import SystemSupport
 
 /// Keeps every subscribed surface in sync: each change, whoever made it, goes
 /// to every subscriber at the parameter's own address.

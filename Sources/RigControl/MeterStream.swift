@@ -1,8 +1,9 @@
-import Foundation
+import Glibc
 import Logging
 import MixCore
 import OSC
 import Synchronization
+import SystemSupport
 
 /// Streams level meters to subscribers: `/meters/input` and `/meters/output`
 /// (peak dBFS per channel over the interval), `/meters/input/rms` and

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Bench
-import Foundation
+import SystemSupport
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,16 +75,16 @@ struct BenchCommand: ParsableCommand {
                     ("inputs", "\(c.inputs)"), ("outputs", "\(c.outputs)"), ("frames", "\(c.frames)"),
                     ("rate", "\(c.rate)"), ("density", "\(c.density)"), ("ramping", "\(c.ramping)"),
                     ("meters", "\(c.meters)"),
-                    ("us_per_period_median", String(format: "%.3f", r.microsecondsMedian)),
-                    ("us_per_period_p99", String(format: "%.3f", r.microsecondsP99)),
-                    ("dsp_load_percent", String(format: "%.4f", r.dspLoadPercent)),
+                    ("us_per_period_median", cFormat("%.3f", r.microsecondsMedian)),
+                    ("us_per_period_p99", cFormat("%.3f", r.microsecondsP99)),
+                    ("dsp_load_percent", cFormat("%.4f", r.dspLoadPercent)),
                     ("active_crosspoints", "\(r.activeCrosspoints)"), ("periods", "\(r.periods)"),
-                    ("timer_overhead_us", String(format: "%.3f", r.timerOverheadMicroseconds)),
+                    ("timer_overhead_us", cFormat("%.3f", r.timerOverheadMicroseconds)),
                 ]
                 print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
             } else {
-                print(String(format: "%6d %7d %6d %7.2f %7@ %7d %8d %10.2f %7.2f %11.3f",
-                             c.inputs, c.outputs, c.frames, c.density, c.ramping ? "yes" : "no",
+                print(cFormat("%6d %7d %6d %7.2f %7s %7d %8d %10.2f %7.2f %11.3f",
+                             c.inputs, c.outputs, c.frames, c.density, (c.ramping ? "yes" : "no" as StaticString).utf8Start,
                              r.activeCrosspoints, r.periods, r.microsecondsMedian, r.microsecondsP99, r.dspLoadPercent))
             }
         }

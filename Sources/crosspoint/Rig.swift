@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import JackHost
 import Logging
 import MixCore
@@ -7,6 +8,7 @@ import OSC
 import OSCQuery
 import Presets
 import RigControl
+import SystemSupport
 
 /// The running rig: the mixer in JACK, the OSC server and the controller
 /// behind it, discovery, and the threads that keep surfaces, meters, timed

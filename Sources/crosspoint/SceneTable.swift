@@ -1,6 +1,6 @@
-import Foundation
 import MixCore
 import Presets
+import SystemSupport
 
 /// A preset printed for people: sources, crosspoints in use, outputs, master.
 struct SceneTable {
@@ -72,10 +72,10 @@ struct SceneDifference {
 
 /// A level in dB for people: "off" for silence, one decimal otherwise.
 private func db(_ gain: Float) -> String {
-    gain <= 0 ? "off" : String(format: "%+.1f", FaderLaw.decibels(gain: gain))
+    gain <= 0 ? "off" : cFormat("%+.1f", FaderLaw.decibels(gain: gain))
 }
 
-private func format(_ value: Double) -> String { String(format: "%g", value) }
+private func format(_ value: Double) -> String { cFormat("%g", value) }
 
 private func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)

@@ -1,11 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import JackHost
 import Logging
 import MixCore
 import OSC
 import Presets
 import RigControl
+import SystemSupport
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -110,7 +111,7 @@ struct Serve: ParsableCommand {
         guard let monoOutputs, !monoOutputs.isEmpty else { return [] }
         var set: Set<Int> = []
         for part in monoOutputs.split(separator: ",") {
-            guard let m = Int(part.trimmingCharacters(in: .whitespaces)), (1...outputs).contains(m) else {
+            guard let m = Int(part.trimmingWhitespace()), (1...outputs).contains(m) else {
                 throw ValidationError("--mono-outputs: '\(part)' is not an output number 1-\(outputs)")
             }
             set.insert(m)
