@@ -112,6 +112,16 @@ private let header = #""format": "crosspoint-preset", "version": 1, "channels": 
 }
 
 @Suite struct JSONParsingTests {
+    /// Control characters are written as \u00XX escapes, and read back.
+    @Test func controlCharactersAreEscapedAndReadBack() throws {
+        var scene = Scene(inputs: 1, outputs: 1)
+        scene.sources[0].name = "a\u{1}b\u{1f}c\td"
+        let data = PresetCoding.encode(Preset(name: "p", scene: scene))
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""a\u0001b\u001fc\td""#), "\(text)")
+        #expect(try PresetCoding.decode(data, file: "p").scene.sources[0].name == "a\u{1}b\u{1f}c\td")
+    }
+
     @Test func escapesAndUnicodeReadBack() throws {
         let preset = try PresetCoding.decode(Data(#"{"format": "crosspoint-preset", "version": 1, "channels": {"inputs": 1, "outputs": 1}, "sources": [{"name": "a\"b\\c\/d\n\u00e9\ud83c\udfb8 ✓"}]}"#.utf8), file: "p")
         #expect(preset.scene.sources[0].name == "a\"b\\c/d\né🎸 ✓")
