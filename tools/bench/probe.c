@@ -25,7 +25,8 @@
  *       periods. Also counts cycles: 0 when the change is seen in the first
  *       cycle whose sink callback runs after the send (the crossfade started
  *       in the next period after receipt), 1 when a cycle later, and so on.
- *       Every recall must be answered /preset/recalled. Prints one JSON line.
+ *       Every recall must be answered /preset/recalled. Prints one JSON line,
+ *       with every trial's latency in order (-1: not seen) in latency_ms_each.
  *
  *   probe rate OSC_PORT RATE SECONDS PARAMETERS
  *       Sends RATE messages per second for SECONDS, cycling over PARAMETERS
@@ -325,10 +326,10 @@ static int run_recall(int port, int trials, const char *a, const char *b, double
     struct sockaddr_in to;
     int s = osc_socket(port, &to);
     uint8_t packet[512];
-    double *latency = calloc((size_t)trials, sizeof(double));
+    double *latency = calloc((size_t)trials, sizeof(double)), *each = calloc((size_t)trials, sizeof(double));
     long cycles[4] = {0, 0, 0, 0}; /* 0, 1, 2, 3 or more */
     int done = 0, refused = 0;
-    if (!latency || trials < 1) return 64;
+    if (!latency || !each || trials < 1) return 64;
     atomic_store(&compare_settled, 1);
     size_t length = osc_recall(packet, a, 0);
     sendto(s, packet, length, 0, (struct sockaddr *)&to, sizeof to);
@@ -348,9 +349,11 @@ static int run_recall(int port, int trials, const char *a, const char *b, double
         sendto(s, packet, length, 0, (struct sockaddr *)&to, sizeof to);
         if (recall_reply(s)) refused++;
         double deadline = now_seconds() + 1;
+        each[t] = -1;
         while (atomic_load(&armed) && now_seconds() < deadline) usleep(200);
         if (atomic_load(&armed)) { atomic_store(&armed, 0); continue; }
         latency[done] = (double)(atomic_load(&seen_wake_us) - (int64_t)sent) / 1000.0;
+        each[t] = latency[done];
         int64_t late = atomic_load(&seen_cycle) - atomic_load(&first_cycle);
         cycles[late < 0 ? 0 : late > 3 ? 3 : late]++;
         done++;
@@ -361,10 +364,12 @@ static int run_recall(int port, int trials, const char *a, const char *b, double
     printf("{\"trials\": %d, \"measured\": %d, \"refused\": %d, \"fade\": %.3f, \"period_ms\": %.4f, "
            "\"latency_ms_p50\": %.4f, \"latency_ms_p99\": %.4f, \"latency_ms_max\": %.4f, "
            "\"periods_p50\": %.3f, \"periods_p99\": %.3f, \"periods_max\": %.3f, "
-           "\"cycles_0\": %ld, \"cycles_1\": %ld, \"cycles_2\": %ld, \"cycles_3_or_more\": %ld}\n",
+           "\"cycles_0\": %ld, \"cycles_1\": %ld, \"cycles_2\": %ld, \"cycles_3_or_more\": %ld, \"latency_ms_each\": [",
            trials, done, refused, fade, period_ms, percentile(latency, done, 0.5), percentile(latency, done, 0.99),
            latency[done - 1], percentile(latency, done, 0.5) / period_ms, percentile(latency, done, 0.99) / period_ms,
            latency[done - 1] / period_ms, cycles[0], cycles[1], cycles[2], cycles[3]);
+    for (int t = 0; t < trials; t++) printf("%s%.4f", t ? ", " : "", each[t]); /* in trial order; -1: not seen */
+    printf("]}\n");
     jack_client_close(dc);
     jack_client_close(sink_client);
     return done == trials && refused == 0 ? 0 : 2;
