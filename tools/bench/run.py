@@ -349,7 +349,8 @@ def recall_report(result, binary, trials, bench_trials):
     add("")
     add("| | median ms | p99 ms |")
     add("|---|---|---|")
-    add(f"| recall: read, parse, check, prepare | {o['recall_us_median'] / 1000:.3f} | {o['recall_us_p99'] / 1000:.3f} |")
+    add(f"| recall, the file unchanged since its last recall (kept parsed; `stat` only) | {o['recall_us_median'] / 1000:.3f} | {o['recall_us_p99'] / 1000:.3f} |")
+    add(f"| recall, the file read: read, parse, check, prepare (a first recall, or after an edit) | {o['recall_first_read_us_median'] / 1000:.3f} | {o['recall_first_read_us_p99'] / 1000:.3f} |")
     add(f"| of it: read, parse and check (`PresetStore.load`) | {o['load_us_median'] / 1000:.3f} | {o['load_us_p99'] / 1000:.3f} |")
     add(f"| of it: parse and check (`PresetCoding.decode`) | {o['decode_us_median'] / 1000:.3f} | {o['decode_us_p99'] / 1000:.3f} |")
     add("")
@@ -393,11 +394,12 @@ def recall_report(result, binary, trials, bench_trials):
             f"{max(after):.3f} ms (a plain message, from its sending: p50 {plain['seen_ms_p50']:.3f} ms, p99 "
             f"{plain['seen_ms_p99']:.3f} ms).")
     add("")
-    ok_median = o["recall_us_median"] / 1000 <= 5
-    ok_p99 = o["recall_us_p99"] / 1000 <= 5
+    # The parse-and-prepare target is judged on recalls that do read the file.
+    ok_median = o["recall_first_read_us_median"] / 1000 <= 5
+    ok_p99 = o["recall_first_read_us_p99"] / 1000 <= 5
     ok_start = r["latency_ms_p99"] <= limit
-    targets.append((f"{RECALL_TARGET}: read, parse and prepare, median (ms)", o["recall_us_median"] / 1000, 5, ok_median))
-    targets.append((f"{RECALL_TARGET}: read, parse and prepare, p99 (ms)", o["recall_us_p99"] / 1000, 5, ok_p99))
+    targets.append((f"{RECALL_TARGET}: read, parse and prepare, median (ms)", o["recall_first_read_us_median"] / 1000, 5, ok_median))
+    targets.append((f"{RECALL_TARGET}: read, parse and prepare, p99 (ms)", o["recall_first_read_us_p99"] / 1000, 5, ok_p99))
     targets.append((f"{RECALL_TARGET}: send → crossfade start, p99 (ms)", r["latency_ms_p99"], round(limit, 4), ok_start))
     add(f"Targets: parse and prepare at most 5 ms: {verdict(ok_median)} for the median, {verdict(ok_p99)} for the p99. "
         f"The crossfade starts in the period after receipt, i.e. within one period plus 1 ms for the wakeups "
