@@ -78,8 +78,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // Offline timing of the render kernel (`crosspoint bench`).
-        .target(name: "Bench", dependencies: ["MixCore"]),
+        // Offline timing of the render kernel and of a preset recall (`crosspoint bench`).
+        .target(name: "Bench", dependencies: [
+            "MixCore", "OSC", "Presets", "RigControl", .product(name: "Logging", package: "swift-log"),
+        ]),
 
         .executableTarget(name: "crosspoint", dependencies: [
             "MixCore", "OSC", "OSCQuery", "Presets", "RigControl", "JackHost", "Bench", "SystemSupport",

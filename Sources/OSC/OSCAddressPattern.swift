@@ -2,7 +2,9 @@
 /// a time: `*` any run of characters, `?` any one, `[1-4]`/`[!a]` a set,
 /// `{1,3}` alternatives.
 public enum OSCAddressPattern {
-    /// Whether `part` uses any pattern syntax.
+    /// Whether `part` uses any pattern syntax. (Inlinable, so that callers
+    /// get it specialised: the generic version costs more than the match.)
+    @inlinable
     public static func isPattern<S: StringProtocol>(_ part: S) -> Bool {
         part.utf8.contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?")
             || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }

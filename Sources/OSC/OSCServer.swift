@@ -205,22 +205,32 @@ public final class OSCServer: @unchecked Sendable {
 
     // MARK: - Receiving
 
+    /// Reads datagrams until the socket is empty, and only then waits: under
+    /// load every datagram costs one system call, not two.
     private func receiveDatagrams() {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var storage = [UInt8](repeating: 0, count: 128)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 128, alignment: 8)
+        defer { buffer.deallocate(); storage.deallocate() }
+        let sender = storage.baseAddress!.assumingMemoryBound(to: sockaddr.self)
+        // A surface sends many datagrams in a row: its address and access are worked out once.
+        var last: OSCPeer?
         while running.load(ordering: .relaxed) {
-            guard wait(for: udp) else { continue }
             var length = socklen_t(storage.count)
-            let count = buffer.withUnsafeMutableBytes { data in
-                storage.withUnsafeMutableBytes { raw in
-                    recvfrom(udp, data.baseAddress, data.count, 0, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
-                }
+            let count = recvfrom(udp, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), sender, &length)
+            guard count > 0 else {
+                if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { _ = wait(for: udp) }
+                continue
             }
-            guard count > 0 else { continue }
-            let address = storage.withUnsafeBytes { SocketAddress($0.baseAddress!, length: length) }
-            let access = options.policy.access(for: address.ipBytes)
-            guard access != .denied else { deniedPackets.add(1, ordering: .relaxed); continue }
-            dispatch(buffer[0..<count], from: OSCPeer(address: address, transport: .udp, access: access))
+            let peer: OSCPeer
+            if let last, last.address.isSame(as: sender, length: length) {
+                peer = last
+            } else {
+                let address = SocketAddress(sender, length: length)
+                peer = OSCPeer(address: address, transport: .udp, access: options.policy.access(for: address.ipBytes))
+                last = peer
+            }
+            guard peer.access != .denied else { deniedPackets.add(1, ordering: .relaxed); continue }
+            dispatch(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), from: peer)
         }
     }
 
@@ -277,7 +287,9 @@ public final class OSCServer: @unchecked Sendable {
                     | Int(pending[start + 2]) << 8 | Int(pending[start + 3])
                 guard size <= 65_536 else { OSCLog.write("\(peer): TCP packet of \(size) bytes refused; closing"); return }
                 guard pending.count - start >= 4 + size else { break }
-                dispatch(pending[(start + 4)..<(start + 4 + size)], from: peer)
+                pending.withUnsafeMutableBytes { bytes in
+                    dispatch(UnsafeMutableRawBufferPointer(rebasing: bytes[(start + 4)..<(start + 4 + size)]), from: peer)
+                }
                 start += 4 + size
             }
             pending.removeFirst(start)
@@ -290,15 +302,15 @@ public final class OSCServer: @unchecked Sendable {
         return poll(&descriptor, 1, 200) > 0
     }
 
-    private func dispatch(_ bytes: ArraySlice<UInt8>, from peer: OSCPeer) {
+    /// Decodes and handles one packet; liblo may rewrite `bytes` as it decodes.
+    private func dispatch(_ bytes: UnsafeMutableRawBufferPointer, from peer: OSCPeer) {
         guard !bytes.isEmpty else { return }
-        var copy = Array(bytes)
         dispatchLock.withLock { _ in
             currentPeer = peer
             openBundles = 0
-            let result = copy.withUnsafeMutableBytes { lo_server_dispatch_data(dispatcher, $0.baseAddress, $0.count) }
+            let result = lo_server_dispatch_data(dispatcher, bytes.baseAddress, bytes.count)
             if result < 0 || openBundles > 0 {
-                OSCLog.write("\(peer): not a valid OSC packet (\(copy.count) bytes), dropped")
+                OSCLog.write("\(peer): not a valid OSC packet (\(bytes.count) bytes), dropped")
             }
             if openBundles > 0 { bundleAborted() }
             openBundles = 0

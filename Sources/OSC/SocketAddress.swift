@@ -12,6 +12,11 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
         storage = Array(UnsafeRawBufferPointer(start: pointer, count: Int(length)))
     }
 
+    /// Whether these are the bytes the kernel gave for this address.
+    func isSame(as pointer: UnsafeRawPointer, length: socklen_t) -> Bool {
+        storage.elementsEqual(UnsafeRawBufferPointer(start: pointer, count: Int(length)))
+    }
+
     /// Resolves a numeric or named host and a port (for binding and sending).
     public static func resolve(host: String, port: Int, datagram: Bool = true) -> SocketAddress? {
         var hints = addrinfo()

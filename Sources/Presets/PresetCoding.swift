@@ -12,30 +12,25 @@ public enum PresetCoding {
 
     /// Reads a preset document. `file` names it in errors.
     public static func decode(_ data: Data, file: String) throws(PresetError) -> Preset {
-        let root = try parse(data, file: file)
-        let reader = FieldReader(file: file)
-        let fields = try reader.object(root, at: "", allowed: [
-            "format", "version", "name", "notes", "fade", "channels", "sources", "crosspoints", "map",
-            "outputs", "master",
-        ])
-        try checkHeader(fields, reader: reader, format: format)
-        var name = "", notes: String?, fade: Double?
-        if let v = fields["name"] { name = try reader.string(v, at: "name", maxLength: 64) }
-        if let v = fields["notes"] { notes = try reader.string(v, at: "notes", maxLength: 4096) }
-        if let v = fields["fade"] { fade = try reader.number(v, at: "fade", in: 0...3600) }
-        let scene = try decodeScene(fields, reader: reader, at: "")
-        return Preset(name: name, notes: notes, fade: fade, scene: scene)
-    }
-
-    static func parse(_ data: Data, file: String) throws(PresetError) -> JSONValue {
-        do {
-            return try JSONValue.parse(data)
-        } catch {
-            throw PresetError(file: file, "not valid JSON (\(error))")
+        try read(data, file: file) { (root) throws(PresetError) -> Preset in
+            let reader = FieldReader(file: file)
+            let fields = try reader.object(root, at: "", allowed: FieldNames.preset)
+            try checkHeader(fields, reader: reader, format: format)
+            var name = "", notes: String?, fade: Double?
+            if let v = fields["name"] { name = try reader.string(v, at: "name", maxLength: 64) }
+            if let v = fields["notes"] { notes = try reader.string(v, at: "notes", maxLength: 4096) }
+            if let v = fields["fade"] { fade = try reader.number(v, at: "fade", in: 0...3600) }
+            let scene = try decodeScene(fields, reader: reader, at: "")
+            return Preset(name: name, notes: notes, fade: fade, scene: scene)
         }
     }
 
-    static func checkHeader(_ fields: [String: JSONValue], reader: FieldReader, format: String) throws(PresetError) {
+    /// Parses a document and reads it with `body` (see `JSONDocument.read`).
+    static func read<R>(_ data: Data, file: String, _ body: (JSONValue) throws(PresetError) -> R) throws(PresetError) -> R {
+        try JSONDocument.read(data, failure: { PresetError(file: file, "not valid JSON (\($0))") }, body)
+    }
+
+    static func checkHeader(_ fields: JSONObject, reader: FieldReader, format: String) throws(PresetError) {
         guard let formatValue = fields["format"] else { throw reader.error("format", "missing; expected \"\(format)\"") }
         guard try reader.string(formatValue, at: "format", maxLength: 64) == format else {
             throw reader.error("format", "expected \"\(format)\"")
@@ -49,10 +44,10 @@ public enum PresetCoding {
 
     /// The scene part of a document: `channels`, `sources`, `crosspoints`,
     /// `map`, `outputs` and `master`, under `prefix`.
-    static func decodeScene(_ fields: [String: JSONValue], reader: FieldReader, at prefix: String) throws(PresetError) -> Scene {
+    static func decodeScene(_ fields: JSONObject, reader: FieldReader, at prefix: String) throws(PresetError) -> Scene {
         func path(_ name: String) -> String { prefix.isEmpty ? name : "\(prefix).\(name)" }
         guard let channelsValue = fields["channels"] else { throw reader.error(path("channels"), "missing") }
-        let channels = try reader.object(channelsValue, at: path("channels"), allowed: ["inputs", "outputs"])
+        let channels = try reader.object(channelsValue, at: path("channels"), allowed: FieldNames.channels)
         guard let inputsValue = channels["inputs"] else { throw reader.error(path("channels.inputs"), "missing") }
         guard let outputsValue = channels["outputs"] else { throw reader.error(path("channels.outputs"), "missing") }
         let inputs = try reader.integer(inputsValue, at: path("channels.inputs"), in: 1...512)
@@ -63,13 +58,13 @@ public enum PresetCoding {
         if let list = fields["sources"] {
             let entries = try reader.array(list, at: path("sources"), maxCount: inputs)
             for (index, entry) in entries.enumerated() {
-                let at = path("sources[\(index)]")
-                let source = try reader.object(entry, at: at, allowed: ["name", "volume", "pan", "mute", "solo"])
-                if let v = source["name"] { scene.sources[index].name = try reader.string(v, at: at + ".name", maxLength: 64) }
-                if let v = source["volume"] { scene.sources[index].volume = Float(try reader.number(v, at: at + ".volume", in: 0...4)) }
-                if let v = source["pan"] { scene.sources[index].pan = Float(try reader.number(v, at: at + ".pan", in: -1...1)) }
-                if let v = source["mute"] { scene.sources[index].mute = try reader.bool(v, at: at + ".mute") }
-                if let v = source["solo"] { scene.sources[index].solo = try reader.bool(v, at: at + ".solo") }
+                func at(_ field: String = "") -> String { path("sources[\(index)]") + field }
+                let source = try reader.object(entry, at: at(), allowed: FieldNames.source)
+                if let v = source["name"] { scene.sources[index].name = try reader.string(v, at: at(".name"), maxLength: 64) }
+                if let v = source["volume"] { scene.sources[index].volume = Float(try reader.number(v, at: at(".volume"), in: 0...4)) }
+                if let v = source["pan"] { scene.sources[index].pan = Float(try reader.number(v, at: at(".pan"), in: -1...1)) }
+                if let v = source["mute"] { scene.sources[index].mute = try reader.bool(v, at: at(".mute")) }
+                if let v = source["solo"] { scene.sources[index].solo = try reader.bool(v, at: at(".solo")) }
             }
         }
         if let list = fields["map"] {
@@ -81,33 +76,55 @@ public enum PresetCoding {
         }
         if let list = fields["crosspoints"] {
             let entries = try reader.array(list, at: path("crosspoints"), maxCount: inputs * outputs)
+            let names = FieldNames.crosspoint
             for (index, entry) in entries.enumerated() {
-                let at = path("crosspoints[\(index)]")
-                let point = try reader.object(entry, at: at, allowed: ["in", "out", "volume"])
-                guard let inValue = point["in"] else { throw reader.error(at + ".in", "missing") }
-                guard let outValue = point["out"] else { throw reader.error(at + ".out", "missing") }
-                guard let volumeValue = point["volume"] else { throw reader.error(at + ".volume", "missing") }
-                let input = try reader.integer(inValue, at: at + ".in", in: 1...inputs)
-                let output = try reader.integer(outValue, at: at + ".out", in: 1...outputs)
-                scene.crosspoints[input, output] = Float(try reader.number(volumeValue, at: at + ".volume", in: 0...4))
+                func at(_ field: String = "") -> String { path("crosspoints[\(index)]") + field }
+                var inValue: JSONValue?, outValue: JSONValue?, volumeValue: JSONValue?
+                try reader.fields(entry, at: at(), allowed: names) { position, value in
+                    switch position {
+                    case 0: inValue = value
+                    case 1: outValue = value
+                    default: volumeValue = value
+                    }
+                }
+                guard let inValue else { throw reader.error(at(".in"), "missing") }
+                guard let outValue else { throw reader.error(at(".out"), "missing") }
+                guard let volumeValue else { throw reader.error(at(".volume"), "missing") }
+                let input = try reader.integer(inValue, at: at(".in"), in: 1...inputs)
+                let output = try reader.integer(outValue, at: at(".out"), in: 1...outputs)
+                scene.crosspoints[input, output] = Float(try reader.number(volumeValue, at: at(".volume"), in: 0...4))
             }
         }
         if let list = fields["outputs"] {
             let entries = try reader.array(list, at: path("outputs"), maxCount: outputs)
             for (index, entry) in entries.enumerated() {
-                let at = path("outputs[\(index)]")
-                let output = try reader.object(entry, at: at, allowed: ["name", "volume", "mute"])
-                if let v = output["name"] { scene.outputs[index].name = try reader.string(v, at: at + ".name", maxLength: 64) }
-                if let v = output["volume"] { scene.outputs[index].volume = Float(try reader.number(v, at: at + ".volume", in: 0...4)) }
-                if let v = output["mute"] { scene.outputs[index].mute = try reader.bool(v, at: at + ".mute") }
+                func at(_ field: String = "") -> String { path("outputs[\(index)]") + field }
+                let output = try reader.object(entry, at: at(), allowed: FieldNames.output)
+                if let v = output["name"] { scene.outputs[index].name = try reader.string(v, at: at(".name"), maxLength: 64) }
+                if let v = output["volume"] { scene.outputs[index].volume = Float(try reader.number(v, at: at(".volume"), in: 0...4)) }
+                if let v = output["mute"] { scene.outputs[index].mute = try reader.bool(v, at: at(".mute")) }
             }
         }
         if let value = fields["master"] {
-            let master = try reader.object(value, at: path("master"), allowed: ["volume", "mute"])
+            let master = try reader.object(value, at: path("master"), allowed: FieldNames.master)
             if let v = master["volume"] { scene.master.volume = Float(try reader.number(v, at: path("master.volume"), in: 0...4)) }
             if let v = master["mute"] { scene.master.mute = try reader.bool(v, at: path("master.mute")) }
         }
         return scene
+    }
+
+    /// The fields each object may have, made once (not per object).
+    enum FieldNames {
+        static let preset: [StaticString] = [
+            "format", "version", "name", "notes", "fade", "channels", "sources", "crosspoints", "map",
+            "outputs", "master",
+        ]
+        static let channels: [StaticString] = ["inputs", "outputs"]
+        static let source: [StaticString] = ["name", "volume", "pan", "mute", "solo"]
+        /// In this order: `decodeScene` reads them by position.
+        static let crosspoint: [StaticString] = ["in", "out", "volume"]
+        static let output: [StaticString] = ["name", "volume", "mute"]
+        static let master: [StaticString] = ["volume", "mute"]
     }
 
     // MARK: - Writing

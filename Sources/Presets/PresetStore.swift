@@ -1,10 +1,13 @@
 import FoundationEssentials
 import SystemSupport
 
-/// The presets directory: one `NAME.json` per preset. Every read goes to the
-/// disk, so a preset edited by hand is picked up at its next recall.
+/// The presets directory: one `NAME.json` per preset. Every load looks at
+/// the disk, so a preset edited by hand is picked up at its next recall; a
+/// file unchanged since it was last read is not parsed again (`PresetCache`).
 public struct PresetStore: Sendable {
     public let directory: URL
+    /// Shared by every copy of this store.
+    public let cache = PresetCache()
 
     public init(directory: URL) {
         self.directory = directory
@@ -30,23 +33,31 @@ public struct PresetStore: Sendable {
     public func load(_ name: String) throws(PresetError) -> Preset {
         try PresetName.check(name)
         let file = url(for: name)
+        let identity = PresetCache.FileIdentity(path: file.path)
+        if let identity, let preset = cache.preset(name, file: identity) { return preset }
         guard let data = FileManager.default.contents(atPath: file.path) else {
+            cache.forget(name)
             throw PresetError(file: displayPath(file), "no such preset")
         }
         var preset = try PresetCoding.decode(data, file: displayPath(file))
         preset.name = name // the file name is the name
+        // (Identity taken before the read: if the file changed in between,
+        // the next load sees a new identity and reads it again.)
+        if let identity { cache.keep(preset, name, file: identity) }
         return preset
     }
 
     public func save(_ preset: Preset) throws(PresetError) {
         try PresetName.check(preset.name)
         try makeDirectory()
+        cache.forget(preset.name)
         try AtomicFile.write(PresetCoding.encode(preset), to: url(for: preset.name))
     }
 
     public func delete(_ name: String) throws(PresetError) {
         try PresetName.check(name)
         guard exists(name) else { throw PresetError(file: displayPath(url(for: name)), "no such preset") }
+        cache.forget(name)
         do {
             try FileManager.default.removeItem(at: url(for: name))
         } catch {

@@ -41,35 +41,36 @@ public struct RigState: Equatable, Sendable {
     }
 
     public static func decode(_ data: Data, file: String) throws(PresetError) -> RigState {
-        let root = try PresetCoding.parse(data, file: file)
-        let reader = FieldReader(file: file)
-        let fields = try reader.object(root, at: "", allowed: [
-            "format", "version", "preset", "modified", "safes", "channels", "sources", "crosspoints", "map",
-            "outputs", "master",
-        ])
-        try PresetCoding.checkHeader(fields, reader: reader, format: format)
-        let scene = try PresetCoding.decodeScene(fields, reader: reader, at: "")
-        var state = RigState(scene: scene)
-        if let value = fields["preset"], value != .null {
-            let name = try reader.string(value, at: "preset", maxLength: 64)
-            state.preset = PresetName.isValid(name) ? name : nil
-        }
-        if let value = fields["modified"] { state.modified = try reader.bool(value, at: "modified") }
-        if let value = fields["safes"] {
-            let safes = try reader.object(value, at: "safes", allowed: ["sources", "outputs", "master"])
-            if let list = safes["sources"] {
-                for (i, v) in try reader.array(list, at: "safes.sources", maxCount: scene.inputCount).enumerated() {
-                    state.safes.sources.insert(try reader.integer(v, at: "safes.sources[\(i)]", in: 1...scene.inputCount))
-                }
+        try PresetCoding.read(data, file: file) { (root) throws(PresetError) -> RigState in
+            let reader = FieldReader(file: file)
+            let fields = try reader.object(root, at: "", allowed: [
+                "format", "version", "preset", "modified", "safes", "channels", "sources", "crosspoints", "map",
+                "outputs", "master",
+            ])
+            try PresetCoding.checkHeader(fields, reader: reader, format: format)
+            let scene = try PresetCoding.decodeScene(fields, reader: reader, at: "")
+            var state = RigState(scene: scene)
+            if let value = fields["preset"], !value.isNull {
+                let name = try reader.string(value, at: "preset", maxLength: 64)
+                state.preset = PresetName.isValid(name) ? name : nil
             }
-            if let list = safes["outputs"] {
-                for (i, v) in try reader.array(list, at: "safes.outputs", maxCount: scene.outputCount).enumerated() {
-                    state.safes.outputs.insert(try reader.integer(v, at: "safes.outputs[\(i)]", in: 1...scene.outputCount))
+            if let value = fields["modified"] { state.modified = try reader.bool(value, at: "modified") }
+            if let value = fields["safes"] {
+                let safes = try reader.object(value, at: "safes", allowed: ["sources", "outputs", "master"])
+                if let list = safes["sources"] {
+                    for (i, v) in try reader.array(list, at: "safes.sources", maxCount: scene.inputCount).enumerated() {
+                        state.safes.sources.insert(try reader.integer(v, at: "safes.sources[\(i)]", in: 1...scene.inputCount))
+                    }
                 }
+                if let list = safes["outputs"] {
+                    for (i, v) in try reader.array(list, at: "safes.outputs", maxCount: scene.outputCount).enumerated() {
+                        state.safes.outputs.insert(try reader.integer(v, at: "safes.outputs[\(i)]", in: 1...scene.outputCount))
+                    }
+                }
+                if let v = safes["master"] { state.safes.master = try reader.bool(v, at: "safes.master") }
             }
-            if let v = safes["master"] { state.safes.master = try reader.bool(v, at: "safes.master") }
+            return state
         }
-        return state
     }
 }
 

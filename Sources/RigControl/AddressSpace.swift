@@ -37,6 +37,12 @@ public struct AddressSpace: Sendable {
     /// number beyond the rig is an error of its own, so that `/source/9/mute`
     /// on an 8-input rig says so rather than "unknown address".
     public func resolve(_ address: String) -> Result<[Target], ResolveError> {
+        if let target = literalTarget(address) { return .success([target]) }
+        return resolveByPattern(address)
+    }
+
+    /// `resolve` the general way: part by part, every part possibly a pattern.
+    func resolveByPattern(_ address: String) -> Result<[Target], ResolveError> {
         let parts = address.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 2, parts[0].isEmpty, !parts.dropFirst().contains(where: \.isEmpty) else {
             return .failure(.unknownAddress)

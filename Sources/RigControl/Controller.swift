@@ -241,9 +241,11 @@ public final class Controller: @unchecked Sendable {
             return reject(message, error.reason, from: peer)
         }
         var changes: [Change] = []
-        let gates = soloGates()
+        // Solo gates move only when a solo does; working them out visits every source.
+        let solos = edits.contains { if case .onOff(.source(_, .solo), _) = $0 { true } else { false } }
+        let gates = solos ? soloGates() : []
         for edit in edits { apply(edit, into: &changes) }
-        updateSoloGates(from: gates, seconds: smoothing, into: &changes)
+        if solos { updateSoloGates(from: gates, seconds: smoothing, into: &changes) }
         logger.debug("\(peer) \(message)")
         submit(changes)
         return []

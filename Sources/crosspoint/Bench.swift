@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bench
+import FoundationEssentials
 import SystemSupport
 
 struct BenchCommand: ParsableCommand {
@@ -10,6 +11,13 @@ struct BenchCommand: ParsableCommand {
             Without --inputs/--outputs it runs the standard sweep: 8x8 … 256x256, each settled dense, ramping dense \
             and at 5% density. Times are per period of the real kernel (Mixer.process), median and 99th percentile, \
             with the cost of reading the clock (about 30 ns, printed as timer_overhead_us) subtracted.
+
+            With --recall it times preset recalls instead (64x64 unless --inputs/--outputs say otherwise): the \
+            controller's whole handling of /preset/recall (read the file, parse and check it, work out every \
+            parameter that moves, hand the batch to the mixer's queue), on two presets A and B with every \
+            crosspoint in use and every level different, recalled in turn: with the files unchanged since \
+            their last recall (kept parsed in memory), and read afresh; and, of it, reading plus parsing \
+            (PresetStore.load) and parsing alone.
             """)
 
     @Option(help: "Inputs (with --outputs: one configuration instead of the sweep).")
@@ -33,6 +41,18 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Level meters on, as while a client subscribes to them.")
     var meters = false
 
+    @Flag(help: "Time preset recalls instead of the render kernel.")
+    var recall = false
+
+    @Option(help: "With --recall: recalls to time.")
+    var trials = 1000
+
+    @Option(help: "With --recall: the fade each recall names, in seconds.")
+    var fade = 0.05
+
+    @Option(help: "With --recall: write the presets A and B to this directory and leave them there.")
+    var presets: String?
+
     @Option(help: "Seconds of rendering per configuration.")
     var seconds: Double = 1
 
@@ -46,9 +66,16 @@ struct BenchCommand: ParsableCommand {
         guard rate > 0, (0...1).contains(density), seconds > 0, seconds <= 600 else {
             throw ValidationError("--rate must be positive, --density 0-1, --seconds 0-600")
         }
+        guard (1...1_000_000).contains(trials), (0...3600).contains(fade) else {
+            throw ValidationError("--trials must be 1-1000000, --fade 0-3600")
+        }
     }
 
     func run() throws {
+        if recall {
+            try runRecall()
+            return
+        }
         var configurations: [RenderBenchmark.Configuration]
         if inputs != nil || outputs != nil {
             var c = RenderBenchmark.Configuration(inputs: inputs ?? outputs ?? 8, outputs: outputs ?? inputs ?? 8)
@@ -86,6 +113,37 @@ struct BenchCommand: ParsableCommand {
                 print(cFormat("%6d %7d %6d %7.2f %7s %7d %8d %10.2f %7.2f %11.3f",
                              c.inputs, c.outputs, c.frames, c.density, (c.ramping ? "yes" : "no" as StaticString).utf8Start,
                              r.activeCrosspoints, r.periods, r.microsecondsMedian, r.microsecondsP99, r.dspLoadPercent))
+            }
+        }
+    }
+
+    private func runRecall() throws {
+        var c = RecallBenchmark.Configuration(inputs: inputs ?? outputs ?? 64, outputs: outputs ?? inputs ?? 64)
+        c.trials = trials
+        c.fade = fade
+        c.presets = presets.map { URL(fileURLWithPath: $0) }
+        let r = try RecallBenchmark(c).run()
+        if json {
+            let fields: [(String, String)] = [
+                ("inputs", "\(c.inputs)"), ("outputs", "\(c.outputs)"), ("trials", "\(r.trials)"),
+                ("fade", "\(c.fade)"), ("file_bytes", "\(r.fileBytes)"), ("changes", "\(r.changes)"),
+                ("recall_us_median", cFormat("%.1f", r.recall.median)),
+                ("recall_us_p99", cFormat("%.1f", r.recall.p99)),
+                ("recall_first_read_us_median", cFormat("%.1f", r.recallFirstRead.median)),
+                ("recall_first_read_us_p99", cFormat("%.1f", r.recallFirstRead.p99)),
+                ("load_us_median", cFormat("%.1f", r.load.median)),
+                ("load_us_p99", cFormat("%.1f", r.load.p99)),
+                ("decode_us_median", cFormat("%.1f", r.decode.median)),
+                ("decode_us_p99", cFormat("%.1f", r.decode.p99)),
+            ]
+            print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+        } else {
+            print("\(c.inputs)x\(c.outputs) preset (\(r.fileBytes) bytes), \(r.changes) parameters move per recall, \(r.trials) recalls")
+            print("                                            median_us   p99_us")
+            for (label, t) in [("recall, file unchanged (not re-read)", r.recall),
+                               ("recall, file read (read, parse, prepare)", r.recallFirstRead),
+                               ("  of it read + parse + check", r.load), ("  of it parse + check", r.decode)] {
+                print(label + String(repeating: " ", count: max(0, 42 - label.count)) + cFormat(" %10.1f %8.1f", t.median, t.p99))
             }
         }
     }

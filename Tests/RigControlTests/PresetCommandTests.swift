@@ -12,6 +12,15 @@ private func strings(_ packets: [OSCPacket]) -> [String] {
     }.flatMap { $0 }
 }
 
+/// Recalls `name` with the queue empty and the rate at 48 kHz; the number of
+/// changes the recall queued.
+private func queuedByRecall(_ c: Controller, _ name: String, fade: Float) -> Int {
+    c.mixer.drainQueue()
+    c.mixer.setSampleRate(48_000)
+    c.send("/preset/recall", .string(name), .float(fade))
+    return c.mixer.queuedChanges
+}
+
 @Suite struct PresetCommandTests {
     @Test func saveChangeEverythingRecallRestoresEveryParameter() {
         let c = makeController()
@@ -51,14 +60,42 @@ private func strings(_ packets: [OSCPacket]) -> [String] {
         c.send("/preset/save", .string("a"))
         c.send("/matrix/1/1", .float(0))
         c.send("/source/2/pan", .float(1))
-        c.mixer.drainQueue()
-        c.mixer.setSampleRate(48_000)
-        c.send("/preset/recall", .string("a"), .float(2))
-        #expect(c.mixer.queuedChanges == 2)
+        #expect(queuedByRecall(c, "a", fade: 2) == 2)
         c.mixer.drainQueue()
         let p = c.mixer.parameters
         #expect(c.mixer.offlineKernel.pointee.ramp(p.crosspoint(1, 1)).remaining == 96_000)
         #expect(c.mixer.offlineKernel.pointee.ramp(p.sourcePan(2)).remaining == 96_000)
+    }
+
+    @Test func aRecallMovesExactlyTheCrosspointsThatDiffer() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xp-\(UUID().uuidString)")
+        let c = makeController(inputs: 8, outputs: 8, presets: directory)
+        var scene = Scene(inputs: 8, outputs: 8)
+        for n in 1...8 {
+            for m in 1...8 { scene.crosspoints[n, m] = Float(n * 8 + m) / 100 }
+        }
+        scene.crosspoints[8, 8] = -0.0 // the same as the live 0: nothing moves, the live value stays +0
+        try PresetStore(directory: directory).save(Preset(name: "dense", scene: scene))
+        c.send("/matrix/8/8", .float(0))
+        #expect(queuedByRecall(c, "dense", fade: 1) == 63)
+        c.mixer.drainQueue()
+        #expect(c.scene.crosspoints[8, 8].sign == .plus)
+        var expected = scene.crosspoints
+        expected[8, 8] = 0
+        #expect(c.scene.crosspoints == expected)
+        let p = c.mixer.parameters
+        #expect(c.mixer.offlineKernel.pointee.ramp(p.crosspoint(3, 5)).targetValue == Float(29) / 100)
+        #expect(c.mixer.offlineKernel.pointee.ramp(p.crosspoint(3, 5)).remaining == 48_000)
+
+        c.send("/matrix/2/7", .float(4))
+        c.send("/matrix/5/1", .float(0))
+        #expect(queuedByRecall(c, "dense", fade: 0.5) == 2, "only the two crosspoints changed since")
+        c.mixer.drainQueue()
+        #expect(c.mixer.offlineKernel.pointee.ramp(p.crosspoint(2, 7)).targetValue == Float(23) / 100)
+        #expect(c.mixer.offlineKernel.pointee.ramp(p.crosspoint(5, 1)).targetValue == Float(41) / 100)
+        #expect(c.scene.crosspoints == expected)
+
+        #expect(queuedByRecall(c, "dense", fade: 0.5) == 0, "nothing differs")
     }
 
     @Test func theFadeComesFromTheMessageElseTheFileElseTheSmoothing() throws {

@@ -14,6 +14,20 @@
  *       first frame plus its offset). Latency = sample time - send time; the
  *       time the sink's callback saw it is reported too. Prints one JSON line.
  *
+ *   probe recall OSC_PORT TRIALS PRESET_A PRESET_B FADE
+ *       The same two clients, on a serve whose presets A and B give output 1
+ *       different gains from input 1. Recalls A (and waits for the fade to
+ *       land), then alternately B and A: each trial waits for the scene to
+ *       settle, notes the settled value of output 1, notes jack_get_time()
+ *       just before sendto() of /preset/recall NAME FADE, and finds the first
+ *       sample of output 1 that differs from the settled value. Latency =
+ *       the time the sink's callback saw it - send time, in ms and in
+ *       periods. Also counts cycles: 0 when the change is seen in the first
+ *       cycle whose sink callback runs after the send (the crossfade started
+ *       in the next period after receipt), 1 when a cycle later, and so on.
+ *       Every recall must be answered /preset/recalled. Prints one JSON line,
+ *       with every trial's latency in order (-1: not seen) in latency_ms_each.
+ *
  *   probe rate OSC_PORT RATE SECONDS PARAMETERS
  *       Sends RATE messages per second for SECONDS, cycling over PARAMETERS
  *       crosspoints /matrix/n/m (n, m in 1..8) with values that change every
@@ -91,6 +105,42 @@ static void send_matrix(int s, struct sockaddr_in *to, int n, int m, float value
     sendto(s, packet, length, 0, (struct sockaddr *)to, sizeof *to);
 }
 
+/* /preset/recall NAME FADE (,sf). */
+static size_t osc_recall(uint8_t *out, const char *name, float fade) {
+    static const char address[] = "/preset/recall";
+    size_t n = 0, length = strlen(name) + 1;
+    memset(out, 0, 512);
+    if (length > 400) return 0;
+    memcpy(out, address, sizeof address - 1);
+    n = pad4(sizeof address);
+    memcpy(out + n, ",sf", 3);
+    n += 4;
+    memcpy(out + n, name, length - 1);
+    n += pad4(length);
+    uint32_t bits;
+    memcpy(&bits, &fade, 4);
+    bits = htonl(bits);
+    memcpy(out + n, &bits, 4);
+    return n + 4;
+}
+
+/* Waits for a reply to a recall: 0 for /preset/recalled, -1 for /error or nothing. */
+static int recall_reply(int s) {
+    uint8_t reply[1024];
+    for (;;) {
+        ssize_t got = recv(s, reply, sizeof reply - 1, 0);
+        if (got <= 0) return -1;
+        reply[got] = 0;
+        if (strcmp((char *)reply, "/preset/recalled") == 0) return 0;
+        if (strcmp((char *)reply, "/error") == 0) {
+            size_t offset = pad4(strlen("/error") + 1) + 4; /* ,ss */
+            offset += pad4(strlen((char *)reply + offset) + 1);
+            fprintf(stderr, "probe: recall refused: %s\n", offset < (size_t)got ? (char *)reply + offset : "?");
+            return -1;
+        }
+    }
+}
+
 /* Sends /ADDRESS with no arguments and waits for the reply's float. */
 static int query_float(int s, struct sockaddr_in *to, const char *address, float *value) {
     uint8_t packet[512], reply[1024];
@@ -142,6 +192,10 @@ static jack_client_t *sink_client;
 static double phase;
 static _Atomic int armed;          /* the sink is waiting for the first non-zero sample */
 static _Atomic int64_t seen_frame_time_us, seen_wake_us;
+/* recall mode: the sink compares with a settled value and counts its cycles */
+static _Atomic int compare_settled;  /* 1: "moved" = differs from settled_value; 0: non-zero */
+static _Atomic float settled_value, last_value;
+static _Atomic int64_t sink_cycle, sent_us, first_cycle, seen_cycle;
 
 static int tone_process(jack_nframes_t frames, void *argument) {
     (void)argument;
@@ -165,14 +219,23 @@ static int sink_process(jack_nframes_t frames, void *argument) {
     (void)argument;
     jack_time_t wake = jack_get_time();
     const float *in = jack_port_get_buffer(sink_port, frames);
-    if (!atomic_load(&armed)) return 0;
+    int64_t cycle = atomic_fetch_add(&sink_cycle, 1);
+    if (!atomic_load(&armed)) {
+        atomic_store(&last_value, in[frames - 1]);
+        return 0;
+    }
+    int64_t sent = atomic_load(&sent_us);
+    if (sent != 0 && (int64_t)wake >= sent && atomic_load(&first_cycle) < 0) atomic_store(&first_cycle, cycle);
+    int settled = atomic_load(&compare_settled);
+    float reference = atomic_load(&settled_value);
     for (jack_nframes_t k = 0; k < frames; k++) {
-        if (in[k] != 0) {
+        if (settled ? in[k] != reference : in[k] != 0) {
             jack_nframes_t first = jack_last_frame_time(sink_client);
             jack_time_t start = jack_frames_to_time(sink_client, first);
             jack_time_t sample = start + (jack_time_t)((double)k * 1e6 / jack_get_sample_rate(sink_client));
             atomic_store(&seen_frame_time_us, (int64_t)sample);
             atomic_store(&seen_wake_us, (int64_t)wake);
+            atomic_store(&seen_cycle, cycle);
             atomic_store(&armed, 0);
             break;
         }
@@ -208,7 +271,8 @@ static int run_tone(double seconds) {
     return 0;
 }
 
-static int run_latency(int port, int trials) {
+/* The two clients of the latency and recall modes: 1.0 into crosspoint:in_1, crosspoint:out_1 watched. */
+static jack_client_t *open_dc_and_sink(void) {
     jack_client_t *dc = open_client("xp_dc");
     sink_client = open_client("xp_sink");
     dc_port = jack_port_register(dc, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
@@ -219,12 +283,18 @@ static int run_latency(int port, int trials) {
     jack_activate(sink_client);
     if (jack_connect(dc, "xp_dc:out", "crosspoint:in_1") || jack_connect(sink_client, "crosspoint:out_1", "xp_sink:in")) {
         fprintf(stderr, "probe: cannot connect to crosspoint:in_1 / out_1\n");
-        return 1;
+        exit(1);
     }
+    return dc;
+}
+
+static int run_latency(int port, int trials) {
+    jack_client_t *dc = open_dc_and_sink();
     struct sockaddr_in to;
     int s = osc_socket(port, &to);
     double *latency = calloc((size_t)trials, sizeof(double)), *wake = calloc((size_t)trials, sizeof(double));
     int done = 0;
+    if (!latency || !wake || trials < 1) return 64;
     srand(7);
     for (int t = 0; t < trials; t++) {
         send_matrix(s, &to, 1, 1, 0, 0);
@@ -249,6 +319,60 @@ static int run_latency(int port, int trials) {
     jack_client_close(dc);
     jack_client_close(sink_client);
     return done == trials ? 0 : 2;
+}
+
+static int run_recall(int port, int trials, const char *a, const char *b, double fade) {
+    jack_client_t *dc = open_dc_and_sink();
+    struct sockaddr_in to;
+    int s = osc_socket(port, &to);
+    uint8_t packet[512];
+    double *latency = calloc((size_t)trials, sizeof(double)), *each = calloc((size_t)trials, sizeof(double));
+    long cycles[4] = {0, 0, 0, 0}; /* 0, 1, 2, 3 or more */
+    int done = 0, refused = 0;
+    if (!latency || !each || trials < 1) return 64;
+    atomic_store(&compare_settled, 1);
+    size_t length = osc_recall(packet, a, 0);
+    sendto(s, packet, length, 0, (struct sockaddr *)&to, sizeof to);
+    if (recall_reply(s)) return 1;
+    srand(11);
+    for (int t = 0; t < trials; t++) {
+        const char *name = t % 2 == 0 ? b : a;
+        /* The last fade lands, then a random part of a few periods. */
+        usleep((useconds_t)(fade * 1e6) + 30000 + (useconds_t)(rand() % 5000));
+        atomic_store(&settled_value, atomic_load(&last_value));
+        atomic_store(&sent_us, 0);
+        atomic_store(&first_cycle, -1);
+        atomic_store(&armed, 1);
+        length = osc_recall(packet, name, (float)fade);
+        jack_time_t sent = jack_get_time();
+        atomic_store(&sent_us, (int64_t)sent);
+        sendto(s, packet, length, 0, (struct sockaddr *)&to, sizeof to);
+        if (recall_reply(s)) refused++;
+        double deadline = now_seconds() + 1;
+        each[t] = -1;
+        while (atomic_load(&armed) && now_seconds() < deadline) usleep(200);
+        if (atomic_load(&armed)) { atomic_store(&armed, 0); continue; }
+        latency[done] = (double)(atomic_load(&seen_wake_us) - (int64_t)sent) / 1000.0;
+        each[t] = latency[done];
+        int64_t late = atomic_load(&seen_cycle) - atomic_load(&first_cycle);
+        cycles[late < 0 ? 0 : late > 3 ? 3 : late]++;
+        done++;
+    }
+    if (done == 0) { fprintf(stderr, "probe: no recall was seen on the output\n"); return 2; }
+    qsort(latency, (size_t)done, sizeof(double), compare_doubles);
+    double period_ms = jack_get_buffer_size(sink_client) * 1000.0 / jack_get_sample_rate(sink_client);
+    printf("{\"trials\": %d, \"measured\": %d, \"refused\": %d, \"fade\": %.3f, \"period_ms\": %.4f, "
+           "\"latency_ms_p50\": %.4f, \"latency_ms_p99\": %.4f, \"latency_ms_max\": %.4f, "
+           "\"periods_p50\": %.3f, \"periods_p99\": %.3f, \"periods_max\": %.3f, "
+           "\"cycles_0\": %ld, \"cycles_1\": %ld, \"cycles_2\": %ld, \"cycles_3_or_more\": %ld, \"latency_ms_each\": [",
+           trials, done, refused, fade, period_ms, percentile(latency, done, 0.5), percentile(latency, done, 0.99),
+           latency[done - 1], percentile(latency, done, 0.5) / period_ms, percentile(latency, done, 0.99) / period_ms,
+           latency[done - 1] / period_ms, cycles[0], cycles[1], cycles[2], cycles[3]);
+    for (int t = 0; t < trials; t++) printf("%s%.4f", t ? ", " : "", each[t]); /* in trial order; -1: not seen */
+    printf("]}\n");
+    jack_client_close(dc);
+    jack_client_close(sink_client);
+    return done == trials && refused == 0 ? 0 : 2;
 }
 
 static int run_rate(int port, double rate, double seconds, int parameters) {
@@ -310,7 +434,9 @@ static int run_rate(int port, double rate, double seconds, int parameters) {
 int main(int argc, char **argv) {
     if (argc >= 3 && !strcmp(argv[1], "tone")) return run_tone(atof(argv[2]));
     if (argc >= 4 && !strcmp(argv[1], "latency")) return run_latency(atoi(argv[2]), atoi(argv[3]));
+    if (argc >= 7 && !strcmp(argv[1], "recall")) return run_recall(atoi(argv[2]), atoi(argv[3]), argv[4], argv[5], atof(argv[6]));
     if (argc >= 6 && !strcmp(argv[1], "rate")) return run_rate(atoi(argv[2]), atof(argv[3]), atof(argv[4]), atoi(argv[5]));
-    fprintf(stderr, "usage: probe tone SECONDS | latency OSC_PORT TRIALS | rate OSC_PORT RATE SECONDS PARAMETERS\n");
+    fprintf(stderr, "usage: probe tone SECONDS | latency OSC_PORT TRIALS | recall OSC_PORT TRIALS PRESET_A PRESET_B FADE"
+                    " | rate OSC_PORT RATE SECONDS PARAMETERS\n");
     return 64;
 }

@@ -1,0 +1,25 @@
+/// The entries of a JSON array (see `JSONDocument`), in order.
+struct JSONArray: Sequence {
+    let document: JSONDocument.Storage
+    /// The array's own node; its first entry follows.
+    let index: Int
+    let count: Int
+    let end: Int
+
+    struct Iterator: IteratorProtocol {
+        let document: JSONDocument.Storage
+        var position: Int
+        let end: Int
+
+        mutating func next() -> JSONValue? {
+            guard position < end else { return nil }
+            let value = JSONValue(document: document, index: position)
+            position = value.end
+            return value
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(document: document, position: index + 1, end: end) }
+
+    var underestimatedCount: Int { count }
+}

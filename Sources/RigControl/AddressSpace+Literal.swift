@@ -1,0 +1,97 @@
+/// The fast path of `resolve`: a plain address naming one level, pan or
+/// switch, read straight from its bytes. This is what a moving fader sends
+/// hundreds of times a second, so it must not pay for pattern matching,
+/// splitting into substrings or building arrays of candidates.
+extension AddressSpace {
+    /// The one target a literal, valid address names:
+    ///
+    ///     /matrix/{in}/{out}[/db|/fader]   /source/{n}/{param}
+    ///     /output/{m}/{param}   /master/{param}
+    ///
+    /// Nil for anything else, patterns and errors included: the general
+    /// path answers those (with the same result for every address this
+    /// accepts; a test holds the two to that).
+    func literalTarget(_ address: String) -> Target? {
+        var address = address
+        return address.withUTF8 { bytes in
+            var parts = AddressParts(bytes)
+            guard let head = parts.next() else { return nil }
+            let target: Target?
+            if head.equals("matrix") {
+                guard let i = parts.next()?.channel(limit: inputs), let o = parts.next()?.channel(limit: outputs)
+                else { return nil }
+                if let unit = parts.next() {
+                    if unit.equals("db") { target = .crosspoint(input: i, output: o, .decibels) }
+                    else if unit.equals("fader") { target = .crosspoint(input: i, output: o, .fader) }
+                    else { return nil }
+                } else {
+                    target = .crosspoint(input: i, output: o, .linear)
+                }
+            } else if head.equals("source") {
+                guard let n = parts.next()?.channel(limit: inputs),
+                      let parameter = parts.next().flatMap({ Target.SourceParameter(rawValue: $0.string) })
+                else { return nil }
+                target = .source(n, parameter)
+            } else if head.equals("output") {
+                guard let m = parts.next()?.channel(limit: outputs),
+                      let parameter = parts.next().flatMap({ Target.OutputParameter(rawValue: $0.string) })
+                else { return nil }
+                target = .output(m, parameter)
+            } else if head.equals("master") {
+                guard let parameter = parts.next().flatMap({ Target.MasterParameter(rawValue: $0.string) })
+                else { return nil }
+                target = .master(parameter)
+            } else {
+                return nil
+            }
+            return parts.isAtEnd ? target : nil
+        }
+    }
+}
+
+/// The parts of an address between its slashes, in order. An address that
+/// does not start with a slash, or has an empty part, yields none.
+private struct AddressParts {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private var broken = false
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        broken = bytes.first != UInt8(ascii: "/")
+    }
+
+    var isAtEnd: Bool { !broken && position == bytes.count }
+
+    mutating func next() -> AddressPart? {
+        guard !broken, position < bytes.count else { return nil }
+        let start = position + 1 // past the slash
+        var end = start
+        while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+        guard end > start else { broken = true; return nil }
+        position = end
+        return AddressPart(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    }
+}
+
+private struct AddressPart {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    func equals(_ name: StaticString) -> Bool {
+        name.utf8CodeUnitCount == bytes.count
+            && name.withUTF8Buffer { $0.elementsEqual(bytes) }
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A channel number 1…limit written plainly (no sign, no leading zero).
+    func channel(limit: Int) -> Int? {
+        guard let first = bytes.first, first != UInt8(ascii: "0"), bytes.count <= 6 else { return nil }
+        var number = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            number = number * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return number <= limit ? number : nil
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import MixCore
+import Presets
+import Testing
+
+@Suite struct PresetStoreTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xp-store-\(UUID().uuidString)")
+
+    func preset(_ gain: Float) -> Preset {
+        var scene = Scene(inputs: 2, outputs: 2)
+        scene.crosspoints[1, 1] = gain
+        return Preset(name: "cue", scene: scene)
+    }
+
+    @Test func anUnchangedFileIsNotReadAgain() throws {
+        let store = PresetStore(directory: directory)
+        try store.save(preset(0.5))
+        let first = try store.load("cue")
+        #expect(store.cache.hits == 0)
+        let second = try store.load("cue")
+        #expect(store.cache.hits == 1)
+        #expect(first == second && second.scene.crosspoints[1, 1] == 0.5)
+    }
+
+    /// An edit in place that keeps the size and the inode: told apart by
+    /// the modification time alone.
+    @Test func anEditInPlaceOfTheSameSizeIsPickedUp() throws {
+        let store = PresetStore(directory: directory)
+        try store.save(preset(0.5))
+        _ = try store.load("cue")
+        let file = store.url(for: "cue")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "0.5", with: "0.7")
+        #expect(edited.utf8.count == text.utf8.count && edited != text)
+        Thread.sleep(forTimeInterval: 0.02) // past the file system's time granularity
+        let handle = try FileHandle(forWritingTo: file) // same inode, no truncation
+        try handle.write(contentsOf: Data(edited.utf8))
+        try handle.close()
+        #expect(try store.load("cue").scene.crosspoints[1, 1] == 0.7)
+        #expect(store.cache.hits == 0)
+    }
+
+    @Test func aDeletedOrResavedPresetIsNotServedFromMemory() throws {
+        let store = PresetStore(directory: directory)
+        try store.save(preset(0.5))
+        _ = try store.load("cue")
+        try store.save(preset(0.25))
+        #expect(try store.load("cue").scene.crosspoints[1, 1] == 0.25)
+        try store.delete("cue")
+        #expect(throws: PresetError.self) { try store.load("cue") }
+        #expect(store.cache.count == 0)
+    }
+}
