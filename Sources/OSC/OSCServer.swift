@@ -73,33 +73,20 @@ public final class OSCServer: @unchecked Sendable {
         guard let local = SocketAddress.resolve(host: options.bind, port: options.port) else {
             throw StartError(description: "cannot listen on \(options.bind): not an address of this machine")
         }
-        let udp = try Self.openSocket(local, type: SOCK_DGRAM)
-        // Room for bursts while the handler is busy: 4 MiB (the kernel caps it at net.core.rmem_max).
-        var buffer: Int32 = 4 << 20
-        setsockopt(udp, SOL_SOCKET, SO_RCVBUF, &buffer, socklen_t(MemoryLayout<Int32>.size))
-        self.udp = udp
-        var length = socklen_t(128)
-        var storage = [UInt8](repeating: 0, count: 128)
-        let bound = storage.withUnsafeMutableBytes { raw in
-            _ = getsockname(udp, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
-            return SocketAddress(raw.baseAddress!, length: length)
-        }
-        port = bound.port
-        if options.tcp {
+        // With port 0 the kernel picks a free UDP port, whose number may be
+        // taken for TCP: then another pair is tried.
+        var attempts = options.port == 0 ? 20 : 1
+        var opened: (Int32, Int, Int32?)?
+        while opened == nil {
+            attempts -= 1
             do {
-                let listener = try Self.openSocket(local.with(port: port), type: SOCK_STREAM)
-                guard listen(listener, 16) == 0 else {
-                    close(listener)
-                    throw StartError(description: "cannot listen for OSC on TCP port \(port)")
-                }
-                tcpListener = listener
-            } catch {
-                close(udp)
-                throw error
+                opened = try Self.openPorts(local, tcp: options.tcp)
+            } catch where attempts > 0 {
+                continue
             }
-        } else {
-            tcpListener = nil
         }
+        guard let opened else { throw StartError(description: "cannot open the OSC ports") }
+        (udp, port, tcpListener) = opened
         guard let dispatcher = lo_server_new_with_proto(nil, LO_UDP, OSCServer.reportError) else {
             close(udp)
             tcpListener.map { _ = close($0) }
@@ -117,6 +104,32 @@ public final class OSCServer: @unchecked Sendable {
         close(udp)
         tcpListener.map { _ = close($0) }
         lo_server_free(dispatcher)
+    }
+
+    /// The UDP socket, its port, and the TCP listener on the same port number.
+    private static func openPorts(_ local: SocketAddress, tcp: Bool) throws -> (Int32, Int, Int32?) {
+        let udp = try openSocket(local, type: SOCK_DGRAM)
+        // Room for bursts while the handler is busy: 4 MiB (the kernel caps it at net.core.rmem_max).
+        var buffer: Int32 = 4 << 20
+        setsockopt(udp, SOL_SOCKET, SO_RCVBUF, &buffer, socklen_t(MemoryLayout<Int32>.size))
+        var length = socklen_t(128)
+        var storage = [UInt8](repeating: 0, count: 128)
+        let bound = storage.withUnsafeMutableBytes { raw in
+            _ = getsockname(udp, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
+            return SocketAddress(raw.baseAddress!, length: length)
+        }
+        guard tcp else { return (udp, bound.port, nil) }
+        do {
+            let listener = try openSocket(local.with(port: bound.port), type: SOCK_STREAM)
+            guard listen(listener, 16) == 0 else {
+                close(listener)
+                throw StartError(description: "cannot listen for OSC on TCP port \(bound.port)")
+            }
+            return (udp, bound.port, listener)
+        } catch {
+            close(udp)
+            throw error
+        }
     }
 
     private static func openSocket(_ address: SocketAddress, type: __socket_type) throws -> Int32 {
