@@ -11,8 +11,9 @@ import RigControl
 /// that moves and hands the batch to the mixer's queue. Two presets, A and B,
 /// with every crosspoint in use and every level different between them (the
 /// worst case: each recall moves every crosspoint, source and output), are
-/// written with the real preset writer and recalled in turn. The queue is
-/// drained between trials, outside the timing, as the audio thread would.
+/// written with the real preset writer and recalled in turn. After each
+/// recall the audio thread's side runs one period (`Mixer.process`, timed on
+/// its own): it takes the whole batch, starts every ramp, and renders.
 public struct RecallBenchmark: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var inputs: Int
@@ -57,6 +58,9 @@ public struct RecallBenchmark: Sendable {
         public var load: Timing
         /// Of that, parsing and checking alone, from bytes in memory.
         public var decode: Timing
+        /// The audio period that takes a recall: every change applied (the
+        /// whole batch, in that one period) and the period rendered.
+        public var applyPeriod: Timing
         /// Parameters that move per recall.
         public var changes: Int
         /// Size of the preset file.
@@ -109,6 +113,16 @@ public struct RecallBenchmark: Sendable {
         }
 
         let mixer = Mixer(scene: a.scene, panLaw: .balance, layout: OutputLayout(outputs: c.outputs))
+        mixer.setAttached(true) // this thread plays the audio thread
+        let period = 64
+        let silence = UnsafeMutablePointer<Float>.allocate(capacity: period)
+        silence.initialize(repeating: 0, count: period)
+        let outputBuffers = (0..<c.outputs).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: period) }
+        let inputPointers = [UnsafePointer<Float>](repeating: UnsafePointer(silence), count: c.inputs)
+        defer {
+            silence.deallocate()
+            outputBuffers.forEach { $0.deallocate() }
+        }
         let logger = Logger(label: "recall-bench", factory: { _ in DiscardingLogHandler() })
         let controller = Controller(state: RigState(scene: a.scene, preset: a.name), mixer: mixer, store: store,
                                     smoothingSeconds: 0.02, logger: logger)
@@ -122,6 +136,7 @@ public struct RecallBenchmark: Sendable {
         }
 
         var recall: [Double] = [], recallFirstRead: [Double] = [], load: [Double] = [], decode: [Double] = []
+        var applyPeriod: [Double] = []
         var changes = 0
         let warmUp = 10
         for firstRead in [false, true] {
@@ -136,8 +151,16 @@ public struct RecallBenchmark: Sendable {
                     throw Failure(description: "the recall of \(name) failed: \(replies)")
                 }
                 changes = mixer.queuedChanges
-                mixer.drainQueue()
+                let applied = inputPointers.withUnsafeBufferPointer { ins in
+                    outputBuffers.withUnsafeBufferPointer { outs in
+                        clock.measure { mixer.process(inputs: ins.baseAddress!, outputs: outs.baseAddress!, frames: period) }
+                    }
+                }
+                guard mixer.queuedChanges == 0 else {
+                    throw Failure(description: "the recall did not land in one period: \(mixer.queuedChanges) changes left")
+                }
                 guard trial >= warmUp else { continue }
+                applyPeriod.append(microseconds(applied))
                 if firstRead { recallFirstRead.append(microseconds(elapsed)) } else { recall.append(microseconds(elapsed)) }
             }
         }
@@ -158,7 +181,8 @@ public struct RecallBenchmark: Sendable {
         }
         return Result(configuration: c, trials: c.trials, recall: Timing(recall),
                       recallFirstRead: Timing(recallFirstRead), load: Timing(load),
-                      decode: Timing(decode), changes: changes, fileBytes: bytes.count)
+                      decode: Timing(decode), applyPeriod: Timing(applyPeriod), changes: changes,
+                      fileBytes: bytes.count)
     }
 }
 

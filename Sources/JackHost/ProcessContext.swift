@@ -71,8 +71,11 @@ final class ProcessContext: @unchecked Sendable {
                     c.outputBuffers[m] = c.spare
                 }
             }
-            c.mixer.process(inputs: c.inputBuffers, outputs: c.outputBuffers, frames: count)
-            if let client = c.client { c.lastFrameTime.store(jack_last_frame_time(client), ordering: .releasing) }
+            // The frame time of this period's first sample: timed changes apply at their frame.
+            var frameTime: UInt32 = 0
+            if let client = c.client { frameTime = jack_last_frame_time(client) }
+            c.mixer.process(inputs: c.inputBuffers, outputs: c.outputBuffers, frames: count, frameTime: frameTime)
+            c.lastFrameTime.store(frameTime, ordering: .releasing)
         }
         return 0
     }

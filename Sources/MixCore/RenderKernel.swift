@@ -25,7 +25,7 @@ public struct RenderKernel: ~Copyable {
     /// Frames mixed at a time: four 16-lane vectors held in registers.
     public static let block = 64
     /// Width of a ramp chunk, and the padding of every block of parameters.
-    @usableFromInline static let lanes = 16
+    @inlinable static var lanes: Int { 16 }
 
     public let inputs: Int
     public let outputs: Int
@@ -35,17 +35,14 @@ public struct RenderKernel: ~Copyable {
 
     // MARK: Ramps, structure-of-arrays
 
-    /// Inputs rounded up to 16: the stride of a crosspoint row and of each
-    /// source block.
-    @usableFromInline let inputStride: Int
-    /// Outputs rounded up to 16: the length of each output block.
-    @usableFromInline let outputStride: Int
-    /// First internal index of each block.
-    @usableFromInline let outputBase: Int
-    @usableFromInline let masterBase: Int
-    @usableFromInline let crosspointBase: Int
-    /// Internal parameter count (a multiple of 16).
-    @usableFromInline let slots: Int
+    /// Where each block of ramps lives (`RampLayout`), and its figures by name.
+    public let rampLayout: RampLayout
+    @inlinable var inputStride: Int { rampLayout.inputStride }
+    @inlinable var outputStride: Int { rampLayout.outputStride }
+    @inlinable var outputBase: Int { rampLayout.outputBase }
+    @inlinable var masterBase: Int { rampLayout.masterBase }
+    @inlinable var crosspointBase: Int { rampLayout.crosspointBase }
+    @inlinable var slots: Int { rampLayout.slots }
 
     @usableFromInline let position: UnsafeMutablePointer<Float>
     @usableFromInline let value: UnsafeMutablePointer<Float>
@@ -134,13 +131,10 @@ public struct RenderKernel: ~Copyable {
         self.maxFrames = maxFrames
         self.panLaw = panLaw
         parameters = ParameterIndex(inputs: inputs, outputs: outputs)
+        let rampLayout = RampLayout(inputs: inputs, outputs: outputs)
+        self.rampLayout = rampLayout
+        let inputStride = rampLayout.inputStride, outputStride = rampLayout.outputStride, slots = rampLayout.slots
         let lanes = Self.lanes
-        inputStride = max(lanes, (inputs + lanes - 1) / lanes * lanes)
-        outputStride = max(lanes, (outputs + lanes - 1) / lanes * lanes)
-        outputBase = 4 * inputStride
-        masterBase = outputBase + 2 * outputStride
-        crosspointBase = masterBase + 2 * lanes
-        slots = crosspointBase + outputs * inputStride
 
         func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
             let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * 4, alignment: 64)
@@ -285,50 +279,60 @@ public struct RenderKernel: ~Copyable {
 
     /// Where the ramp a `ParameterIndex` number names lives in the arrays.
     @inlinable @_noLocks
-    func slot(ofRamp r: Int) -> Int {
-        let p = parameters
-        if r >= p.crosspoints {
-            let k = r - p.crosspoints
-            let n = k / outputs, m = k - n * outputs
-            return crosspointBase + m * inputStride + n
-        }
-        if r < p.outputVolumes {
-            let block = r / inputs
-            return block * inputStride + (r - block * inputs)
-        }
-        if r < p.outputMutes { return outputBase + (r - p.outputVolumes) }
-        if r < p.masterVolume { return outputBase + outputStride + (r - p.outputMutes) }
-        return r == p.masterVolume ? masterBase : masterBase + Self.lanes
-    }
+    func slot(ofRamp r: Int) -> Int { rampLayout.slot(ofRamp: r) }
 
-    /// Starts the ramp a change names. Changes naming no parameter are ignored.
-    @inlinable @_noLocks
+    /// Starts the ramp a change names (control side, while no audio thread
+    /// runs: tests). Changes naming no parameter are ignored.
     public mutating func apply(_ change: Change, sampleRate: Int) {
         let index = Int(change.ramp)
         guard index >= 0 && index < parameters.count else { return }
-        let seconds = min(max(change.seconds, 0), 3600)
-        let samples = Int(seconds * Float(sampleRate))
-        let i = slot(ofRamp: index)
-        targetPosition[i] = change.position
-        targetValue[i] = change.value
-        if samples <= 0 {
-            position[i] = change.position
-            value[i] = change.value
-            remaining[i] = 0
-        } else {
-            step[i] = (change.position - position[i]) / Float(samples)
-            remaining[i] = Int32(samples)
+        var staged = change
+        staged.ramp = Int32(truncatingIfNeeded: slot(ofRamp: index))
+        withUnsafePointer(to: staged) { apply(staged: $0, count: 1, sampleRate: sampleRate) }
+    }
+
+    /// Starts the ramps of changes staged by slot (`ChangeBatch`: `ramp`
+    /// holds the slot, in slot order). A chunk's bookkeeping is done once
+    /// for a run of changes in it: a whole-scene recall costs a few stores
+    /// per crosspoint. Slots out of range are ignored.
+    @inlinable @_noLocks
+    public mutating func apply(staged changes: UnsafePointer<Change>, count: Int, sampleRate: Int) {
+        let rate = Float(sampleRate)
+        var markedChunk = -1, listedChunk = -1
+        for k in 0..<count {
+            let change = changes[k]
+            let i = Int(change.ramp)
+            guard i >= 0 && i < slots else { continue }
+            let samples = Int(min(max(change.seconds, 0), 3600) * rate)
+            targetPosition[i] = change.position
+            targetValue[i] = change.value
             let chunk = i / Self.lanes
-            // The first period of a new ramp computes its gain and ratio
-            // from the position; later exact periods are spread over chunks.
-            periodsToResync[chunk] = -1
-            if !chunkListed[chunk] {
-                chunkListed[chunk] = true
-                movingChunks[movingCount] = Int32(chunk)
-                movingCount += 1
+            if samples <= 0 {
+                position[i] = change.position
+                value[i] = change.value
+                remaining[i] = 0
+            } else {
+                step[i] = (change.position - position[i]) / Float(samples)
+                remaining[i] = Int32(samples)
+                if chunk != listedChunk {
+                    listedChunk = chunk
+                    // The first period of a new ramp computes its gain and ratio
+                    // from the position; later exact periods are spread over chunks.
+                    periodsToResync[chunk] = -1
+                    if !chunkListed[chunk] {
+                        chunkListed[chunk] = true
+                        movingChunks[movingCount] = Int32(chunk)
+                        movingCount += 1
+                    }
+                }
+            }
+            // A chunk of crosspoints is one row: marked once. Output blocks
+            // mark the row of each lane that changed.
+            if chunk != markedChunk || (i >= outputBase && i < masterBase) {
+                markedChunk = chunk
+                markChanged(chunkAt: chunk * Self.lanes, lane: i - chunk * Self.lanes, whole: false)
             }
         }
-        markChanged(chunkAt: i - i % Self.lanes, lane: i % Self.lanes, whole: false)
     }
 
     /// Records what a change in the chunk starting at internal index `base`

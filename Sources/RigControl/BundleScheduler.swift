@@ -1,25 +1,27 @@
 import FoundationEssentials
 import Logging
+import MixCore
 import OSC
 import Synchronization
 import SystemSupport
 
 /// JACK's sample clock, as the scheduler needs it.
-public protocol AudioClock: Sendable {
-    /// The frame time (as JACK counts frames) at a Unix time; nil while JACK is away.
-    func frame(atUnixTime time: Double) -> UInt32?
+public protocol AudioClock: FrameClock {
     /// The frame time of the period processed last; nil while JACK is away.
     func lastProcessedFrame() -> UInt32?
     /// Frames per period.
     var periodFrames: Int { get }
 }
 
-/// Holds bundles whose time tag lies in the future and hands them to the
-/// controller so that they take effect in the audio period that contains
-/// their time: on arrival the OSC (NTP) time is mapped to JACK's frame clock,
-/// and the bundle is released when the audio thread has processed the period
-/// before the one holding that frame. Precision: one period (1.3 ms at 64
-/// frames, 48 kHz).
+/// Keeps the bundles whose time tag lies ahead until their time, for the
+/// control side: the scene, replies and feedback change when the audio has
+/// reached the bundle's frame. (The audio itself does not wait here: the
+/// bundle's changes were handed to the mixer on arrival, stamped with their
+/// time, and apply at their exact frame; see `Controller.bundleEnded`.)
+///
+/// What waits is bounded in count and in bytes (the messages, and the
+/// changes staged for the audio thread), in all and per client: a flood of
+/// future bundles is refused with an `/error`, never kept.
 public final class BundleScheduler: @unchecked Sendable {
     struct Entry {
         let due: Double
@@ -27,37 +29,70 @@ public final class BundleScheduler: @unchecked Sendable {
         let frame: UInt32?
         let messages: [OSCMessage]
         let peer: OSCPeer
+        /// What the audio thread was given for this bundle.
+        let staged: [Change]
+        let bytes: Int
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private struct Queue {
+        var entries: [Entry] = []
+        var bytes = 0
+        var bytesByClient: [OSCPeer: Int] = [:]
+    }
+
+    private let queue = Mutex<Queue>(Queue())
     private let stopping = Atomic<Bool>(false)
     private let clock: any AudioClock
-    private let release: @Sendable ([OSCMessage], OSCPeer) -> Void
-    /// At most this many bundles wait (a flood of future bundles cannot eat memory).
+    private let release: @Sendable ([OSCMessage], OSCPeer, [Change]) -> Void
+    /// At most this many bundles wait.
     public static let capacity = 10_000
+    /// At most this many bytes wait, in all and from one client (its address
+    /// and port, or its TCP connection).
+    public static let byteLimit = 64 << 20
+    public static let clientByteLimit = 16 << 20
 
-    public init(clock: any AudioClock, release: @escaping @Sendable ([OSCMessage], OSCPeer) -> Void) {
+    public init(clock: any AudioClock, release: @escaping @Sendable ([OSCMessage], OSCPeer, [Change]) -> Void) {
         self.clock = clock
         self.release = release
     }
 
-    public var waiting: Int { entries.withLock { $0.count } }
+    public var waiting: Int { queue.withLock { $0.entries.count } }
+    public var waitingBytes: Int { queue.withLock { $0.bytes } }
 
-    /// Queues a bundle for `due` (Unix time). False when too many wait.
-    public func schedule(_ messages: [OSCMessage], at due: Double, from peer: OSCPeer) -> Bool {
+    /// Why one more bundle of `bytes` from `peer` cannot wait; nil if it can.
+    public func refusal(bytes: Int, from peer: OSCPeer) -> String? {
+        queue.withLock { Self.refusal(bytes: bytes, from: peer, in: $0) }
+    }
+
+    private static func refusal(bytes: Int, from peer: OSCPeer, in queue: Queue) -> String? {
+        if queue.entries.count >= capacity { return "too many bundles waiting for their time (\(capacity))" }
+        if queue.bytes + bytes > byteLimit { return "bundles waiting for their time would exceed \(byteLimit >> 20) MiB" }
+        if queue.bytesByClient[peer, default: 0] + bytes > clientByteLimit {
+            return "this client's bundles waiting for their time would exceed \(clientByteLimit >> 20) MiB"
+        }
+        return nil
+    }
+
+    /// Keeps a bundle until `due` (Unix time), with the changes the audio
+    /// thread was given for it. Returns why not, or nil when it waits.
+    public func schedule(_ messages: [OSCMessage], at due: Double, from peer: OSCPeer,
+                         staged: [Change], bytes: Int) -> String? {
         let frame = clock.frame(atUnixTime: due)
-        return entries.withLock { entries in
-            guard entries.count < Self.capacity else { return false }
-            let index = entries.firstIndex { $0.due > due } ?? entries.count
-            entries.insert(Entry(due: due, frame: frame, messages: messages, peer: peer), at: index)
-            return true
+        return queue.withLock { queue in
+            if let reason = Self.refusal(bytes: bytes, from: peer, in: queue) { return reason }
+            let index = queue.entries.firstIndex { $0.due > due } ?? queue.entries.count
+            queue.entries.insert(Entry(due: due, frame: frame, messages: messages, peer: peer,
+                                       staged: staged, bytes: bytes), at: index)
+            queue.bytes += bytes
+            queue.bytesByClient[peer, default: 0] += bytes
+            return nil
         }
     }
 
     /// Releases bundles as they come due, until `stop()`. Call on its own thread.
     public func run() {
         while !stopping.load(ordering: .relaxed) {
-            guard let next = entries.withLock({ $0.first }) else {
+            guard let next = queue.withLock({ $0.entries.first }) else {
                 Thread.sleep(forTimeInterval: 0.005)
                 continue
             }
@@ -67,19 +102,25 @@ public final class BundleScheduler: @unchecked Sendable {
                 continue
             }
             if !isDue(next) {
-                Thread.sleep(forTimeInterval: 0.0002)
+                Thread.sleep(forTimeInterval: 0.0005)
                 continue
             }
-            guard let entry = entries.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-            release(entry.messages, entry.peer)
+            guard let entry = queue.withLock({ queue -> Entry? in
+                guard !queue.entries.isEmpty else { return nil }
+                let entry = queue.entries.removeFirst()
+                queue.bytes -= entry.bytes
+                queue.bytesByClient[entry.peer, default: 0] -= entry.bytes
+                if queue.bytesByClient[entry.peer] == 0 { queue.bytesByClient[entry.peer] = nil }
+                return entry
+            }) else { continue }
+            release(entry.messages, entry.peer, entry.staged)
         }
     }
 
     public func stop() { stopping.store(true, ordering: .relaxed) }
 
-    /// Due when the period that contains the bundle's frame is the next to
-    /// be processed (or already was: then it is a period late); by the wall
-    /// clock while JACK is away.
+    /// Due once the audio thread has processed the period that holds the
+    /// bundle's frame; by the wall clock while JACK is away.
     private func isDue(_ entry: Entry) -> Bool {
         // Never later than 0.1 s past its time by the wall clock (after a JACK
         // restart the frame clock starts again, and the mapping is stale).
@@ -87,6 +128,6 @@ public final class BundleScheduler: @unchecked Sendable {
         guard let target = entry.frame, let last = clock.lastProcessedFrame() else {
             return Date().timeIntervalSince1970 >= entry.due
         }
-        return Int32(bitPattern: target &- last) < Int32(2 * clock.periodFrames)
+        return Int32(bitPattern: target &- last) < Int32(clock.periodFrames)
     }
 }

@@ -21,7 +21,8 @@ public final class Controller: @unchecked Sendable {
     public let smoothing: Float
     let store: PresetStore
     let parameters: ParameterIndex
-    let logger: Logger
+    /// Silenced while a timed bundle is rehearsed (`rehearse`).
+    var logger: Logger
     /// What `/status` reports besides the controller's own figures; set it
     /// before messages arrive.
     public var statusReport: @Sendable () -> [(String, OSCArgument)]
@@ -36,8 +37,11 @@ public final class Controller: @unchecked Sendable {
     var undoState: RigState?
     private var bundleDepth = 0
     private var pending: [Change] = []
-    /// The messages of a bundle whose time lies ahead, kept until its end.
-    private var held: (due: Double, peer: OSCPeer, messages: [OSCMessage])?
+    /// The messages of a bundle whose time lies ahead, kept until its end,
+    /// and their size.
+    private var held: (due: Double, peer: OSCPeer, messages: [OSCMessage], bytes: Int)?
+    /// True while a timed bundle's audio changes are worked out ahead of its time.
+    var rehearsing = false
     /// Set when a bundle arrived after its time: the first reply says so.
     private var lateBy: Double?
     /// Set when a bundle cannot be kept for its time: its first message is
@@ -57,6 +61,9 @@ public final class Controller: @unchecked Sendable {
     public var feedback: FeedbackHub?
     /// Where meters go; nil: no meters.
     public var meters: MeterStream?
+    /// Sends a reply that is not the answer to the message being handled
+    /// (a timed bundle refused once its size is known).
+    public var send: (@Sendable (OSCPacket, OSCPeer) -> Void)?
     /// Also told of every change, with the same messages as feedback (for
     /// OSCQuery's WebSocket listeners). Called under the controller's lock.
     public var onChange: (@Sendable ([OSCMessage]) -> Void)?
@@ -88,9 +95,12 @@ public final class Controller: @unchecked Sendable {
 
     /// The messages of a bundle take effect together: their changes are held
     /// back until the bundle ends, then handed over as one batch. A bundle
-    /// whose time tag lies ahead is kept whole and handled at its time (see
-    /// `BundleScheduler`); one that arrives after its time applies at once and
-    /// its sender is told `/late ,sf address seconds`.
+    /// whose time tag lies ahead is kept whole; when it ends, its changes are
+    /// worked out and handed to the mixer stamped with its time (they apply
+    /// at that frame), and the messages wait in the `BundleScheduler` to
+    /// change the scene, reply and feed back at their time. One that arrives
+    /// after its time applies at once and its sender is told
+    /// `/late ,sf address seconds`.
     public func bundleStarted(at time: OSCTimeTag = .immediately, from peer: OSCPeer? = nil) {
         lock.withLock { _ in
             bundleDepth += 1
@@ -98,11 +108,11 @@ public final class Controller: @unchecked Sendable {
             let ahead = time.unixTime - Date().timeIntervalSince1970
             if ahead > Self.bundleHorizon {
                 refusal = "time tag more than an hour ahead"
-            } else if ahead > 0.001, let scheduler {
-                if scheduler.waiting >= BundleScheduler.capacity {
-                    refusal = "too many bundles waiting for their time"
+            } else if ahead > 0, let scheduler {
+                if let reason = scheduler.refusal(bytes: 0, from: peer) {
+                    refusal = reason
                 } else {
-                    held = (time.unixTime, peer, [])
+                    held = (time.unixTime, peer, [], 0)
                 }
             } else if ahead < -0.001 {
                 lateBy = -ahead
@@ -120,12 +130,44 @@ public final class Controller: @unchecked Sendable {
             refusedFirst = false
             if let bundle = held {
                 held = nil
-                if scheduler?.schedule(bundle.messages, at: bundle.due, from: bundle.peer) == false {
-                    logger.warning("too many bundles waiting for their time; dropped one from \(bundle.peer)")
-                }
+                schedule(bundle)
             }
             flush()
         }
+    }
+
+    /// A bundle for later: its audio changes go to the mixer now, stamped
+    /// with its time; its messages wait for that time in the scheduler.
+    private func schedule(_ bundle: (due: Double, peer: OSCPeer, messages: [OSCMessage], bytes: Int)) {
+        guard let scheduler else { return }
+        let staged = rehearse(bundle.messages, from: bundle.peer)
+        let bytes = bundle.bytes + staged.count * MemoryLayout<Change>.stride
+        if let reason = scheduler.schedule(bundle.messages, at: bundle.due, from: bundle.peer,
+                                           staged: staged, bytes: bytes) {
+            logger.warning("dropped a bundle from \(bundle.peer): \(reason)")
+            let address = bundle.messages.first?.address ?? ""
+            send?(.message(OSCMessage("/error", [.string(address), .string(reason)])), bundle.peer)
+            return
+        }
+        mixer.submit(staged, due: bundle.due)
+    }
+
+    /// The audio changes `messages` will make, worked out now on the state
+    /// as it stands, which is then put back as it was: nothing is saved,
+    /// replied, fed back or logged. Only parameter changes, recalls and
+    /// undos are rehearsed; the rest waits for the bundle's time.
+    private func rehearse(_ messages: [OSCMessage], from peer: OSCPeer) -> [Change] {
+        let saved = (state, undoState, logger, sceneChanged, touched, pending)
+        pending.removeAll(keepingCapacity: true)
+        rehearsing = true
+        logger = Logger(label: logger.label, factory: { _ in SwiftLogNoOpLogHandler() })
+        bundleDepth += 1
+        for message in messages { _ = dispatch(message, from: peer) }
+        let changes = pending
+        bundleDepth -= 1
+        rehearsing = false
+        (state, undoState, logger, sceneChanged, touched, pending) = saved
+        return changes
     }
 
     /// A bundle broke off part-way (a malformed element): whatever of it was
@@ -146,15 +188,47 @@ public final class Controller: @unchecked Sendable {
     /// Bundles that arrived after their time.
     public var lateBundleCount: Int { lock.withLock { _ in lateBundles } }
 
-    /// A bundle whose time has come, from the scheduler: handled as one batch.
-    /// Replies (errors, query answers) go to `reply`.
-    public func handleScheduled(_ messages: [OSCMessage], from peer: OSCPeer,
+    /// A bundle whose time has come, from the scheduler: the scene changes,
+    /// replies (errors, query answers) go to `reply`, and feedback goes out.
+    /// The audio thread was given `staged` for it on arrival; should the
+    /// scene have moved meanwhile so that the bundle now means something else
+    /// (another solo, a different undo), only the difference follows, now.
+    public func handleScheduled(_ messages: [OSCMessage], from peer: OSCPeer, staged: [Change],
                                 reply: (OSCPacket, OSCPeer) -> Void) {
         bundleStarted()
         for message in messages {
             for packet in handle(message, from: peer) { reply(packet, peer) }
         }
-        bundleEnded()
+        lock.withLock { _ in
+            bundleDepth = max(0, bundleDepth - 1)
+            guard bundleDepth == 0 else { return }
+            let corrections = corrections(made: pending, staged: staged)
+            pending.removeAll(keepingCapacity: true)
+            if !corrections.isEmpty {
+                logger.info("a bundle from \(peer) changed meaning while it waited; \(corrections.count) parameters corrected at its time")
+                mixer.submit(corrections)
+            }
+        }
+    }
+
+    /// The changes the audio thread still needs after it applied `staged`
+    /// for a bundle whose messages have now made `made`: those that differ,
+    /// and, for parameters staged but not made, their value in the scene.
+    func corrections(made: [Change], staged: [Change]) -> [Change] {
+        var planned: [Int32: Change] = [:]
+        for change in staged { planned[change.ramp] = change }
+        var final: [Int32: Change] = [:]
+        for change in made { final[change.ramp] = change }
+        var result = final.values.filter { planned[$0.ramp] != $0 }
+        let unplanned = planned.keys.filter { final[$0] == nil }
+        if !unplanned.isEmpty {
+            let scene = RenderKernel.changes(toReach: state.scene, parameters: parameters, seconds: smoothing)
+            result += unplanned.compactMap { ramp in
+                let change = scene[Int(ramp)]
+                return planned[ramp] == change ? nil : change
+            }
+        }
+        return result.sorted { $0.ramp < $1.ramp }
     }
 
     /// Queues changes for the audio thread: now, or at the end of the bundle.
@@ -178,8 +252,16 @@ public final class Controller: @unchecked Sendable {
                 defer { refusedFirst = true }
                 return refusedFirst ? [] : reject(message, reason, from: peer)
             }
-            if held != nil {
+            if let bundle = held {
+                let bytes = bundle.bytes + 16 + message.encodedSize
+                if let reason = scheduler?.refusal(bytes: bytes, from: bundle.peer) {
+                    held = nil
+                    refusal = reason
+                    refusedFirst = true
+                    return reject(message, reason, from: peer)
+                }
                 held?.messages.append(message)
+                held?.bytes = bytes
                 return []
             }
             var late: [OSCPacket] = []
@@ -215,6 +297,7 @@ public final class Controller: @unchecked Sendable {
         if peer.access == .readOnly && changes(targets, message) {
             return reject(message, "read-only", from: peer)
         }
+        if rehearsing && !Self.isRehearsed(targets, message) { return [] }
         if targets.first == .metersSubscribe || targets.first == .metersUnsubscribe {
             return meterSubscription(targets[0] == .metersSubscribe, ArgumentReader(arguments: message.arguments),
                                      message, from: peer)
@@ -249,6 +332,16 @@ public final class Controller: @unchecked Sendable {
         logger.debug("\(peer) \(message)")
         submit(changes)
         return []
+    }
+
+    /// Whether a timed bundle's message is worked out ahead of its time: those
+    /// that move parameters (all of which are undone after the rehearsal).
+    private static func isRehearsed(_ targets: [Target], _ message: OSCMessage) -> Bool {
+        switch targets.first {
+        case .preset(.recall)?, .preset(.undo)?, .matrixClear?: true
+        case .preset?, .subscribe?, .unsubscribe?, .metersSubscribe?, .metersUnsubscribe?, .status?, .ping?, nil: false
+        default: !message.arguments.isEmpty
+        }
     }
 
     /// Whether a message would change anything (refused to read-only clients):

@@ -17,7 +17,8 @@ struct BenchCommand: ParsableCommand {
             parameter that moves, hand the batch to the mixer's queue), on two presets A and B with every \
             crosspoint in use and every level different, recalled in turn: with the files unchanged since \
             their last recall (kept parsed in memory), and read afresh; and, of it, reading plus parsing \
-            (PresetStore.load) and parsing alone.
+            (PresetStore.load) and parsing alone; and the audio period that takes each recall: the whole \
+            batch applied in that one period, and the period (64 frames) rendered.
             """)
 
     @Option(help: "Inputs (with --outputs: one configuration instead of the sweep).")
@@ -135,6 +136,8 @@ struct BenchCommand: ParsableCommand {
                 ("load_us_p99", cFormat("%.1f", r.load.p99)),
                 ("decode_us_median", cFormat("%.1f", r.decode.median)),
                 ("decode_us_p99", cFormat("%.1f", r.decode.p99)),
+                ("apply_period_us_median", cFormat("%.1f", r.applyPeriod.median)),
+                ("apply_period_us_p99", cFormat("%.1f", r.applyPeriod.p99)),
             ]
             print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
         } else {
@@ -142,7 +145,8 @@ struct BenchCommand: ParsableCommand {
             print("                                            median_us   p99_us")
             for (label, t) in [("recall, file unchanged (not re-read)", r.recall),
                                ("recall, file read (read, parse, prepare)", r.recallFirstRead),
-                               ("  of it read + parse + check", r.load), ("  of it parse + check", r.decode)] {
+                               ("  of it read + parse + check", r.load), ("  of it parse + check", r.decode),
+                               ("audio period taking it (apply + render)", r.applyPeriod)] {
                 print(label + String(repeating: " ", count: max(0, 42 - label.count)) + cFormat(" %10.1f %8.1f", t.median, t.p99))
             }
         }

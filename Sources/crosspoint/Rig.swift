@@ -67,9 +67,12 @@ final class Rig {
         let controller = controller
         // Scheduled bundles and WebSocket values go through the server's
         // dispatch, so they never interleave with a bundle being received.
-        scheduler = BundleScheduler(clock: host) { messages, peer in
-            server.serialized { controller.handleScheduled(messages, from: peer) { server.send($0, to: $1) } }
+        scheduler = BundleScheduler(clock: host) { messages, peer, staged in
+            server.serialized {
+                controller.handleScheduled(messages, from: peer, staged: staged) { server.send($0, to: $1) }
+            }
         }
+        mixer.use(clock: host)
         discovery = configuration.httpPort.map { port in
             let policy = configuration.osc.policy
             return OSCQueryServer(
@@ -86,6 +89,7 @@ final class Rig {
         controller.feedback = feedback
         controller.meters = meters
         controller.scheduler = scheduler
+        controller.send = { server.send($0, to: $1) }
         if let discovery {
             controller.onChange = { $0.forEach(discovery.publish) }
             controller.hasListeners = { discovery.webSocketClientCount > 0 }
@@ -121,6 +125,8 @@ final class Rig {
             throw error
         }
         start { scheduler.run() }
+        let mixer = mixer
+        start { mixer.runService() }
         server.start(handler: { controller.handle($0, from: $1) },
                      bundleStarted: { controller.bundleStarted(at: $0, from: $1) },
                      bundleEnded: { controller.bundleEnded() },
@@ -155,6 +161,7 @@ final class Rig {
         server.stop()
         discovery?.stop()
         scheduler.stop()
+        mixer.stopService()
         feedback.stop()
         meters.stop()
         keeper.stop()

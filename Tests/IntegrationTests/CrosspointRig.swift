@@ -46,10 +46,11 @@ final class CrosspointRig: @unchecked Sendable {
          "--state", directory.appendingPathComponent("state.json").path]
     }
 
-    static func start(inputs: Int = 2, outputs: Int = 2, arguments: [String] = []) async throws -> CrosspointRig {
+    static func start(inputs: Int = 2, outputs: Int = 2, periodSize: Int = 64,
+                      arguments: [String] = []) async throws -> CrosspointRig {
         // Synchronous mode: the server waits for the whole graph each cycle,
         // so a late client never reads a buffer already overwritten.
-        let jack = try await JackServer.start(synchronous: true)
+        let jack = try await JackServer.start(periodSize: periodSize, synchronous: true)
         do {
             return try await CrosspointRig(jack: jack, inputs: inputs, outputs: outputs, arguments: arguments)
         } catch {
@@ -162,9 +163,10 @@ struct RigError: Error, CustomStringConvertible {
 }
 
 /// Runs `body` with a fresh rig and stops it afterwards, whatever happens.
-func withRig(inputs: Int = 2, outputs: Int = 2, arguments: [String] = [],
+func withRig(inputs: Int = 2, outputs: Int = 2, periodSize: Int = 64, arguments: [String] = [],
              _ body: (CrosspointRig) async throws -> Void) async throws {
-    let rig = try await CrosspointRig.start(inputs: inputs, outputs: outputs, arguments: arguments)
+    let rig = try await CrosspointRig.start(inputs: inputs, outputs: outputs, periodSize: periodSize,
+                                            arguments: arguments)
     defer { rig.stop() }
     do {
         try await body(rig)

@@ -210,45 +210,6 @@ final class TCPOSCConnection {
 }
 
 extension Integration {
-/// Bundles with a time tag: at their time, to the audio frame's period.
-@Suite struct TimedBundleTests {
-    @Test func aBundleForHalfASecondAheadChangesTheAudioThen() async throws {
-        try await withRig { rig in
-            rig.source.setSignalOnAllPlayPorts(.constant(0.5))
-            try await Task.sleep(for: .milliseconds(50))
-            var dueFrame: UInt32 = 0
-            let recording = try await rig.record(seconds: 1.0) { _ in
-                // Aim 500 ms ahead, and ask JACK which frame that will be.
-                dueFrame = try rig.recorder.frameTime(secondsFromNow: 0.5)
-                let tag = OSCTestClient.TimeTag.fromNow(0.5)
-                try rig.osc.sendBundle([.init("/matrix/1/1", arguments: [.float(0), .float(0)])], timeTag: tag)
-            }
-            let expected = try #require(recording.sampleIndex(atFrameTime: dueFrame))
-            let out = recording.channels[0]
-            let changed = try #require(out.firstIndex { $0 < 0.5 }, "the bundle took effect")
-            let error = Double(changed - expected) / 48.0
-            #expect(abs(error) < 3, "took effect \(error) ms from its time (sample \(changed), expected \(expected))")
-            #expect(out[0..<max(0, changed)].allSatisfy { $0 == 0.5 }, "nothing changed before")
-        }
-    }
-
-    @Test func aLateBundleAppliesAtOnceAndSaysHowLate() async throws {
-        try await withRig { rig in
-            try rig.osc.sendBundle([.init("/matrix/1/1", arguments: [.float(0.25)])], timeTag: .fromNow(-1))
-            let late = try await rig.osc.waitFor(address: "/late")
-            #expect(late.argument(0) == .string("/matrix/1/1"))
-            let seconds = try #require(late.argument(1)?.floatValue)
-            #expect(seconds > 0.9 && seconds < 1.5, "\(seconds) s late")
-            try rig.osc.send("/matrix/1/1")
-            #expect(try await rig.osc.waitFor(address: "/matrix/1/1").arguments == [.float(0.25)])
-            try rig.osc.send("/status")
-            #expect(try await rig.osc.waitFor(address: "/status/late_bundles").arguments == [.int32(1)])
-        }
-    }
-}
-}
-
-extension Integration {
 @Suite struct MeterTests {
     @Test func aMinus6dBFSSineReadsMinus6() async throws {
         try await withRig { rig in

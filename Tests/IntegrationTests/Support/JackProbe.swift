@@ -243,6 +243,19 @@ public final class JackProbe: @unchecked Sendable {
         try withClient { jack_time_to_frames($0, jack_get_time() &+ UInt64(seconds * 1_000_000)) }
     }
 
+    /// The frame time JACK expects at a Unix time (ahead of now): the wall
+    /// clock and JACK's microsecond clock read together, then JACK's map, as
+    /// the rig maps a bundle's time tag.
+    public func frameTime(atUnixTime time: Double) throws -> UInt32 {
+        try withClient { client in
+            let jackNow = jack_get_time()
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            let ahead = time - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+            return jack_time_to_frames(client, jackNow &+ UInt64(max(0, ahead) * 1_000_000))
+        }
+    }
+
     /// "Now" in the coordinates of the current recording: the index the
     /// sample being captured at this moment will have. Precise to JACK's
     /// time estimate (a few frames), unlike ``recordedFrameCount``, which

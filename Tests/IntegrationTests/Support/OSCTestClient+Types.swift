@@ -51,6 +51,11 @@ extension OSCTestClient {
                            fraction: UInt32(min((total - whole) * 4_294_967_296, 4_294_967_295)))
         }
 
+        /// The same time as seconds since 1970.
+        public var unixTime: Double {
+            Double(seconds) - 2_208_988_800 + Double(fraction) / 4_294_967_296
+        }
+
         /// Seconds from `other` to `self`.
         public func seconds(since other: TimeTag) -> Double {
             Double(Int64(seconds) - Int64(other.seconds))

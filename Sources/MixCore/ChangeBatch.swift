@@ -1,0 +1,77 @@
+/// Changes prepared together on the control side and taken by the audio
+/// thread whole, in one period, however many there are: a recall of a
+/// 512x512 scene is one batch, as is one fader move.
+///
+/// Staged as SuperCollider's server stages commands: the control side
+/// allocates the batch, the audio thread takes it through one pointer (from
+/// the `Mixer`'s inbox) and hands it back spent, and the control side frees it.
+public struct ChangeBatch {
+    /// Where a batch in flight is: a pointer, so the audio thread never
+    /// retains or releases anything.
+    public typealias Pointer = UnsafeMutablePointer<ChangeBatch>
+
+    /// Staged: `ramp` holds the ramp's slot in the kernel (`RampLayout`).
+    public let changes: UnsafeMutablePointer<Change>
+    public let count: Int
+    /// Timed batches wait in the audio thread's `CueList` for their frame;
+    /// the others apply at the start of the period that takes them.
+    public let isTimed: Bool
+    /// When a timed batch is due, as a Unix time (control side).
+    public let dueTime: Double
+    /// The JACK frame a timed batch applies at, set when it is handed to the
+    /// audio thread (JACK's own mapping of `dueTime`).
+    public var frame: UInt32 = 0
+
+    private init(changes: UnsafeMutablePointer<Change>, count: Int, isTimed: Bool, dueTime: Double) {
+        self.changes = changes
+        self.count = count
+        self.isTimed = isTimed
+        self.dueTime = dueTime
+    }
+
+    /// Control side: a new batch holding `changes` staged for the kernel:
+    /// each names its ramp's slot (`RampLayout`) instead of its parameter
+    /// number, and they are in slot order (in the order given where two
+    /// name the same ramp), so that the audio thread walks the kernel's
+    /// arrays forwards, a cache line at a time, however large the batch.
+    static func make(_ changes: [Change], due: Double?, layout: RampLayout) -> Pointer {
+        // Slot in the high half, position in the batch in the low: one sort, stable.
+        var keys = [UInt64](repeating: 0, count: changes.count)
+        for (index, change) in changes.enumerated() {
+            let ramp = Int(change.ramp)
+            let slot = ramp >= 0 && ramp < layout.parameters.count ? layout.slot(ofRamp: ramp) : layout.slots
+            keys[index] = UInt64(slot) << 32 | UInt64(index)
+        }
+        keys.sort()
+        let storage = UnsafeMutablePointer<Change>.allocate(capacity: max(1, changes.count))
+        for (position, key) in keys.enumerated() {
+            var change = changes[Int(key & 0xFFFF_FFFF)]
+            change.ramp = Int32(truncatingIfNeeded: key >> 32)
+            (storage + position).initialize(to: change)
+        }
+        return wrap(storage, count: changes.count, due: due)
+    }
+
+    /// Control side: a new batch of changes already staged (by slot).
+    static func make(staged changes: [Change], due: Double?) -> Pointer {
+        let storage = UnsafeMutablePointer<Change>.allocate(capacity: max(1, changes.count))
+        _ = UnsafeMutableBufferPointer(start: storage, count: changes.count).initialize(from: changes)
+        return wrap(storage, count: changes.count, due: due)
+    }
+
+    private static func wrap(_ storage: UnsafeMutablePointer<Change>, count: Int, due: Double?) -> Pointer {
+        let batch = Pointer.allocate(capacity: 1)
+        batch.initialize(to: ChangeBatch(changes: storage, count: count, isTimed: due != nil, dueTime: due ?? 0))
+        return batch
+    }
+
+    /// Control side: frees a batch the audio thread has handed back (or never took).
+    static func free(_ batch: Pointer) {
+        batch.pointee.changes.deallocate()
+        batch.deinitialize(count: 1)
+        batch.deallocate()
+    }
+
+    /// The batch's staged changes, for the control side.
+    var staged: [Change] { Array(UnsafeBufferPointer(start: changes, count: count)) }
+}

@@ -1,0 +1,67 @@
+import Synchronization
+
+/// What the audio thread runs: take the batches handed over, apply each at
+/// its frame, render. Everything here is `@_noLocks`.
+extension Mixer {
+    /// One period. `frameTime` is the JACK frame of its first sample (nil:
+    /// the mixer counts frames itself, for offline use).
+    ///
+    /// Batches for now apply before the first sample. A cue (timed batch)
+    /// whose frame falls inside the period splits it: the frames before it
+    /// render with the state before, and its ramps start at its frame.
+    ///
+    /// Not inlinable on purpose: callers in other modules always call this
+    /// module's copy, compiled optimised for the kernel's CPU target.
+    @_noLocks
+    public func process(inputs input: UnsafePointer<UnsafePointer<Float>>,
+                        outputs output: UnsafePointer<UnsafeMutablePointer<Float>>,
+                        frames: Int, frameTime: UInt32? = nil) {
+        let start: UInt32
+        if let frameTime { start = frameTime } else { start = ownFrameTime.load(ordering: .relaxed) }
+        ownFrameTime.store(start &+ UInt32(truncatingIfNeeded: frames), ordering: .relaxed)
+        let rate = sampleRate.load(ordering: .relaxed)
+        while let batch = inbox.pop() {
+            // (Nested, not `&&`: its autoclosure would retain.)
+            if batch.pointee.isTimed {
+                if cues.pointee.append(batch) { continue }
+            }
+            apply(batch, sampleRate: rate)
+            _ = outbox.push(batch) // never full: the control side keeps room
+        }
+        var done = 0
+        while let (index, offset) = cues.pointee.next(periodStart: start, frames: frames) {
+            renderSegment(input, output, from: done, to: offset, of: frames)
+            done = max(done, offset)
+            if let batch = cues.pointee.remove(at: index) {
+                apply(batch, sampleRate: rate)
+                _ = outbox.push(batch)
+            }
+        }
+        renderSegment(input, output, from: done, to: frames, of: frames)
+        meters.measure(input, output, frames: frames)
+        periods.add(1, ordering: .relaxed)
+    }
+
+    /// Starts the ramps of every change in a batch.
+    @inlinable @_noLocks
+    func apply(_ batch: ChangeBatch.Pointer, sampleRate rate: Int) {
+        kernel.pointee.apply(staged: batch.pointee.changes, count: batch.pointee.count, sampleRate: rate)
+        queued.subtract(batch.pointee.count, ordering: .relaxed)
+    }
+
+    /// Renders frames `first..<end` of the period; the kernel sees a period
+    /// of that length (its ramps advance by that much).
+    @inlinable @_noLocks
+    func renderSegment(_ input: UnsafePointer<UnsafePointer<Float>>,
+                       _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
+                       from first: Int, to end: Int, of frames: Int) {
+        guard end > first else { return }
+        if first == 0 && end == frames {
+            kernel.pointee.render(inputs: input, outputs: output, frames: frames)
+            return
+        }
+        for n in 0..<inputs { segmentInputs[n] = input[n] + first }
+        for m in 0..<outputs { segmentOutputs[m] = output[m] + first }
+        kernel.pointee.render(inputs: segmentInputs, outputs: segmentOutputs, frames: end - first)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+extension Integration {
+/// Bundles with a time tag: at their time, to the frame.
+@Suite struct TimedBundleTests {
+    /// The bundle's change starts within one frame of the frame JACK's clock
+    /// gives for its time tag, measured on the recorded audio.
+    @Test(arguments: [64, 256])
+    func aTimedBundleChangesTheAudioAtItsFrame(periodSize: Int) async throws {
+        try await withRig(periodSize: periodSize) { rig in
+            rig.source.setSignalOnAllPlayPorts(.constant(0.5))
+            try await Task.sleep(for: .milliseconds(50))
+            var dueFrame: UInt32 = 0
+            let recording = try await rig.record(seconds: 1.0) { _ in
+                let tag = OSCTestClient.TimeTag.fromNow(0.5)
+                dueFrame = try rig.recorder.frameTime(atUnixTime: tag.unixTime)
+                try rig.osc.sendBundle([.init("/matrix/1/1", arguments: [.float(0), .float(0)])], timeTag: tag)
+            }
+            let expected = try #require(recording.sampleIndex(atFrameTime: dueFrame))
+            let out = recording.channels[0]
+            // Without a fade the gain still glides to the end of its period,
+            // so the first sample below 0.5 is the first one it touched.
+            let changed = try #require(out.firstIndex { $0 < 0.5 }, "the bundle took effect")
+            #expect(abs(changed - expected) <= 1,
+                    "took effect \(changed - expected) frames from its time (sample \(changed), expected \(expected))")
+            #expect(out[0..<max(0, changed)].allSatisfy { $0 == 0.5 }, "nothing changed before")
+            #expect(out[(changed + periodSize)...].allSatisfy { $0 == 0 }, "silent after")
+        }
+    }
+
+    @Test func aLateBundleAppliesAtOnceAndSaysHowLate() async throws {
+        try await withRig { rig in
+            try rig.osc.sendBundle([.init("/matrix/1/1", arguments: [.float(0.25)])], timeTag: .fromNow(-1))
+            let late = try await rig.osc.waitFor(address: "/late")
+            #expect(late.argument(0) == .string("/matrix/1/1"))
+            let seconds = try #require(late.argument(1)?.floatValue)
+            #expect(seconds > 0.9 && seconds < 1.5, "\(seconds) s late")
+            try rig.osc.send("/matrix/1/1")
+            #expect(try await rig.osc.waitFor(address: "/matrix/1/1").arguments == [.float(0.25)])
+            try rig.osc.send("/status")
+            #expect(try await rig.osc.waitFor(address: "/status/late_bundles").arguments == [.int32(1)])
+        }
+    }
+}
+}
+
+
+extension Integration {
+/// Changes of any size take effect in one period.
+@Suite struct AtomicChangeTests {
+    /// A 130x130 rig (16,900 crosspoints) recalls a preset in which every
+    /// crosspoint differs: every output starts moving in the same frame.
+    @Test func aRecallOfEveryCrosspointStartsInOneFrame() async throws {
+        let size = 130
+        try await withRig(inputs: size, outputs: size) { rig in
+            rig.source.setSignalOnAllPlayPorts(.constant(0.25))
+            // "spread": every input to every output at 0.01.
+            try await rig.sendAndSettle("/matrix/*/*", .float(0.01), .float(0))
+            try rig.osc.send("/preset/save", arguments: [.string("spread")])
+            _ = try await rig.osc.waitFor(address: "/preset/saved", timeout: .seconds(20))
+            // Back to identity: every crosspoint changes again.
+            try rig.osc.send("/matrix/map", arguments: (1...size).map { .int32(Int32($0)) })
+            try await rig.ping()
+            try await Task.sleep(for: .milliseconds(100))
+            let recording = try await rig.record(seconds: 0.5) { _ in
+                try rig.osc.send("/preset/recall", arguments: [.string("spread"), .float(0)])
+            }
+            let starts = recording.channels.map { channel in channel.firstIndex { $0 != 0.25 } }
+            let first = try #require(starts[0], "output 1 changed")
+            #expect(starts.allSatisfy { $0 == first }, "first changed samples: \(Set(starts.map { $0 ?? -1 }).sorted())")
+            let settled = recording.channels.map { $0.last ?? 0 }
+            #expect(settled.allSatisfy { abs($0 - 0.25 * 0.01 * Float(size)) < 1e-4 }, "every output at the preset's level")
+        }
+    }
+}
+}

@@ -1,0 +1,93 @@
+import Foundation
+import MixCore
+import OSC
+import RigControl
+import Synchronization
+import Testing
+
+/// A clock with no audio running (JACK away): no frames, no periods.
+struct StoppedClock: AudioClock {
+    func frame(atUnixTime time: Double) -> UInt32? { nil }
+    func lastProcessedFrame() -> UInt32? { nil }
+    var periodFrames: Int { 64 }
+}
+
+/// Bundles for later: the audio changes are staged on arrival, the scene
+/// changes at the bundle's time, and a bundle whose meaning changed while it
+/// waited is corrected.
+@Suite struct TimedBundleTests {
+    final class Outbox: Sendable {
+        let packets = Mutex<[OSCPacket]>([])
+        var isEmpty: Bool { packets.withLock { $0.isEmpty } }
+    }
+
+    func timedController() -> (Controller, BundleScheduler, Outbox) {
+        let c = makeController()
+        let scheduler = BundleScheduler(clock: StoppedClock()) { _, _, _ in }
+        c.scheduler = scheduler
+        let sent = Outbox()
+        c.send = { packet, _ in sent.packets.withLock { $0.append(packet) } }
+        return (c, scheduler, sent)
+    }
+
+    func sendBundle(_ c: Controller, secondsAhead: Double, _ messages: [OSCMessage]) -> [OSCPacket] {
+        c.bundleStarted(at: OSCTimeTag(unixTime: Date().timeIntervalSince1970 + secondsAhead), from: peer)
+        let replies = messages.flatMap { c.handle($0, from: peer) }
+        c.bundleEnded()
+        return replies
+    }
+
+    @Test func aBundleForLaterStagesItsChangesAndLeavesTheSceneAlone() {
+        let (c, scheduler, _) = timedController()
+        let before = c.scene
+        let replies = sendBundle(c, secondsAhead: 5, [OSCMessage("/matrix/1/1", [.float(0)]),
+                                                     OSCMessage("/source/2/solo", [.int32(1)]),
+                                                     OSCMessage("/preset/save", [.string("later")])])
+        #expect(replies.isEmpty)
+        #expect(c.scene == before, "the scene changes at the bundle's time")
+        #expect(scheduler.waiting == 1)
+        #expect(c.mixer.timedBatches.waiting == 1, "its changes are staged with the mixer")
+        // One crosspoint, one solo-gate change for each of the three other sources.
+        #expect(c.mixer.queuedChanges == 1 + 3)
+        #expect(c.send("/preset/list") == [.message(OSCMessage("/preset/list", []))], "nothing saved yet")
+    }
+
+    @Test func aBundleThatMeansTheSameAtItsTimeNeedsNoCorrection() {
+        let c = makeController()
+        let p = c.mixer.parameters
+        let staged = [Change(ramp: Int32(p.crosspoint(1, 1)), position: 0, value: 0, seconds: 0.02)]
+        c.handleScheduled([OSCMessage("/matrix/1/1", [.float(0)])], from: peer, staged: staged) { _, _ in }
+        #expect(c.scene.crosspoints[1, 1] == 0)
+        #expect(c.mixer.queuedChanges == 0, "the audio thread had it already")
+    }
+
+    @Test func aSoloThatChangedMeaningWhileWaitingIsCorrected() {
+        let c = makeController()
+        let p = c.mixer.parameters
+        // Staged when no other solo was on: sources 1, 3 and 4 silenced.
+        let staged = [1, 3, 4].map { Change(ramp: Int32(p.sourceSolo($0)), position: 0, value: 0, seconds: 0.02) }
+        // Meanwhile source 3 was soloed: at the bundle's time 2 and 3 are both heard.
+        c.send("/source/3/solo", .int32(1))
+        c.mixer.drainQueue()
+        c.handleScheduled([OSCMessage("/source/2/solo", [.int32(1)])], from: peer, staged: staged) { _, _ in }
+        c.mixer.drainQueue()
+        let gates = (1...4).map { c.mixer.offlineKernel.pointee.ramp(p.sourceSolo($0)).targetValue }
+        #expect(gates == [0, 1, 1, 0], "source 3 was put back: \(gates)")
+    }
+
+    @Test func aBundleTooLargeToWaitIsRefused() {
+        let (c, scheduler, sent) = timedController()
+        // A wildcard that would stage every crosspoint of a 4x4 rig is small;
+        // messages past the per-client byte limit are not.
+        let big = String(repeating: "x", count: 60_000)
+        var replies: [OSCPacket] = []
+        c.bundleStarted(at: OSCTimeTag(unixTime: Date().timeIntervalSince1970 + 60), from: peer)
+        for _ in 0..<300 { replies += c.handle(OSCMessage("/source/1/name", [.string(big)]), from: peer) }
+        c.bundleEnded()
+        #expect(errorReason(replies)?.contains("MiB") == true, "\(replies.first.map { "\($0)" } ?? "no reply")")
+        #expect(replies.count == 1, "one /error for the bundle")
+        #expect(scheduler.waiting == 0 && scheduler.waitingBytes == 0)
+        #expect(sent.isEmpty)
+        #expect(c.send("/ping") == [.message(OSCMessage("/pong"))])
+    }
+}
