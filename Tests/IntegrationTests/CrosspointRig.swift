@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// A whole rig for one test: a real `jackd -r -d dummy` under a unique name,
+/// A whole rig for one test: a real `jackd -d dummy` under a unique name
+/// (`-R`, real-time, where the machine allows it: ``JackServer``),
 /// the real `crosspoint serve` binary on it, a JACK probe playing into its
 /// inputs, another recording its outputs, and an OSC client aimed at it.
 /// `stop()` ends every process it started (also on failure: each is killed
@@ -46,10 +47,13 @@ final class CrosspointRig: @unchecked Sendable {
          "--state", directory.appendingPathComponent("state.json").path]
     }
 
-    static func start(inputs: Int = 2, outputs: Int = 2, arguments: [String] = []) async throws -> CrosspointRig {
+    /// - Parameter periodSize: the JACK server's frames per period (`jackd
+    ///   -p`), a power of two; the server's own figure is `jack.periodSize`.
+    static func start(inputs: Int = 2, outputs: Int = 2, periodSize: Int = 64,
+                      arguments: [String] = []) async throws -> CrosspointRig {
         // Synchronous mode: the server waits for the whole graph each cycle,
         // so a late client never reads a buffer already overwritten.
-        let jack = try await JackServer.start(synchronous: true)
+        let jack = try await JackServer.start(periodSize: periodSize, synchronous: true)
         do {
             return try await CrosspointRig(jack: jack, inputs: inputs, outputs: outputs, arguments: arguments)
         } catch {
@@ -162,9 +166,10 @@ struct RigError: Error, CustomStringConvertible {
 }
 
 /// Runs `body` with a fresh rig and stops it afterwards, whatever happens.
-func withRig(inputs: Int = 2, outputs: Int = 2, arguments: [String] = [],
+func withRig(inputs: Int = 2, outputs: Int = 2, periodSize: Int = 64, arguments: [String] = [],
              _ body: (CrosspointRig) async throws -> Void) async throws {
-    let rig = try await CrosspointRig.start(inputs: inputs, outputs: outputs, arguments: arguments)
+    let rig = try await CrosspointRig.start(inputs: inputs, outputs: outputs, periodSize: periodSize,
+                                            arguments: arguments)
     defer { rig.stop() }
     do {
         try await body(rig)
