@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// A whole rig for one test: a real `jackd -r -d dummy` under a unique name,
+/// A whole rig for one test: a real `jackd -d dummy` under a unique name
+/// (`-R`, real-time, where the machine allows it: ``JackServer``),
 /// the real `crosspoint serve` binary on it, a JACK probe playing into its
 /// inputs, another recording its outputs, and an OSC client aimed at it.
 /// `stop()` ends every process it started (also on failure: each is killed
@@ -46,6 +47,8 @@ final class CrosspointRig: @unchecked Sendable {
          "--state", directory.appendingPathComponent("state.json").path]
     }
 
+    /// - Parameter periodSize: the JACK server's frames per period (`jackd
+    ///   -p`), a power of two; the server's own figure is `jack.periodSize`.
     static func start(inputs: Int = 2, outputs: Int = 2, periodSize: Int = 64,
                       arguments: [String] = []) async throws -> CrosspointRig {
         // Synchronous mode: the server waits for the whole graph each cycle,

@@ -43,6 +43,21 @@ extension Integration {
         }
     }
 
+    @Test func aRigRunsAtThePeriodSizeItIsGiven() async throws {
+        try await withRig(periodSize: 256) { rig in
+            #expect(rig.jack.periodSize == 256)
+            try rig.osc.send("/status")
+            #expect(try await rig.osc.waitFor(address: "/status/buffer_size").arguments == [.int32(256)])
+            rig.source.setSignal(.constant(0.25), playPort: 1)
+            try await Task.sleep(for: .milliseconds(50))
+            let recording = try await rig.record(seconds: 0.2)
+            let steps = Set(zip(recording.periods, recording.periods.dropFirst()).map { $1.offset - $0.offset })
+            #expect(steps == [256], "recorded periods of \(steps) frames")
+            let out = recording.channels[0]
+            #expect(out.allSatisfy { abs($0 - 0.25) < 1e-6 }, "out_1 \(out.min()!)…\(out.max()!)")
+        }
+    }
+
     @Test func startsItsOwnServerWhenNoneRuns() async throws {
         let name = "xp-auto-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let directory = try CrosspointRig.makeDirectory()

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 
 /// Proves the integration-test support code against the real tools (jackd,
@@ -77,6 +78,41 @@ extension Integration {
         try await recorder.waitForRecordedFrames(4_800)
         let level = try await recorder.stopRecording().samples(ofPort: 1)
         #expect(SignalAnalysis.peak(level) == 0.25 && SignalAnalysis.mean(level) == 0.25)
+    }
+
+    @Test("jackd runs real-time (SCHED_FIFO) where the machine allows it, at the period size asked for")
+    func realtimeServer() async throws {
+        // Whether this machine grants SCHED_FIFO, asked independently of
+        // JackServer: util-linux's chrt.
+        let chrt = try ChildProcess(executable: "chrt", arguments: ["-f", "10", "true"])
+        let allowed = try await chrt.waitForExit() == .exited(0)
+            && ProcessInfo.processInfo.environment[JackServer.realtimeEnvironmentVariable] != "0"
+
+        let server = try await JackServer.start(periodSize: 256)
+        defer { server.stop() }
+        #expect(server.periodSize == 256)
+        #expect(server.isRealtime == allowed, "chrt -f: \(allowed), server: \(server.realtimeUnavailableReason ?? "real-time")")
+        #expect(server.process.arguments.prefix(3) == ["-n", server.name, server.isRealtime ? "-R" : "-r"])
+        #expect(server.isRealtime == (server.realtimeUnavailableReason == nil))
+        // The scheduling classes of jackd's threads, as ps reports them ("FF": SCHED_FIFO).
+        let classes = try await Self.schedulingClasses(of: server.process.pid)
+        #expect(classes.contains("FF") == server.isRealtime, "jackd's threads: \(classes)")
+
+        let plain = try await JackServer.start(realtime: false)
+        defer { plain.stop() }
+        #expect(!plain.isRealtime && plain.realtimeUnavailableReason != nil)
+        #expect(plain.process.arguments.prefix(3) == ["-n", plain.name, "-r"])
+        let plainClasses = try await Self.schedulingClasses(of: plain.process.pid)
+        #expect(!plainClasses.isEmpty && plainClasses.allSatisfy { $0 == "TS" }, "jackd -r threads: \(plainClasses)")
+        #expect(!plain.xrunChecksApply(to: "an example xrun check on a jackd -r server"))
+        #expect(server.xrunChecksApply(to: "an example xrun check on the first server") == allowed)
+    }
+
+    /// `ps -L -o cls=`: one scheduling class per thread (TS, FF, RR…).
+    private static func schedulingClasses(of pid: Int32) async throws -> [String] {
+        let ps = try ChildProcess(executable: "ps", arguments: ["-L", "-o", "cls=", "-p", "\(pid)"])
+        try #require(try await ps.waitForExit() == .exited(0), "\(ps.diagnostics())")
+        return ps.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init)
     }
 
     @Test("A message sent with OSCTestClient reaches oscdump")

@@ -6,7 +6,14 @@ import Foundation
 import Synchronization
 
 /// A private JACK server for one test: `jackd` on the dummy backend (no sound
-/// card), non-realtime, under a name no other test or user shares.
+/// card), under a name no other test or user shares, with real-time
+/// scheduling (`jackd -R`, SCHED_FIFO) where the machine allows it.
+///
+/// Without real-time scheduling the server's and clients' audio threads are
+/// ordinary threads, and a busy machine gives xruns that are nobody's fault:
+/// under 10,000 OSC messages a second a `-r` server counted about 8 times as
+/// many as idle, a `-R` one no more than idle. So a check that counts xruns
+/// belongs only under `-R` (``isRealtime``; see ``xrunChecksApply(to:)``).
 ///
 /// ```swift
 /// let server = try await JackServer.start()
@@ -37,8 +44,23 @@ public final class JackServer: @unchecked Sendable {
     public let periodSize: Int
     /// The `jackd` process (its stdout/stderr are kept for diagnostics).
     public let process: ChildProcess
+    /// True when the server runs `jackd -R` and its threads really are
+    /// SCHED_FIFO or SCHED_RR; false when it fell back to `jackd -r`
+    /// (``realtimeUnavailableReason`` says why).
+    public let isRealtime: Bool
+    /// Why the server runs without real-time scheduling; nil when it has it.
+    public let realtimeUnavailableReason: String?
 
     private static let counter = Atomic<Int>(0)
+
+    /// Once `-R` has failed in this test process, every later server starts
+    /// straight with `-r` (the machine will not change its mind), with the
+    /// first failure's reason.
+    private static let realtimeFailure = Mutex<String?>(nil)
+
+    /// Set to `0` to run every test server without real-time scheduling
+    /// (to see how the suite behaves on a machine that cannot give it).
+    public static let realtimeEnvironmentVariable = "CROSSPOINT_TEST_JACK_REALTIME"
 
     /// Environment variables a JACK client process needs to reach this server.
     public var clientEnvironment: [String: String] {
@@ -51,8 +73,15 @@ public final class JackServer: @unchecked Sendable {
     /// True while `jackd` runs.
     public var isRunning: Bool { process.isRunning }
 
-    /// Starts `jackd -n <name> -r [-S] -d dummy -r <sampleRate> -p <periodSize>`
+    /// Starts `jackd -n <name> -R [-S] -d dummy -r <sampleRate> -p <periodSize>`
     /// and waits until a client can connect to it.
+    ///
+    /// Real-time scheduling is proved, not assumed: jackd 1.9 keeps running
+    /// when `-R` cannot get SCHED_FIFO (it only logs "Cannot use real-time
+    /// scheduling"), so once the server is ready its threads' policies are
+    /// read from /proc. If none is real-time, or `jackd -R` did not start,
+    /// the server is started again with `-r`, and one line on stderr says so:
+    /// `note: jackd NAME runs without real-time scheduling: REASON`.
     ///
     /// - Parameters:
     ///   - name: the server name; by default a fresh `xp-test-<pid>-<n>`.
@@ -67,6 +96,10 @@ public final class JackServer: @unchecked Sendable {
     ///     30 with skipped cycles; synchronous, none in either case.
     ///     Synchronous mode waits for the whole graph every cycle, so under
     ///     load the clock slows down instead (down to 2/3 of real time).
+    ///   - periodSize: frames per period (`-p`), a power of two; the
+    ///     server's own figure is in ``periodSize``.
+    ///   - realtime: try `jackd -R` first (the default). False starts `-r`
+    ///     directly, as does `CROSSPOINT_TEST_JACK_REALTIME=0`.
     ///   - capturePorts, playbackPorts: the dummy backend's `system:` ports.
     ///   - timeout: how long to wait for the server to accept clients.
     public static func start(
@@ -74,6 +107,7 @@ public final class JackServer: @unchecked Sendable {
         sampleRate: Int = 48_000,
         periodSize: Int = 64,
         synchronous: Bool = true,
+        realtime: Bool = true,
         capturePorts: Int = 2,
         playbackPorts: Int = 2,
         timeout: Duration = .seconds(15)
@@ -82,32 +116,81 @@ public final class JackServer: @unchecked Sendable {
         reclaimRegistrySlotsOfDeadServers()
         let generated = name == nil
         let name = name ?? "xp-test-\(getpid())-\(counter.wrappingAdd(1, ordering: .relaxed).newValue)"
-        let process = try ChildProcess(
-            executable: "jackd",
-            arguments: ["-n", name, "-r"] + (synchronous ? ["-S"] : []) + ["-d", "dummy",
-                        "-r", "\(sampleRate)", "-p", "\(periodSize)",
-                        "-C", "\(capturePorts)", "-P", "\(playbackPorts)"],
-            // No D-Bus device reservation: there is no sound card to reserve.
-            environment: ["JACK_NO_AUDIO_RESERVATION": "1"],
-            label: "jackd \(name)"
-        )
-        do {
-            let (actualRate, actualPeriod) = try await waitUntilReady(name: name, process: process, timeout: timeout)
-            return JackServer(name: name, process: process, sampleRate: actualRate, periodSize: actualPeriod)
-        } catch {
-            process.terminate()
-            // A chosen name may belong to a server that is running right now
-            // (which is why this one failed): leave its files alone.
-            if generated { removeLeftovers(of: name) }
-            throw error
+        func launch(realtime: Bool, reason: String?) async throws -> JackServer {
+            let process = try ChildProcess(
+                executable: "jackd",
+                arguments: ["-n", name, realtime ? "-R" : "-r"] + (synchronous ? ["-S"] : []) + ["-d", "dummy",
+                            "-r", "\(sampleRate)", "-p", "\(periodSize)",
+                            "-C", "\(capturePorts)", "-P", "\(playbackPorts)"],
+                // No D-Bus device reservation: there is no sound card to reserve.
+                environment: ["JACK_NO_AUDIO_RESERVATION": "1"],
+                label: "jackd \(name)"
+            )
+            do {
+                let (actualRate, actualPeriod) = try await waitUntilReady(name: name, process: process, timeout: timeout)
+                return JackServer(name: name, process: process, sampleRate: actualRate, periodSize: actualPeriod,
+                                  isRealtime: realtime, realtimeUnavailableReason: reason)
+            } catch {
+                process.terminate()
+                // A chosen name may belong to a server that is running right now
+                // (which is why this one failed): leave its files alone.
+                if generated { removeLeftovers(of: name) }
+                throw error
+            }
         }
+
+        guard realtime else {
+            return try await launch(realtime: false, reason: "not asked for (realtime: false)")
+        }
+        var reason = realtimeFailure.withLock { $0 }
+        if reason == nil, ProcessInfo.processInfo.environment[realtimeEnvironmentVariable] == "0" {
+            reason = "\(realtimeEnvironmentVariable)=0"
+        }
+        if reason == nil {
+            do {
+                let server = try await launch(realtime: true, reason: nil)
+                guard let missing = realtimeThreadsMissing(server.process) else { return server }
+                server.stop()
+                realtimeFailure.withLock { $0 = $0 ?? missing }
+                reason = missing
+            } catch {
+                // A name chosen by the caller may be taken: that is no
+                // reason to blame real-time scheduling.
+                if !generated { throw error }
+                // Not remembered: a start can fail for passing reasons too.
+                reason = "jackd -R did not start: \(firstLine(of: error))"
+            }
+        }
+        let reasonText = reason ?? "unknown"
+        FileHandle.standardError.write(Data("note: jackd \(name) runs without real-time scheduling: \(reasonText)\n".utf8))
+        return try await launch(realtime: false, reason: reasonText)
     }
 
-    private init(name: String, process: ChildProcess, sampleRate: Int, periodSize: Int) {
+    private init(name: String, process: ChildProcess, sampleRate: Int, periodSize: Int,
+                 isRealtime: Bool, realtimeUnavailableReason: String?) {
         self.name = name
         self.process = process
         self.sampleRate = sampleRate
         self.periodSize = periodSize
+        self.isRealtime = isRealtime
+        self.realtimeUnavailableReason = realtimeUnavailableReason
+    }
+
+    /// For a check that counts xruns: true under `jackd -R`. Otherwise the
+    /// check would judge the machine's scheduler rather than the code, so
+    /// this prints one line on stderr saying which check is skipped and
+    /// why, and returns false:
+    ///
+    /// ```swift
+    /// if server.xrunChecksApply(to: "no xruns while recalling") {
+    ///     #expect(recorder.xrunCount == 0)
+    /// }
+    /// ```
+    public func xrunChecksApply(to check: String) -> Bool {
+        if isRealtime { return true }
+        FileHandle.standardError.write(Data(
+            "note: skipped \"\(check)\": jackd \(name) runs without real-time scheduling (\(realtimeUnavailableReason ?? "unknown")); xruns are counted only under -R\n".utf8))
+        return false
     }
 
     deinit {
@@ -133,6 +216,30 @@ public final class JackServer: @unchecked Sendable {
     }
 
     // MARK: Private
+
+    /// Nil when some thread of `process` runs SCHED_FIFO or SCHED_RR (policy
+    /// 1 or 2, the 41st field of /proc/PID/task/TID/stat); else why not,
+    /// with what jackd said about it.
+    private static func realtimeThreadsMissing(_ process: ChildProcess) -> String? {
+        let tasks = "/proc/\(process.pid)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else {
+            return "cannot read \(tasks)"
+        }
+        for thread in threads {
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { continue }
+            // Fields from the 3rd (state) on, after "pid (comm)".
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            if fields.count > 38, let policy = Int(fields[38]), policy == 1 || policy == 2 { return nil }
+        }
+        let said = process.standardError.split(separator: "\n")
+            .last { $0.localizedCaseInsensitiveContains("real-time") || $0.localizedCaseInsensitiveContains("realtime") }
+        return "no jackd thread runs SCHED_FIFO" + (said.map { " (jackd: \($0))" } ?? "")
+    }
+
+    private static func firstLine(of error: any Error) -> String {
+        String("\(error)".split(separator: "\n").first ?? "")
+    }
 
     /// The server's socket appears in /dev/shm once it listens; only then is
     /// a client open attempted, so libjack does not print a connection error
