@@ -24,7 +24,8 @@ extension Integration {
     /// JACK time (crosspoint's, and the tap's that the test uses), each
     /// good to some tens of microseconds. Once bundles are sample-accurate,
     /// this becomes a few samples.
-    static let timedBundleToleranceMilliseconds = 3.0
+    /// One frame at 48 kHz: timed bundles apply at their frame.
+    static let timedBundleToleranceMilliseconds = 1000.0 / 48_000
 
     /// The smoothing ramp of a crosspoint change without a fade time
     /// (`crosspoint serve --smoothing-ms`, default 20).

@@ -148,3 +148,24 @@ final class ChosenFrames: FrameClock, @unchecked Sendable {
         #expect(rig.mixer.offlineKernel.pointee.ramp(p.crosspoint(1, 1)).targetValue == 0.5)
     }
 }
+
+extension StagingTests {
+    /// A cue splits the period for every output: the others go on sample
+    /// for sample as if the period were whole.
+    @Test(arguments: [1, 37, 63, 64, 100, 255])
+    func aSplitPeriodLeavesTheOtherOutputsUntouched(offset: Int) {
+        let (rig, clock) = timedRig(inputs: 3, outputs: 3, frames: 256)
+        let p = rig.mixer.parameters
+        for n in 1...3 { rig.playSine(input: n, frequency: 300 * Float(n), amplitude: 0.5) }
+        rig.render(periods: 1)
+        rig.mixer.submit([level(p.crosspoint(2, 2), 0)], due: clock.due(atFrame: UInt32(256 + offset)))
+        rig.render(periods: 3)
+        for n in [1, 3] {
+            let expected = (0..<rig.elapsedFrames).map { rig.signals[n - 1]($0) }
+            #expect(rig.recorded[n - 1] == expected, "output \(n)")
+        }
+        let out2 = rig.recorded[1]
+        #expect(out2[..<(256 + offset)] == ArraySlice((0..<(256 + offset)).map { rig.signals[1]($0) }))
+        #expect(out2[512...].allSatisfy { $0 == 0 })
+    }
+}
