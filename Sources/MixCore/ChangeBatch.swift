@@ -16,17 +16,19 @@ public struct ChangeBatch {
     /// Timed batches wait in the audio thread's `CueList` for their frame;
     /// the others apply at the start of the period that takes them.
     public let isTimed: Bool
-    /// When a timed batch is due, as a Unix time (control side).
-    public let dueTime: Double
+    /// When the batch takes effect, as a Unix time (control side): a timed
+    /// batch's due time, or when a batch for now was submitted. While no
+    /// audio thread runs, batches apply in this order.
+    public let time: Double
     /// The JACK frame a timed batch applies at, set when it is handed to the
-    /// audio thread (JACK's own mapping of `dueTime`).
+    /// audio thread (JACK's own mapping of `time`).
     public var frame: UInt32 = 0
 
-    private init(changes: UnsafeMutablePointer<Change>, count: Int, isTimed: Bool, dueTime: Double) {
+    private init(changes: UnsafeMutablePointer<Change>, count: Int, isTimed: Bool, time: Double) {
         self.changes = changes
         self.count = count
         self.isTimed = isTimed
-        self.dueTime = dueTime
+        self.time = time
     }
 
     /// Control side: a new batch holding `changes` staged for the kernel:
@@ -34,7 +36,8 @@ public struct ChangeBatch {
     /// number, and they are in slot order (in the order given where two
     /// name the same ramp), so that the audio thread walks the kernel's
     /// arrays forwards, a cache line at a time, however large the batch.
-    static func make(_ changes: [Change], due: Double?, layout: RampLayout) -> Pointer {
+    /// `due`: the time a timed batch applies at; nil for now (`submitted`).
+    static func make(_ changes: [Change], due: Double?, submitted: Double, layout: RampLayout) -> Pointer {
         // Slot in the high half, position in the batch in the low: one sort, stable.
         var keys = [UInt64](repeating: 0, count: changes.count)
         for (index, change) in changes.enumerated() {
@@ -49,19 +52,20 @@ public struct ChangeBatch {
             change.ramp = Int32(truncatingIfNeeded: key >> 32)
             (storage + position).initialize(to: change)
         }
-        return wrap(storage, count: changes.count, due: due)
+        return wrap(storage, count: changes.count, due: due, submitted: submitted)
     }
 
     /// Control side: a new batch of changes already staged (by slot).
-    static func make(staged changes: [Change], due: Double?) -> Pointer {
+    static func make(staged changes: [Change], due: Double?, submitted: Double) -> Pointer {
         let storage = UnsafeMutablePointer<Change>.allocate(capacity: max(1, changes.count))
         _ = UnsafeMutableBufferPointer(start: storage, count: changes.count).initialize(from: changes)
-        return wrap(storage, count: changes.count, due: due)
+        return wrap(storage, count: changes.count, due: due, submitted: submitted)
     }
 
-    private static func wrap(_ storage: UnsafeMutablePointer<Change>, count: Int, due: Double?) -> Pointer {
+    private static func wrap(_ storage: UnsafeMutablePointer<Change>, count: Int, due: Double?,
+                             submitted: Double) -> Pointer {
         let batch = Pointer.allocate(capacity: 1)
-        batch.initialize(to: ChangeBatch(changes: storage, count: count, isTimed: due != nil, dueTime: due ?? 0))
+        batch.initialize(to: ChangeBatch(changes: storage, count: count, isTimed: due != nil, time: due ?? submitted))
         return batch
     }
 

@@ -132,7 +132,7 @@ public final class Mixer: @unchecked Sendable {
         producer.withLock { _ in
             reclaim()
             queued.add(changes.count, ordering: .relaxed)
-            backlog.append(ChangeBatch.make(changes, due: nil, layout: rampLayout))
+            backlog.append(ChangeBatch.make(changes, due: nil, submitted: Self.unixTime(), layout: rampLayout))
             flushBacklog()
         }
     }
@@ -146,12 +146,12 @@ public final class Mixer: @unchecked Sendable {
         producer.withLock { _ in
             reclaim()
             queued.add(changes.count, ordering: .relaxed)
-            let batch = ChangeBatch.make(changes, due: due, layout: rampLayout)
+            let batch = ChangeBatch.make(changes, due: due, submitted: due, layout: rampLayout)
             // After every batch due at the same time or earlier: equal times keep their order.
             var low = 0, high = waiting.count
             while low < high {
                 let middle = (low + high) / 2
-                if waiting[middle].pointee.dueTime <= due { low = middle + 1 } else { high = middle }
+                if waiting[middle].pointee.time <= due { low = middle + 1 } else { high = middle }
             }
             waiting.insert(batch, at: low)
             handOver(now: Self.unixTime())
@@ -172,11 +172,7 @@ public final class Mixer: @unchecked Sendable {
             handOver(now: now)
             consumer.withLock { _ in
                 guard !attached.load(ordering: .sequentiallyConsistent) else { return }
-                takeBackFromAudioSide()
-                while let first = waiting.first, first.pointee.dueTime <= now {
-                    waiting.removeFirst()
-                    applyAndFree(first)
-                }
+                standIn(now: now)
             }
         }
     }
@@ -195,11 +191,7 @@ public final class Mixer: @unchecked Sendable {
     /// for use while no audio thread is attached (offline tests, bench).
     public func drainQueue() {
         producer.withLock { _ in
-            consumer.withLock { _ in
-                takeBackFromAudioSide()
-                for batch in backlog { applyAndFree(batch) }
-                backlog.removeAll()
-            }
+            consumer.withLock { _ in standIn(now: Self.unixTime()) }
         }
     }
 
@@ -222,20 +214,17 @@ public final class Mixer: @unchecked Sendable {
     /// room. While no audio thread runs, a full inbox is applied here.
     private func flushBacklog() {
         var moved = 0
-        while moved < backlog.count {
-            if inFlight < inbox.capacity, inbox.push(backlog[moved]) {
-                inFlight += 1
-                moved += 1
-                continue
-            }
-            let drained = consumer.withLock { _ -> Bool in
-                guard !attached.load(ordering: .sequentiallyConsistent) else { return false }
-                takeBackFromAudioSide()
-                return true
-            }
-            if !drained { break }
+        while moved < backlog.count, inFlight < inbox.capacity, inbox.push(backlog[moved]) {
+            inFlight += 1
+            moved += 1
         }
         backlog.removeFirst(moved)
+        if !backlog.isEmpty {
+            consumer.withLock { _ in
+                guard !attached.load(ordering: .sequentiallyConsistent) else { return }
+                standIn(now: Self.unixTime())
+            }
+        }
         compactBacklog()
     }
 
@@ -255,16 +244,16 @@ public final class Mixer: @unchecked Sendable {
         }
         let merged = order.compactMap { latest[$0] }
         queued.subtract(total - merged.count, ordering: .relaxed)
-        backlog = [ChangeBatch.make(staged: merged, due: nil)]
+        backlog = [ChangeBatch.make(staged: merged, due: nil, submitted: backlog.last?.pointee.time ?? Self.unixTime())]
     }
 
     /// Hands timed batches due within the horizon to the audio thread,
     /// stamped with their frame, earliest first, while there is room.
     private func handOver(now: Double) {
-        while let first = waiting.first, first.pointee.dueTime - now <= Self.handOverHorizon,
+        while let first = waiting.first, first.pointee.time - now <= Self.handOverHorizon,
               cuesInFlight < Self.cueCapacity, inFlight < inbox.capacity,
               attached.load(ordering: .sequentiallyConsistent),
-              let frame = clock?.frame(atUnixTime: first.pointee.dueTime) {
+              let frame = clock?.frame(atUnixTime: first.pointee.time) {
             first.pointee.frame = frame
             guard inbox.push(first) else { break }
             waiting.removeFirst()
@@ -275,15 +264,17 @@ public final class Mixer: @unchecked Sendable {
 
     // MARK: In the audio thread's place (under `producer` and `consumer`, detached)
 
-    /// Applies what the inbox holds for now; timed batches in the inbox and
-    /// the cue list go back to `waiting` (their frames belong to a clock
-    /// that may not come back).
-    private func takeBackFromAudioSide() {
+    /// Does the audio thread's work while none runs: applies every batch for
+    /// now (inbox and backlog) and every timed batch whose time has come, in
+    /// the order of their times; timed batches the audio thread held go back
+    /// to `waiting` (their frames belong to a clock that may not come back).
+    private func standIn(now: Double) {
         while let batch = outbox.pop() {
             inFlight -= 1
             if batch.pointee.isTimed { cuesInFlight -= 1 }
             ChangeBatch.free(batch)
         }
+        var ready: [ChangeBatch.Pointer] = []
         var returned: [ChangeBatch.Pointer] = []
         while let batch = inbox.pop() {
             inFlight -= 1
@@ -291,7 +282,7 @@ public final class Mixer: @unchecked Sendable {
                 cuesInFlight -= 1
                 returned.append(batch)
             } else {
-                applyAndFree(batch)
+                ready.append(batch)
             }
         }
         while cues.pointee.count > 0, let batch = cues.pointee.remove(at: 0) {
@@ -299,8 +290,16 @@ public final class Mixer: @unchecked Sendable {
             cuesInFlight -= 1
             returned.append(batch)
         }
-        guard !returned.isEmpty else { return }
-        waiting = (returned + waiting).sorted { $0.pointee.dueTime < $1.pointee.dueTime }
+        ready += backlog
+        backlog.removeAll()
+        if !returned.isEmpty { waiting = (returned + waiting).sorted { $0.pointee.time < $1.pointee.time } }
+        let due = waiting.prefix { $0.pointee.time <= now }
+        waiting.removeFirst(due.count)
+        // Equal times keep the order they came in: batches for now first.
+        let ordered = (ready + due).enumerated().sorted {
+            ($0.element.pointee.time, $0.offset) < ($1.element.pointee.time, $1.offset)
+        }
+        for (_, batch) in ordered { applyAndFree(batch) }
     }
 
     private func applyAndFree(_ batch: ChangeBatch.Pointer) {

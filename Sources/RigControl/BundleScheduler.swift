@@ -43,7 +43,9 @@ public final class BundleScheduler: @unchecked Sendable {
     private let queue = Mutex<Queue>(Queue())
     private let stopping = Atomic<Bool>(false)
     private let clock: any AudioClock
-    private let release: @Sendable ([OSCMessage], OSCPeer, [Change]) -> Void
+    /// Called on the scheduler's thread when the first bundle is due: the
+    /// controller takes it (`takeDue`) while nothing else is dispatched.
+    private let due: @Sendable () -> Void
     /// At most this many bundles wait.
     public static let capacity = 10_000
     /// At most this many bytes wait, in all and from one client (its address
@@ -51,9 +53,9 @@ public final class BundleScheduler: @unchecked Sendable {
     public static let byteLimit = 64 << 20
     public static let clientByteLimit = 16 << 20
 
-    public init(clock: any AudioClock, release: @escaping @Sendable ([OSCMessage], OSCPeer, [Change]) -> Void) {
+    public init(clock: any AudioClock, due: @escaping @Sendable () -> Void) {
         self.clock = clock
-        self.release = release
+        self.due = due
     }
 
     public var waiting: Int { queue.withLock { $0.entries.count } }
@@ -89,7 +91,7 @@ public final class BundleScheduler: @unchecked Sendable {
         }
     }
 
-    /// Releases bundles as they come due, until `stop()`. Call on its own thread.
+    /// Says when bundles come due (`due`), until `stop()`. Call on its own thread.
     public func run() {
         while !stopping.load(ordering: .relaxed) {
             guard let next = queue.withLock({ $0.entries.first }) else {
@@ -101,19 +103,31 @@ public final class BundleScheduler: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: min(ahead - 0.08, 0.05))
                 continue
             }
-            if !isDue(next) {
-                Thread.sleep(forTimeInterval: 0.0005)
-                continue
-            }
-            guard let entry = queue.withLock({ queue -> Entry? in
-                guard !queue.entries.isEmpty else { return nil }
-                let entry = queue.entries.removeFirst()
-                queue.bytes -= entry.bytes
-                queue.bytesByClient[entry.peer, default: 0] -= entry.bytes
-                if queue.bytesByClient[entry.peer] == 0 { queue.bytesByClient[entry.peer] = nil }
-                return entry
-            }) else { continue }
-            release(entry.messages, entry.peer, entry.staged)
+            if isDue(next) { due() }
+            Thread.sleep(forTimeInterval: 0.0005)
+        }
+    }
+
+    /// The bundles due now, earliest first, taken out, for the controller to
+    /// handle: when told they are due, and before any message that arrives
+    /// after their frame has played. Taken and handled while the caller
+    /// holds off every other message, so none comes between.
+    public func takeDue() -> [(messages: [OSCMessage], peer: OSCPeer, staged: [Change])] {
+        var due: [(messages: [OSCMessage], peer: OSCPeer, staged: [Change])] = []
+        while let entry = takeFirstIfDue() { due.append((entry.messages, entry.peer, entry.staged)) }
+        return due
+    }
+
+    private func takeFirstIfDue() -> Entry? {
+        guard let first = queue.withLock({ $0.entries.first }), isDue(first) else { return nil }
+        return queue.withLock { queue -> Entry? in
+            // Still the same first entry: only this scheduler's callers remove entries.
+            guard let entry = queue.entries.first, entry.due == first.due else { return nil }
+            queue.entries.removeFirst()
+            queue.bytes -= entry.bytes
+            queue.bytesByClient[entry.peer, default: 0] -= entry.bytes
+            if queue.bytesByClient[entry.peer] == 0 { queue.bytesByClient[entry.peer] = nil }
+            return entry
         }
     }
 

@@ -42,6 +42,8 @@ public final class Controller: @unchecked Sendable {
     private var held: (due: Double, peer: OSCPeer, messages: [OSCMessage], bytes: Int)?
     /// True while a timed bundle's audio changes are worked out ahead of its time.
     var rehearsing = false
+    /// True while bundles whose time has come are handled before a message.
+    private var catchingUp = false
     /// Set when a bundle arrived after its time: the first reply says so.
     private var lateBy: Double?
     /// Set when a bundle cannot be kept for its time: its first message is
@@ -102,6 +104,7 @@ public final class Controller: @unchecked Sendable {
     /// after its time applies at once and its sender is told
     /// `/late ,sf address seconds`.
     public func bundleStarted(at time: OSCTimeTag = .immediately, from peer: OSCPeer? = nil) {
+        catchUp()
         lock.withLock { _ in
             bundleDepth += 1
             guard bundleDepth == 1, !time.isImmediate, let peer else { return }
@@ -188,6 +191,27 @@ public final class Controller: @unchecked Sendable {
     /// Bundles that arrived after their time.
     public var lateBundleCount: Int { lock.withLock { _ in lateBundles } }
 
+    /// Bundles whose frame the audio has played change the scene before
+    /// anything that arrives after them, as they did the audio: a message
+    /// then acts on the scene the bundle left, not on the one before it.
+    /// Called before every message and bundle, and by the scheduler's thread
+    /// when one comes due (never at the same time as a message: the caller
+    /// holds the dispatch). Replies go through `send`.
+    public func releaseDueBundles() { catchUp() }
+
+    private func catchUp() {
+        guard let scheduler, lock.withLock({ _ in bundleDepth == 0 && !catchingUp }) else { return }
+        let due = scheduler.takeDue()
+        guard !due.isEmpty else { return }
+        lock.withLock { _ in catchingUp = true }
+        defer { lock.withLock { _ in catchingUp = false } }
+        for bundle in due {
+            handleScheduled(bundle.messages, from: bundle.peer, staged: bundle.staged) { packet, peer in
+                send?(packet, peer)
+            }
+        }
+    }
+
     /// A bundle whose time has come, from the scheduler: the scene changes,
     /// replies (errors, query answers) go to `reply`, and feedback goes out.
     /// The audio thread was given `staged` for it on arrival; should the
@@ -247,7 +271,8 @@ public final class Controller: @unchecked Sendable {
 
     /// Handles one message and returns the replies for its sender.
     public func handle(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
-        lock.withLock { _ in
+        catchUp()
+        return lock.withLock { _ in
             if let reason = refusal {
                 defer { refusedFirst = true }
                 return refusedFirst ? [] : reject(message, reason, from: peer)

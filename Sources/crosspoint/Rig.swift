@@ -67,10 +67,8 @@ final class Rig {
         let controller = controller
         // Scheduled bundles and WebSocket values go through the server's
         // dispatch, so they never interleave with a bundle being received.
-        scheduler = BundleScheduler(clock: host) { messages, peer, staged in
-            server.serialized {
-                controller.handleScheduled(messages, from: peer, staged: staged) { server.send($0, to: $1) }
-            }
+        scheduler = BundleScheduler(clock: host) {
+            server.serialized { controller.releaseDueBundles() }
         }
         mixer.use(clock: host)
         discovery = configuration.httpPort.map { port in

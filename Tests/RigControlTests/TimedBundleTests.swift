@@ -23,7 +23,7 @@ struct StoppedClock: AudioClock {
 
     func timedController() -> (Controller, BundleScheduler, Outbox) {
         let c = makeController()
-        let scheduler = BundleScheduler(clock: StoppedClock()) { _, _, _ in }
+        let scheduler = BundleScheduler(clock: StoppedClock()) {}
         c.scheduler = scheduler
         let sent = Outbox()
         c.send = { packet, _ in sent.packets.withLock { $0.append(packet) } }
@@ -73,6 +73,23 @@ struct StoppedClock: AudioClock {
         c.mixer.drainQueue()
         let gates = (1...4).map { c.mixer.offlineKernel.pointee.ramp(p.sourceSolo($0)).targetValue }
         #expect(gates == [0, 1, 1, 0], "source 3 was put back: \(gates)")
+    }
+
+    /// A message that arrives after a bundle's time acts on the scene the
+    /// bundle left (as the audio does), even before the scheduler's thread
+    /// has got round to it: else setting the value the stale scene already
+    /// holds would change nothing, and the audio would keep the bundle's.
+    @Test func aMessageAfterABundlesTimeFollowsTheBundle() async throws {
+        let (c, scheduler, _) = timedController()
+        _ = sendBundle(c, secondsAhead: 0.05, [OSCMessage("/matrix/1/1", [.float(0.5)])])
+        try await Task.sleep(for: .milliseconds(80))
+        #expect(scheduler.waiting == 1, "no scheduler thread runs in this test")
+        c.send("/matrix/1/1", .float(1))
+        #expect(scheduler.waiting == 0)
+        #expect(c.scene.crosspoints[1, 1] == 1)
+        c.mixer.service() // detached: applies the bundle's batch, its time having passed
+        c.mixer.drainQueue()
+        #expect(c.mixer.offlineKernel.pointee.ramp(c.mixer.parameters.crosspoint(1, 1)).targetValue == 1)
     }
 
     @Test func aBundleTooLargeToWaitIsRefused() {

@@ -28,6 +28,17 @@
  *       Every recall must be answered /preset/recalled. Prints one JSON line,
  *       with every trial's latency in order (-1: not seen) in latency_ms_each.
  *
+ *   probe timetag OSC_PORT TRIALS
+ *       The same two clients. Each trial sets /matrix/1/1 to 0 (no fade),
+ *       waits, then picks a time 100-300 ms ahead, reads the wall clock and
+ *       jack_get_time() together, asks JACK which frame that time will be
+ *       (jack_time_to_frames, as crosspoint maps a time tag), and sends a
+ *       bundle with that time tag holding /matrix/1/1 1 0. The sink notes
+ *       the frame of the first non-zero sample (the cycle's
+ *       jack_last_frame_time plus its offset). Error = that frame - the
+ *       expected one, in frames. Prints one JSON line: every trial's error
+ *       in order, the median and 99th percentile of |error|, the largest.
+ *
  *   probe rate OSC_PORT RATE SECONDS PARAMETERS
  *       Sends RATE messages per second for SECONDS, cycling over PARAMETERS
  *       crosspoints /matrix/n/m (n, m in 1..8) with values that change every
@@ -192,6 +203,7 @@ static jack_client_t *sink_client;
 static double phase;
 static _Atomic int armed;          /* the sink is waiting for the first non-zero sample */
 static _Atomic int64_t seen_frame_time_us, seen_wake_us;
+static _Atomic uint32_t seen_frame; /* the frame of the first moved sample */
 /* recall mode: the sink compares with a settled value and counts its cycles */
 static _Atomic int compare_settled;  /* 1: "moved" = differs from settled_value; 0: non-zero */
 static _Atomic float settled_value, last_value;
@@ -234,6 +246,7 @@ static int sink_process(jack_nframes_t frames, void *argument) {
             jack_time_t start = jack_frames_to_time(sink_client, first);
             jack_time_t sample = start + (jack_time_t)((double)k * 1e6 / jack_get_sample_rate(sink_client));
             atomic_store(&seen_frame_time_us, (int64_t)sample);
+            atomic_store(&seen_frame, first + k);
             atomic_store(&seen_wake_us, (int64_t)wake);
             atomic_store(&seen_cycle, cycle);
             atomic_store(&armed, 0);
@@ -431,12 +444,75 @@ static int run_rate(int port, double rate, double seconds, int parameters) {
     return 0;
 }
 
+/* A bundle with time tag TAG (NTP) holding /matrix/N/M ,ff VALUE FADE. */
+static size_t osc_timed_matrix(uint8_t *out, uint64_t tag, int n, int m, float value, float fade) {
+    char address[64];
+    uint8_t message[512];
+    snprintf(address, sizeof address, "/matrix/%d/%d", n, m);
+    float values[2] = {value, fade};
+    size_t length = osc_message(message, address, ",ff", values, 2);
+    memcpy(out, "#bundle\0", 8);
+    uint32_t high = htonl((uint32_t)(tag >> 32)), low = htonl((uint32_t)tag), size = htonl((uint32_t)length);
+    memcpy(out + 8, &high, 4);
+    memcpy(out + 12, &low, 4);
+    memcpy(out + 16, &size, 4);
+    memcpy(out + 20, message, length);
+    return 20 + length;
+}
+
+static int run_timetag(int port, int trials) {
+    jack_client_t *dc = open_dc_and_sink();
+    struct sockaddr_in to;
+    int s = osc_socket(port, &to);
+    double *error = calloc((size_t)trials, sizeof(double)), *magnitude = calloc((size_t)trials, sizeof(double));
+    int done = 0;
+    if (!error || !magnitude || trials < 1) return 64;
+    srand(11);
+    for (int t = 0; t < trials; t++) {
+        send_matrix(s, &to, 1, 1, 0, 0);
+        usleep(60000);
+        atomic_store(&compare_settled, 0);
+        atomic_store(&armed, 1);
+        double ahead = 0.1 + 0.2 * (rand() / (double)RAND_MAX);
+        struct timespec wall;
+        jack_time_t jack_now = jack_get_time();
+        clock_gettime(CLOCK_REALTIME, &wall);
+        uint32_t expected = jack_time_to_frames(sink_client, jack_now + (jack_time_t)(ahead * 1e6));
+        double due = wall.tv_sec + wall.tv_nsec * 1e-9 + ahead + 2208988800.0; /* NTP seconds */
+        uint64_t tag = ((uint64_t)due << 32) | (uint64_t)((due - (double)(uint64_t)due) * 4294967296.0);
+        uint8_t packet[600];
+        size_t length = osc_timed_matrix(packet, tag, 1, 1, 1, 0);
+        sendto(s, packet, length, 0, (struct sockaddr *)&to, sizeof to);
+        double deadline = now_seconds() + ahead + 1.0;
+        while (atomic_load(&armed) && now_seconds() < deadline) usleep(1000);
+        if (atomic_load(&armed)) {
+            atomic_store(&armed, 0);
+            fprintf(stderr, "probe: trial %d: the bundle never took effect\n", t);
+            continue;
+        }
+        error[done] = (double)(int32_t)(atomic_load(&seen_frame) - expected);
+        magnitude[done] = fabs(error[done]);
+        done++;
+    }
+    if (done == 0) return 1;
+    printf("{\"trials\": %d, \"seen\": %d, \"period\": %d, \"error_frames\": [", trials, done,
+           (int)jack_get_buffer_size(sink_client));
+    for (int i = 0; i < done; i++) printf("%s%.0f", i ? ", " : "", error[i]);
+    qsort(magnitude, (size_t)done, sizeof(double), compare_doubles);
+    printf("], \"abs_error_frames_p50\": %.0f, \"abs_error_frames_p99\": %.0f, \"abs_error_frames_max\": %.0f}\n",
+           percentile(magnitude, done, 0.5), percentile(magnitude, done, 0.99), magnitude[done - 1]);
+    jack_client_close(sink_client);
+    jack_client_close(dc);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 3 && !strcmp(argv[1], "tone")) return run_tone(atof(argv[2]));
     if (argc >= 4 && !strcmp(argv[1], "latency")) return run_latency(atoi(argv[2]), atoi(argv[3]));
     if (argc >= 7 && !strcmp(argv[1], "recall")) return run_recall(atoi(argv[2]), atoi(argv[3]), argv[4], argv[5], atof(argv[6]));
+    if (argc >= 4 && !strcmp(argv[1], "timetag")) return run_timetag(atoi(argv[2]), atoi(argv[3]));
     if (argc >= 6 && !strcmp(argv[1], "rate")) return run_rate(atoi(argv[2]), atof(argv[3]), atof(argv[4]), atoi(argv[5]));
-    fprintf(stderr, "usage: probe tone SECONDS | latency OSC_PORT TRIALS | recall OSC_PORT TRIALS PRESET_A PRESET_B FADE"
+    fprintf(stderr, "usage: probe tone SECONDS | latency OSC_PORT TRIALS | recall OSC_PORT TRIALS PRESET_A PRESET_B FADE | timetag OSC_PORT TRIALS"
                     " | rate OSC_PORT RATE SECONDS PARAMETERS\n");
     return 64;
 }
