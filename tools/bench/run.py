@@ -35,6 +35,8 @@ import sys
 import tempfile
 import time
 
+import timing
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -124,15 +126,20 @@ def kernel_sweep(binary, rounds, seconds):
 class Rig:
     """A private jackd on the dummy backend, and the processes started on it."""
 
-    def __init__(self, workdir):
+    def __init__(self, workdir, period=64, realtime=False):
         self.name = f"xp-bench-{os.getpid()}"
         self.env = dict(os.environ, JACK_DEFAULT_SERVER=self.name)
         self.workdir = workdir
         self.processes = []
+        # Real-time scheduling (-R, synchronous -S) where asked and allowed
+        # (root, or rtprio): what a stage machine runs.
+        self.realtime = realtime and subprocess.run(["chrt", "-f", "10", "true"], capture_output=True).returncode == 0
+        mode = ["-R", "-S"] if self.realtime else ["-r"]
         # JACK2 keeps at most 8 servers per machine: while other work (a test
         # suite) holds them, wait and try again.
         for attempt in range(30):
-            self.jackd = self.start(["jackd", "-n", self.name, "-r", "-d", "dummy", "-r", "48000", "-p", "64"], "jackd")
+            self.jackd = self.start(["jackd", "-n", self.name] + mode + ["-d", "dummy", "-r", "48000",
+                                                                         "-p", str(period)], "jackd")
             for _ in range(50):
                 if self.jackd.poll() is not None:
                     break
@@ -710,16 +717,27 @@ def main():
     parser.add_argument("--memory-seconds", type=float, default=60)
     parser.add_argument("--recall-trials", type=int, default=100)
     parser.add_argument("--recall-bench-trials", type=int, default=1000)
-    parser.add_argument("--only", choices=["recall"],
+    parser.add_argument("--timing-trials", type=int, default=200)
+    parser.add_argument("--only", choices=["recall", "timing"],
                         help="run only this benchmark and replace its section and targets in an existing --out")
     parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.seconds, args.peer_seconds, args.memory_seconds = 1, 0.2, 3, 10
-        args.recall_trials, args.recall_bench_trials = 30, 200
+        args.recall_trials, args.recall_bench_trials, args.timing_trials = 30, 200, 30
     started = {"load": load_average()}
     info = machine()
     workdir = tempfile.mkdtemp(prefix="crosspoint-bench-")
+    if args.only == "timing":
+        result = timing.timing_benchmark(args.binary, args.probe, workdir, Rig, args.timing_trials,
+                                         max(20, args.recall_bench_trials // 20), log)
+        when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+        note = (f"(This section comes from a partial run, `scripts/bench --only timing`, on {when} (UTC) at "
+                f"{info['commit']}, load average {started['load']} / {load_average()}.)")
+        timing.splice(args.out, timing.timing_report(result, os.path.relpath(args.binary, ROOT)), note)
+        shutil.rmtree(workdir, ignore_errors=True)
+        log(f"replaced the timing section of {args.out}")
+        return
     if args.only == "recall":
         recall = recall_benchmark(args.binary, args.probe, workdir, args.recall_trials, args.recall_bench_trials)
         section, targets = recall_report(recall, os.path.relpath(args.binary, ROOT), args.recall_trials,
@@ -743,6 +761,9 @@ def main():
     recall = recall_benchmark(args.binary, args.probe, workdir, args.recall_trials, args.recall_bench_trials)
     log("memory")
     memory = memory_benchmark(args.binary, args.probe, workdir, args.memory_seconds, 5000)
+    log("timed bundles and one-period recalls")
+    timed = timing.timing_benchmark(args.binary, args.probe, workdir, Rig, args.timing_trials,
+                                    max(20, args.recall_bench_trials // 20), log)
     finished = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
     binary = os.path.relpath(args.binary, ROOT)
     commands = [
@@ -763,6 +784,7 @@ def main():
     ]
     write_report(args.out, args, info, ours, reference, peer, latency, ladder, recall, memory, started, finished,
                  commands)
+    timing.splice(args.out, timing.timing_report(timed, binary), "")
     shutil.rmtree(workdir, ignore_errors=True)
     log(f"wrote {args.out}")
 
