@@ -4,8 +4,9 @@ import Testing
 /// Real-time safety at run time: the real `crosspoint serve` in a real JACK
 /// server, with an interposed allocator (tools/alloc-counter) that counts
 /// every malloc, calloc, realloc, aligned allocation and free made while the
-/// JACK process callback runs. OSC traffic, fades, bundles, wildcards and
-/// preset recalls with crossfades go on meanwhile, with meters and feedback
+/// JACK process callback runs. OSC traffic, fades, bundles (timed ones too,
+/// applied inside periods), wildcards and preset recalls with crossfades go
+/// on meanwhile, with meters and feedback
 /// subscribed; the count must be zero.
 ///
 /// The same library first watches a client that does allocate in its
@@ -99,6 +100,9 @@ extension Integration {
             try osc.send("/source/*/mute", .int32(Int32(round % 2)))
             try osc.send("/source/\(n)/solo", .int32(Int32(round % 2)))
             try osc.sendBundle([.init("/matrix/1/\(m)", .float(1)), .init("/master/volume", .float(0.8), .float(0.3))])
+            // Timed bundles: cues split periods on the audio thread.
+            try osc.sendBundle([.init("/matrix/2/\(m)", .float(Float(round % 2))), .init("/source/1/pan", .float(0.5))],
+                               timeTag: .fromNow(0.01 + Double(round % 7) * 0.003))
             if round % 10 == 0 { try osc.send("/matrix/map", .int32(Int32(n)), .int32(0), .int32(3)) }
             if round % 25 == 0 { try osc.send("/preset/recall", .string(round % 50 == 0 ? "perf-a" : "perf-b"), .float(0.3)) }
             if round % 40 == 0 { try osc.send("/status") }
