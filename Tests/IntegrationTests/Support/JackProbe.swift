@@ -248,11 +248,23 @@ public final class JackProbe: @unchecked Sendable {
     /// the rig maps a bundle's time tag.
     public func frameTime(atUnixTime time: Double) throws -> UInt32 {
         try withClient { client in
-            let jackNow = jack_get_time()
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            let ahead = time - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
-            return jack_time_to_frames(client, jackNow &+ UInt64(max(0, ahead) * 1_000_000))
+            // The wall clock read between two readings of JACK's clock, the
+            // tightest of a few tries (a preemption between them would move the answer).
+            var best: (jack: UInt64, wall: Double, spread: UInt64)?
+            for _ in 0..<8 {
+                let before = jack_get_time()
+                var now = timespec()
+                clock_gettime(CLOCK_REALTIME, &now)
+                let after = jack_get_time()
+                let spread = after &- before
+                if best == nil || spread < best!.spread {
+                    best = (before &+ spread / 2, Double(now.tv_sec) + Double(now.tv_nsec) / 1e9, spread)
+                }
+                if spread <= 4 { break }
+            }
+            guard let best else { throw Failure.closed }
+            let ahead = time - best.wall
+            return jack_time_to_frames(client, best.jack &+ UInt64(max(0, ahead) * 1_000_000))
         }
     }
 
