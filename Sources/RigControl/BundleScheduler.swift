@@ -41,6 +41,8 @@ public final class BundleScheduler: @unchecked Sendable {
     }
 
     private let queue = Mutex<Queue>(Queue())
+    /// How many wait, readable without the lock: the controller asks before every message.
+    private let count = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let clock: any AudioClock
     /// Called on the scheduler's thread when the first bundle is due: the
@@ -58,7 +60,7 @@ public final class BundleScheduler: @unchecked Sendable {
         self.due = due
     }
 
-    public var waiting: Int { queue.withLock { $0.entries.count } }
+    public var waiting: Int { count.load(ordering: .relaxed) }
     public var waitingBytes: Int { queue.withLock { $0.bytes } }
 
     /// Why one more bundle of `bytes` from `peer` cannot wait; nil if it can.
@@ -87,6 +89,7 @@ public final class BundleScheduler: @unchecked Sendable {
                                        staged: staged, bytes: bytes), at: index)
             queue.bytes += bytes
             queue.bytesByClient[peer, default: 0] += bytes
+            count.store(queue.entries.count, ordering: .relaxed)
             return nil
         }
     }
@@ -119,11 +122,12 @@ public final class BundleScheduler: @unchecked Sendable {
     }
 
     private func takeFirstIfDue() -> Entry? {
-        guard let first = queue.withLock({ $0.entries.first }), isDue(first) else { return nil }
+        guard count.load(ordering: .relaxed) > 0, let first = queue.withLock({ $0.entries.first }), isDue(first) else { return nil }
         return queue.withLock { queue -> Entry? in
             // Still the same first entry: only this scheduler's callers remove entries.
             guard let entry = queue.entries.first, entry.due == first.due else { return nil }
             queue.entries.removeFirst()
+            count.store(queue.entries.count, ordering: .relaxed)
             queue.bytes -= entry.bytes
             queue.bytesByClient[entry.peer, default: 0] -= entry.bytes
             if queue.bytesByClient[entry.peer] == 0 { queue.bytesByClient[entry.peer] = nil }

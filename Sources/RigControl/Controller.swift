@@ -200,7 +200,8 @@ public final class Controller: @unchecked Sendable {
     public func releaseDueBundles() { catchUp() }
 
     private func catchUp() {
-        guard let scheduler, lock.withLock({ _ in bundleDepth == 0 && !catchingUp }) else { return }
+        guard let scheduler, scheduler.waiting > 0,
+              lock.withLock({ _ in bundleDepth == 0 && !catchingUp }) else { return }
         let due = scheduler.takeDue()
         guard !due.isEmpty else { return }
         lock.withLock { _ in catchingUp = true }
