@@ -30,11 +30,23 @@ public enum AtomicFile {
             unlink(temporary)
             throw failure(url, "cannot rename into place")
         }
+        syncDirectory(directory)
+    }
+
+    /// Makes a rename or unlink in `directory` durable.
+    private static func syncDirectory(_ directory: String) {
         let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directoryFD >= 0 {
             fsync(directoryFD)
             close(directoryFD)
         }
+    }
+
+    /// Removes a file so that the removal survives a crash: unlink it, then
+    /// fsync the directory. A file that is already gone counts as removed.
+    public static func remove(_ url: URL) throws(PresetError) {
+        guard unlink(url.path) == 0 || errno == ENOENT else { throw failure(url, "cannot delete") }
+        syncDirectory(url.deletingLastPathComponent().path)
     }
 
     /// Removes temporary files that a killed writer left behind in
