@@ -27,7 +27,7 @@ public final class Controller: @unchecked Sendable {
     public var statusReport: @Sendable () -> [(String, OSCArgument)]
     /// Called after every change of the rig state (scene, safes, preset),
     /// under the lock: keep it quick.
-    private let stateChanged: @Sendable () -> Void
+    let stateChanged: @Sendable () -> Void
     let lock = Mutex<Void>(())
 
     // The state, guarded by `lock`.
@@ -62,6 +62,11 @@ public final class Controller: @unchecked Sendable {
     public var onChange: (@Sendable ([OSCMessage]) -> Void)?
     /// Whether `onChange` has anyone to tell.
     public var hasListeners: @Sendable () -> Bool = { false }
+    /// Where replies go that come after `handle` has returned: a preset
+    /// save, delete or rename is answered once the disk holds it
+    /// (Controller+Presets.swift). Called on the preset writer's thread,
+    /// not under the lock. Set it before messages arrive.
+    public var reply: @Sendable (OSCPacket, OSCPeer) -> Void = { _, _ in }
 
     /// `initial` is the state to start from; the mixer must already hold its scene.
     public init(state initial: RigState, mixer: Mixer, store: PresetStore, smoothingSeconds: Float, logger: Logger,
