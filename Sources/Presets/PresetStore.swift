@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SystemSupport
 
 /// The presets directory: one `NAME.json` per preset. Every load looks at
@@ -107,8 +110,9 @@ public struct PresetStore: Sendable {
     }
 
     /// Writes `preset`'s file (atomically and durably), creating the
-    /// directory if need be.
-    func write(_ preset: Preset) throws(PresetError) {
+    /// directory if need be; returns what it wrote, and the file's `fstat`.
+    @discardableResult
+    func write(_ preset: Preset) throws(PresetError) -> (data: Data, file: stat) {
         let file = url(for: preset.name)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -117,7 +121,8 @@ public struct PresetStore: Sendable {
                               "cannot create the presets directory \(directory.path) (\(PresetError.reason(error)))")
         }
         cache.forget(preset.name)
-        try AtomicFile.write(PresetCoding.encode(preset), to: file)
+        let data = PresetCoding.encode(preset)
+        return (data, try AtomicFile.write(data, to: file))
     }
 
     /// Removes `name`'s file durably; one already gone counts as removed.
