@@ -529,7 +529,7 @@ def saves_report(result, binary, rounds, saves):
         f"reply (a burst took p50 {result['burst_ms_p50']:.1f} ms, {result['burst_ms_min']:.1f}–"
         f"{result['burst_ms_max']:.1f} ms; {result['saved']} saved, {result['refused']} refused, "
         f"{result['unanswered']} unanswered), then nothing is saved for as long again. Through both halves a "
-        "second client sends `/ping` and waits for `/pong`, again and again, and a third sets `/matrix/1/1` to "
+        "second client sends `/ping` and waits for `/pong`, again and again 2 ms apart, and a third sets `/matrix/1/1` to "
         "0, waits for output 1 to read 0, sends `/matrix/1/1 1 0` and times `sendto()` to the JACK callback that "
         "first sees output 1 move (tools/bench/probe.c saves; input 1 held at 1.0).")
     add("")
