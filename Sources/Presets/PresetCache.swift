@@ -27,6 +27,11 @@ public final class PresetCache: Sendable {
         public init?(path: String) {
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
+            self.init(info)
+        }
+
+        /// The identity in what `stat` or `fstat` returned.
+        public init(_ info: stat) {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)

@@ -4,6 +4,15 @@ import Presets
 import SystemSupport
 
 /// `/preset/…`: saving, recalling with a crossfade, undo, and the store.
+///
+/// Saves, deletes and renames are written by the store's writer thread, not
+/// on the thread that handles messages: the message is checked and the
+/// outcome shown at once (the preset is current, and list, recall, rename
+/// and delete see it), and the reply (`/preset/saved`, `/preset/deleted`,
+/// `/preset/renamed`) goes to the sender through `reply` once the file is
+/// safe on disk. A write that fails is answered `/error` naming the file;
+/// the store then shows the disk as it was, and the current preset is put
+/// back.
 extension Controller {
     /// What a recall may change.
     struct RecallScope: OptionSet {
@@ -38,7 +47,7 @@ extension Controller {
         switch command {
         case .save:
             let words = try args.strings(1...2, usage: "name [notes]")
-            return try save(words[0], notes: words.count > 1 ? words[1] : nil)
+            return try save(words[0], notes: words.count > 1 ? words[1] : nil, args, from: peer)
         case .recall:
             return try recall(args)
         case .list:
@@ -46,16 +55,10 @@ extension Controller {
             return [.message(OSCMessage("/preset/list", store.names().map { .string($0) }))]
         case .delete:
             let name = try args.strings(1...1, usage: "name")[0]
-            try attempt { try store.delete(name) }
-            if state.preset == name { state.preset = nil }
-            logger.notice("deleted preset '\(name)'")
-            return [.message(OSCMessage("/preset/deleted", [.string(name)]))]
+            return try delete(name, args, from: peer)
         case .rename:
             let names = try args.strings(2...2, usage: "old new")
-            try attempt { try store.rename(names[0], to: names[1]) }
-            if state.preset == names[0] { state.preset = names[1] }
-            logger.notice("renamed preset '\(names[0])' to '\(names[1])'")
-            return [.message(OSCMessage("/preset/renamed", [.string(names[0]), .string(names[1])]))]
+            return try rename(names[0], to: names[1], args, from: peer)
         case .undo:
             let fade = try args.optionalFade()
             return try undo(fade: fade)
@@ -65,7 +68,19 @@ extension Controller {
         }
     }
 
-    private func save(_ name: String, notes: String?) throws(ArgumentReader.Failure) -> [OSCPacket] {
+    /// Waits until every preset write queued so far is on disk (or has
+    /// failed) and answered: at shutdown, and in tests.
+    public func waitForPresetWrites() {
+        store.waitForWrites()
+    }
+
+    /// The preset is current at once; `/preset/saved` follows when the file
+    /// is safe. If the write fails, the preset current before is put back
+    /// (marked modified if the scene changed meanwhile, or if it was this
+    /// one), unless something else became current or another save of the
+    /// name is still queued.
+    private func save(_ name: String, notes: String?, _ args: ArgumentReader,
+                      from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
         try attempt { try PresetName.check(name) }
         if let notes, notes.count > 4096 || notes.utf8.count > 16_384 {
             throw ArgumentReader.Failure(reason: "notes longer than 4096 characters")
@@ -73,11 +88,73 @@ extension Controller {
         // Overwriting keeps the preset's own fade, and its notes unless new ones are given.
         let previous = try? store.load(name)
         let preset = Preset(name: name, notes: notes ?? previous?.notes, fade: previous?.fade, scene: state.scene)
-        try attempt { try store.save(preset) }
+        let before = (preset: state.preset, modified: state.modified)
+        let store = store
+        let done = written(.save, args, from: peer, reply: OSCMessage("/preset/saved", [.string(name)]),
+                           log: "saved preset '\(name)'") { state in
+            guard state.preset == name, !store.pending.isPending(name) else { return }
+            state.preset = before.preset.flatMap { store.exists($0) ? $0 : nil }
+            state.modified = before.modified || state.modified || before.preset == name
+        }
+        try attempt { try store.save(preset, then: done) }
         state.preset = name
         state.modified = false
-        logger.notice("saved preset '\(name)'")
-        return [.message(OSCMessage("/preset/saved", [.string(name)]))]
+        return []
+    }
+
+    /// No longer current at once; current again if the removal fails and
+    /// nothing else became current.
+    private func delete(_ name: String, _ args: ArgumentReader,
+                        from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
+        let wasCurrent = state.preset == name
+        let store = store
+        let done = written(.delete, args, from: peer, reply: OSCMessage("/preset/deleted", [.string(name)]),
+                           log: "deleted preset '\(name)'") { state in
+            if wasCurrent, state.preset == nil, store.exists(name) { state.preset = name }
+        }
+        try attempt { try store.delete(name, then: done) }
+        if wasCurrent { state.preset = nil }
+        return []
+    }
+
+    /// The current preset follows its new name at once, and goes back if
+    /// the new file cannot be written.
+    private func rename(_ old: String, to new: String, _ args: ArgumentReader,
+                        from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
+        let wasCurrent = state.preset == old
+        let store = store
+        let done = written(.rename, args, from: peer,
+                           reply: OSCMessage("/preset/renamed", [.string(old), .string(new)]),
+                           log: "renamed preset '\(old)' to '\(new)'") { state in
+            if wasCurrent, state.preset == new, store.exists(old), !store.exists(new) { state.preset = old }
+        }
+        try attempt { try store.rename(old, to: new, then: done) }
+        if wasCurrent { state.preset = new }
+        return []
+    }
+
+    /// What happens when the writer is done with a save, delete or rename
+    /// (on its thread): the sender is sent `reply`; or, if the write failed,
+    /// `restore` puts the state back, under the lock, and the sender is sent
+    /// `/error ,ss address reason`.
+    private func written(_ command: Target.PresetCommand, _ args: ArgumentReader, from peer: OSCPeer,
+                         reply success: OSCMessage, log: String,
+                         restore: @escaping @Sendable (inout RigState) -> Void) -> PresetStore.Completion {
+        let message = OSCMessage(Target.preset(command).address, args.arguments)
+        return { [self] error in
+            guard let error else {
+                logger.notice("\(log)")
+                reply(.message(success), peer)
+                return
+            }
+            let replies = lock.withLock { _ in
+                let before = (state.preset, state.modified)
+                restore(&state)
+                if before != (state.preset, state.modified) { stateChanged() }
+                return reject(message, "\(error)", from: peer)
+            }
+            for packet in replies { reply(packet, peer) }
+        }
     }
 
     /// `s name [f fade] [s scope]`: the fade from the message, else the file's,

@@ -28,7 +28,7 @@ public final class Controller: @unchecked Sendable {
     public var statusReport: @Sendable () -> [(String, OSCArgument)]
     /// Called after every change of the rig state (scene, safes, preset),
     /// under the lock: keep it quick.
-    private let stateChanged: @Sendable () -> Void
+    let stateChanged: @Sendable () -> Void
     let lock = Mutex<Void>(())
 
     // The state, guarded by `lock`.
@@ -63,14 +63,18 @@ public final class Controller: @unchecked Sendable {
     public var feedback: FeedbackHub?
     /// Where meters go; nil: no meters.
     public var meters: MeterStream?
-    /// Sends a reply that is not the answer to the message being handled
-    /// (a timed bundle refused once its size is known).
-    public var send: (@Sendable (OSCPacket, OSCPeer) -> Void)?
     /// Also told of every change, with the same messages as feedback (for
     /// OSCQuery's WebSocket listeners). Called under the controller's lock.
     public var onChange: (@Sendable ([OSCMessage]) -> Void)?
     /// Whether `onChange` has anyone to tell.
     public var hasListeners: @Sendable () -> Bool = { false }
+    /// Where replies go that come after `handle` has returned: a preset
+    /// save, delete or rename is answered once the disk holds it
+    /// (Controller+Presets.swift), from the preset writer's thread; a timed
+    /// bundle refused once its size is known, and the replies of a timed
+    /// bundle handled at its time. Not called under the lock. Set it before
+    /// messages arrive.
+    public var reply: @Sendable (OSCPacket, OSCPeer) -> Void = { _, _ in }
 
     /// `initial` is the state to start from; the mixer must already hold its scene.
     public init(state initial: RigState, mixer: Mixer, store: PresetStore, smoothingSeconds: Float, logger: Logger,
@@ -125,34 +129,39 @@ public final class Controller: @unchecked Sendable {
     }
 
     public func bundleEnded() {
-        lock.withLock { _ in
+        let refused = lock.withLock { _ -> (OSCPacket, OSCPeer)? in
             bundleDepth = max(0, bundleDepth - 1)
-            guard bundleDepth == 0 else { return }
+            guard bundleDepth == 0 else { return nil }
             lateBy = nil
             refusal = nil
             refusedFirst = false
+            var refused: (OSCPacket, OSCPeer)?
             if let bundle = held {
                 held = nil
-                schedule(bundle)
+                refused = schedule(bundle)
             }
             flush()
+            return refused
         }
+        if let (packet, peer) = refused { reply(packet, peer) }
     }
 
     /// A bundle for later: its audio changes go to the mixer now, stamped
     /// with its time; its messages wait for that time in the scheduler.
-    private func schedule(_ bundle: (due: Double, peer: OSCPeer, messages: [OSCMessage], bytes: Int)) {
-        guard let scheduler else { return }
+    /// Returns the `/error` for its sender when it cannot wait.
+    private func schedule(_ bundle: (due: Double, peer: OSCPeer, messages: [OSCMessage], bytes: Int))
+        -> (OSCPacket, OSCPeer)? {
+        guard let scheduler else { return nil }
         let staged = rehearse(bundle.messages, from: bundle.peer)
         let bytes = bundle.bytes + staged.count * MemoryLayout<Change>.stride
         if let reason = scheduler.schedule(bundle.messages, at: bundle.due, from: bundle.peer,
                                            staged: staged, bytes: bytes) {
             logger.warning("dropped a bundle from \(bundle.peer): \(reason)")
             let address = bundle.messages.first?.address ?? ""
-            send?(.message(OSCMessage("/error", [.string(address), .string(reason)])), bundle.peer)
-            return
+            return (.message(OSCMessage("/error", [.string(address), .string(reason)])), bundle.peer)
         }
         mixer.submit(staged, due: bundle.due)
+        return nil
     }
 
     /// The audio changes `messages` will make, worked out now on the state
@@ -207,9 +216,7 @@ public final class Controller: @unchecked Sendable {
         lock.withLock { _ in catchingUp = true }
         defer { lock.withLock { _ in catchingUp = false } }
         for bundle in due {
-            handleScheduled(bundle.messages, from: bundle.peer, staged: bundle.staged) { packet, peer in
-                send?(packet, peer)
-            }
+            handleScheduled(bundle.messages, from: bundle.peer, staged: bundle.staged, reply: reply)
         }
     }
 

@@ -86,8 +86,13 @@ final class Rig {
         }
         controller.feedback = feedback
         controller.meters = meters
+        // Preset saves, deletes and renames are answered from the writer's
+        // thread once on disk, timed bundles at their time. A WebSocket
+        // value's peer (port 0) gets no replies, as above.
+        controller.reply = { packet, peer in
+            if peer.port != 0 { server.send(packet, to: peer) }
+        }
         controller.scheduler = scheduler
-        controller.send = { server.send($0, to: $1) }
         if let discovery {
             controller.onChange = { $0.forEach(discovery.publish) }
             controller.hasListeners = { discovery.webSocketClientCount > 0 }
@@ -153,17 +158,20 @@ final class Rig {
         threads.append(thread)
     }
 
-    /// Stops taking messages, ends every loop (the state keeper writes what
-    /// is pending), then leaves JACK.
+    /// Stops taking messages, lets the preset writer finish what is queued
+    /// (each save is answered), ends every loop (the state keeper writes
+    /// what is pending), then leaves JACK.
     private func stop() {
         server.stop()
         discovery?.stop()
         scheduler.stop()
         mixer.stopService()
+        controller.waitForPresetWrites()
         feedback.stop()
         meters.stop()
         keeper.stop()
         for thread in threads { while !thread.isFinished { Thread.sleep(forTimeInterval: 0.01) } }
+        controller.waitForPresetWrites() // a save in a bundle the scheduler was handling as it stopped
         host.stop()
     }
 

@@ -127,6 +127,78 @@ extension Integration {
         }
     }
 
+    /// Saves are written off the thread that handles OSC: a second client's
+    /// `/ping` sent after a burst of saves is answered before the last of them
+    /// is on disk (each is two fsyncs; before, the pong waited for all 100).
+    @Test func anotherClientIsAnsweredWhileSavesAreWritten() async throws {
+        try await withRig(inputs: 8, outputs: 8) { rig in
+            let other = try OSCTestClient(target: .init(port: rig.oscPort))
+            defer { other.close() }
+            try await rig.sendAndSettle("/matrix/*/*", .float(0.5)) // every crosspoint in the files
+            for k in 0..<100 { try rig.osc.send("/preset/save", .string("p\(k % 10)")) }
+            try other.send("/ping")
+            _ = try await other.waitFor(address: "/pong", timeout: .seconds(10))
+            // Replies reach the first client's socket as they are sent: what is
+            // there now was sent before the pong.
+            var saved = try rig.osc.drain().filter { $0.address == "/preset/saved" }.count
+            #expect(saved < 100, "the pong came after every save was written")
+            while saved < 100 {
+                _ = try await rig.osc.waitFor(address: "/preset/saved", timeout: .seconds(10))
+                saved += 1
+            }
+            #expect(try rig.osc.drain().filter { $0.address == "/error" }.isEmpty)
+            let validate = try ChildProcess(executable: CrosspointRig.binary,
+                                            arguments: ["preset", "validate", "--presets", rig.presets.path])
+            #expect(try await validate.waitForExit() == .exited(0), "\(validate.standardOutput)")
+            #expect(validate.standardOutput.split(separator: "\n").count == 10)
+        }
+    }
+
+    /// A save followed at once by a recall, list, rename and current sees the
+    /// preset; `/preset/saved` comes once the file is on disk.
+    @Test func aSaveIsSeenAtOnceAndAnsweredOnceOnDisk() async throws {
+        try await withRig { rig in
+            try await rig.sendAndSettle("/matrix/1/2", .float(0.5))
+            try rig.osc.send("/preset/save", .string("quick"))
+            try rig.osc.send("/matrix/1/2", .float(0))
+            try rig.osc.send("/preset/recall", .string("quick"), .float(0))
+            try rig.osc.send("/preset/list")
+            #expect(try await rig.osc.waitFor(address: "/preset/recalled").argument(0) == .string("quick"))
+            #expect(try await rig.osc.waitFor(address: "/preset/list").arguments == [.string("quick")])
+            _ = try await rig.osc.waitFor(address: "/preset/saved", timeout: .seconds(5))
+            let file = rig.presets.appendingPathComponent("quick.json")
+            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+            #expect(document?["format"] as? String == "crosspoint-preset")
+            try rig.osc.send("/matrix/1/2")
+            #expect(try await rig.osc.waitFor(address: "/matrix/1/2").argument(0) == .float(0.5), "recalled")
+
+            try rig.osc.send("/preset/rename", .string("quick"), .string("quicker"))
+            try rig.osc.send("/preset/recall", .string("quicker"), .float(0))
+            try rig.osc.send("/preset/current")
+            #expect(try await rig.osc.waitFor(address: "/preset/recalled").argument(0) == .string("quicker"))
+            #expect(try await rig.osc.waitFor(address: "/preset/current").arguments == [.string("quicker"), .int32(0)])
+            _ = try await rig.osc.waitFor(address: "/preset/renamed", timeout: .seconds(5))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: rig.presets.path) == ["quicker.json"])
+            #expect(try rig.osc.drain().filter { $0.address == "/error" }.isEmpty)
+        }
+    }
+
+    /// SIGTERM while saves are queued: every save the rig took is written
+    /// and answered before it exits.
+    @Test func savesQueuedAtShutdownAreWrittenAndAnswered() async throws {
+        try await withRig(inputs: 8, outputs: 8) { rig in
+            try await rig.sendAndSettle("/matrix/*/*", .float(0.5))
+            for k in 0..<100 { try rig.osc.send("/preset/save", .string("s\(k)")) }
+            try await rig.ping() // all 100 handled; most not yet on disk
+            _ = rig.crosspoint.signalIfRunning(SIGTERM)
+            #expect(try await rig.crosspoint.waitForExit(timeout: .seconds(20)) == .exited(0))
+            let saved = try rig.osc.drain().filter { $0.address == "/preset/saved" }
+            #expect(saved.count == 100)
+            let files = try FileManager.default.contentsOfDirectory(atPath: rig.presets.path)
+            #expect(files.filter { $0.hasSuffix(".json") }.count == 100 && !files.contains { $0.hasSuffix(".tmp") })
+        }
+    }
+
     @Test func theLiveStateSurvivesARestart() async throws {
         let jack = try await JackServer.start(synchronous: false) // survives a killed client quickly
         defer { jack.stop() }

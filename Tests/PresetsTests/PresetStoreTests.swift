@@ -40,6 +40,22 @@ import Testing
         #expect(store.cache.hits == 0)
     }
 
+    /// A save on the writer leaves the file parsed in the cache, so the next
+    /// load (on the thread that handles OSC) only `stat`s it; an edit after
+    /// the save is still seen.
+    @Test func aPresetSavedInTheBackgroundIsKeptParsedAndAnEditAfterIsSeen() throws {
+        let store = PresetStore(directory: directory)
+        try store.save(preset(0.5)) { error in #expect(error == nil) }
+        store.waitForWrites()
+        #expect(store.pending.count == 0)
+        #expect(try store.load("cue") == PresetCoding.decode(Data(contentsOf: store.url(for: "cue")), file: "cue.json"))
+        #expect(store.cache.hits == 1, "not read again after its own write")
+        let file = store.url(for: "cue")
+        let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "0.5", with: "0.25")
+        try edited.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try store.load("cue").scene.crosspoints[1, 1] == 0.25)
+    }
+
     @Test func aDeletedOrResavedPresetIsNotServedFromMemory() throws {
         let store = PresetStore(directory: directory)
         try store.save(preset(0.5))

@@ -4,6 +4,7 @@ import Foundation
 import OSC
 import Presets
 import RigControl
+import Synchronization
 import Testing
 
 /// A controller over an offline mixer: no JACK, no sockets. Presets go to
@@ -22,10 +23,25 @@ func makeController(inputs: Int = 4, outputs: Int = 4, presets: URL? = nil) -> C
 let peer = OSCPeer(address: SocketAddress.resolve(host: "127.0.0.1", port: 1)!)
 
 extension Controller {
+    /// Handles a message and returns its replies, with those that come once
+    /// a preset write is done (`reply`): it waits for the write.
     @discardableResult
     func send(_ address: String, _ arguments: OSCArgument...) -> [OSCPacket] {
-        handle(OSCMessage(address, arguments), from: peer)
+        let later = Collected<OSCPacket>()
+        let kept = reply
+        reply = { packet, _ in later.append(packet) }
+        defer { reply = kept }
+        let replies = handle(OSCMessage(address, arguments), from: peer)
+        waitForPresetWrites()
+        return replies + later.values
     }
+}
+
+/// Values gathered from any thread (replies sent later, through `Controller.reply`).
+final class Collected<Value: Sendable>: Sendable {
+    private let storage = Mutex<[Value]>([])
+    func append(_ value: Value) { storage.withLock { $0.append(value) } }
+    var values: [Value] { storage.withLock { $0 } }
 }
 
 func errorReason(_ replies: [OSCPacket]) -> String? {

@@ -26,7 +26,7 @@ struct StoppedClock: AudioClock {
         let scheduler = BundleScheduler(clock: StoppedClock()) {}
         c.scheduler = scheduler
         let sent = Outbox()
-        c.send = { packet, _ in sent.packets.withLock { $0.append(packet) } }
+        c.reply = { packet, _ in sent.packets.withLock { $0.append(packet) } }
         return (c, scheduler, sent)
     }
 

@@ -38,6 +38,20 @@
  *       jack_last_frame_time plus its offset). Error = that frame - the
  *       expected one, in frames. Prints one JSON line: every trial's error
  *       in order, the median and 99th percentile of |error|, the largest.
+ *   probe saves OSC_PORT ROUNDS SAVES
+ *       Control while presets are written, on a serve with crosspoint:in_1
+ *       and out_1 (the same two JACK clients as latency). Each round has two
+ *       halves of the same length: first one client sends SAVES
+ *       /preset/save "bench-K" (K = 0..9 in turn) back to back and waits for
+ *       every reply (/preset/saved or /error); then nothing is saved for as
+ *       long as that took. Through both halves, two more clients run on
+ *       their own sockets and threads: one sends /ping and waits for /pong,
+ *       again and again, 2 ms apart (round trip on CLOCK_MONOTONIC); the other sets
+ *       /matrix/1/1 to 0, waits for output 1 to read 0, then sends
+ *       /matrix/1/1 1 0 and times sendto() to the sink's callback that first
+ *       sees the sample move (as in recall, with the same count of cycles:
+ *       0 = the first cycle whose callback ran after the send). Prints one
+ *       JSON line with both halves side by side.
  *
  *   probe rate OSC_PORT RATE SECONDS PARAMETERS
  *       Sends RATE messages per second for SECONDS, cycling over PARAMETERS
@@ -388,6 +402,181 @@ static int run_recall(int port, int trials, const char *a, const char *b, double
     return done == trials && refused == 0 ? 0 : 2;
 }
 
+/* ---------- saves: control while presets are written ---------- */
+
+/* /preset/save NAME (,s). */
+static size_t osc_save(uint8_t *out, const char *name) {
+    static const char address[] = "/preset/save";
+    size_t n, length = strlen(name) + 1;
+    memset(out, 0, 512);
+    if (length > 400) return 0;
+    memcpy(out, address, sizeof address - 1);
+    n = pad4(sizeof address);
+    memcpy(out + n, ",s", 2);
+    n += 4;
+    memcpy(out + n, name, length - 1);
+    return n + pad4(length);
+}
+
+struct samples {
+    double *values;
+    int count, capacity;
+};
+
+static void add_sample(struct samples *s, double value) {
+    if (s->count == s->capacity) {
+        s->capacity = s->capacity ? s->capacity * 2 : 256;
+        s->values = realloc(s->values, (size_t)s->capacity * sizeof(double));
+        if (!s->values) exit(70);
+    }
+    s->values[s->count++] = value;
+}
+
+/* What the two background clients measured in one kind of half (with saves, or without). */
+struct control_figures {
+    struct samples ping_ms, fader_ms;
+    long unanswered_pings, unseen_faders, cycles[4];
+};
+
+static _Atomic int background_running;
+static struct control_figures *background_figures; /* set while no background thread runs */
+static int background_port;
+
+static void *ping_client(void *argument) {
+    (void)argument;
+    struct sockaddr_in to;
+    int s = osc_socket(background_port, &to);
+    struct timeval timeout = {.tv_sec = 1, .tv_usec = 0};
+    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    uint8_t packet[512], reply[1024];
+    size_t length = osc_message(packet, "/ping", ",", NULL, 0);
+    while (atomic_load(&background_running)) {
+        double start = now_seconds();
+        sendto(s, packet, length, 0, (struct sockaddr *)&to, sizeof to);
+        int answered = 0;
+        for (;;) {
+            ssize_t got = recv(s, reply, sizeof reply - 1, 0);
+            if (got <= 0) break;
+            reply[got] = 0;
+            if (strcmp((char *)reply, "/pong") == 0) { answered = 1; break; }
+        }
+        if (answered) add_sample(&background_figures->ping_ms, (now_seconds() - start) * 1000);
+        else background_figures->unanswered_pings++;
+        usleep(2000); /* about 450 a second: a busy surface, not a load test */
+    }
+    close(s);
+    return NULL;
+}
+
+static void *fader_client(void *argument) {
+    (void)argument;
+    struct sockaddr_in to;
+    int s = osc_socket(background_port, &to);
+    unsigned seed = 13;
+    while (atomic_load(&background_running)) {
+        send_matrix(s, &to, 1, 1, 0, 0);
+        double deadline = now_seconds() + 1;
+        while (atomic_load(&last_value) != 0 && now_seconds() < deadline) usleep(200);
+        usleep(1000 + (useconds_t)(rand_r(&seed) % 1400)); /* a period or two more, spread over the period */
+        if (!atomic_load(&background_running)) break;
+        atomic_store(&compare_settled, 0);
+        atomic_store(&sent_us, 0);
+        atomic_store(&first_cycle, -1);
+        atomic_store(&armed, 1);
+        jack_time_t sent = jack_get_time();
+        atomic_store(&sent_us, (int64_t)sent);
+        send_matrix(s, &to, 1, 1, 1, 0);
+        deadline = now_seconds() + 1;
+        while (atomic_load(&armed) && now_seconds() < deadline) usleep(100);
+        if (atomic_load(&armed)) {
+            atomic_store(&armed, 0);
+            background_figures->unseen_faders++;
+            continue;
+        }
+        add_sample(&background_figures->fader_ms, (double)(atomic_load(&seen_wake_us) - (int64_t)sent) / 1000.0);
+        int64_t late = atomic_load(&seen_cycle) - atomic_load(&first_cycle);
+        background_figures->cycles[late < 0 ? 0 : late > 3 ? 3 : late]++;
+    }
+    close(s);
+    return NULL;
+}
+
+static void print_figures(const char *name, struct control_figures *f) {
+    struct samples *p = &f->ping_ms, *d = &f->fader_ms;
+    qsort(p->values, (size_t)p->count, sizeof(double), compare_doubles);
+    qsort(d->values, (size_t)d->count, sizeof(double), compare_doubles);
+    printf("\"%s\": {\"pings\": %d, \"unanswered_pings\": %ld, \"ping_ms_p50\": %.4f, \"ping_ms_p99\": %.4f, "
+           "\"ping_ms_max\": %.4f, \"faders\": %d, \"unseen_faders\": %ld, \"fader_ms_p50\": %.4f, "
+           "\"fader_ms_p99\": %.4f, \"fader_ms_max\": %.4f, \"cycles_0\": %ld, \"cycles_1\": %ld, \"cycles_2\": %ld, "
+           "\"cycles_3_or_more\": %ld}",
+           name, p->count, f->unanswered_pings, p->count ? percentile(p->values, p->count, 0.5) : -1,
+           p->count ? percentile(p->values, p->count, 0.99) : -1, p->count ? p->values[p->count - 1] : -1,
+           d->count, f->unseen_faders, d->count ? percentile(d->values, d->count, 0.5) : -1,
+           d->count ? percentile(d->values, d->count, 0.99) : -1, d->count ? d->values[d->count - 1] : -1,
+           f->cycles[0], f->cycles[1], f->cycles[2], f->cycles[3]);
+}
+
+static int run_saves(int port, int rounds, int saves) {
+    jack_client_t *dc = open_dc_and_sink();
+    struct sockaddr_in to;
+    int s = osc_socket(port, &to);
+    struct timeval timeout = {.tv_sec = 10, .tv_usec = 0};
+    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    struct control_figures during = {0}, without = {0};
+    struct samples burst_ms = {0};
+    long saved = 0, refused = 0, unanswered = 0;
+    uint8_t packet[512], reply[1024];
+    if (rounds < 1 || saves < 1) return 64;
+    background_port = port;
+    for (int r = 0; r < rounds; r++) {
+        double last_burst = 0;
+        for (int half = 0; half < 2; half++) {
+            background_figures = half == 0 ? &during : &without;
+            atomic_store(&background_running, 1);
+            pthread_t pinger, fader;
+            pthread_create(&pinger, NULL, ping_client, NULL);
+            pthread_create(&fader, NULL, fader_client, NULL);
+            double start = now_seconds();
+            if (half == 0) {
+                for (int k = 0; k < saves; k++) {
+                    char name[32];
+                    snprintf(name, sizeof name, "bench-%d", k % 10);
+                    size_t length = osc_save(packet, name);
+                    sendto(s, packet, length, 0, (struct sockaddr *)&to, sizeof to);
+                }
+                int answered = 0;
+                while (answered < saves) {
+                    ssize_t got = recv(s, reply, sizeof reply - 1, 0);
+                    if (got <= 0) { unanswered += saves - answered; break; }
+                    reply[got] = 0;
+                    if (strcmp((char *)reply, "/preset/saved") == 0) { saved++; answered++; }
+                    else if (strcmp((char *)reply, "/error") == 0) { refused++; answered++; }
+                }
+                last_burst = now_seconds() - start;
+                add_sample(&burst_ms, last_burst * 1000);
+            } else {
+                usleep((useconds_t)(last_burst * 1e6));
+            }
+            atomic_store(&background_running, 0);
+            pthread_join(pinger, NULL);
+            pthread_join(fader, NULL);
+        }
+    }
+    qsort(burst_ms.values, (size_t)burst_ms.count, sizeof(double), compare_doubles);
+    double period_ms = jack_get_buffer_size(sink_client) * 1000.0 / jack_get_sample_rate(sink_client);
+    printf("{\"rounds\": %d, \"saves_per_round\": %d, \"saved\": %ld, \"refused\": %ld, \"unanswered\": %ld, "
+           "\"period_ms\": %.4f, \"burst_ms_p50\": %.3f, \"burst_ms_min\": %.3f, \"burst_ms_max\": %.3f, ",
+           rounds, saves, saved, refused, unanswered, period_ms, percentile(burst_ms.values, burst_ms.count, 0.5),
+           burst_ms.values[0], burst_ms.values[burst_ms.count - 1]);
+    print_figures("during_saves", &during);
+    printf(", ");
+    print_figures("without_saves", &without);
+    printf("}\n");
+    jack_client_close(dc);
+    jack_client_close(sink_client);
+    return saved == (long)rounds * saves ? 0 : 2;
+}
+
 static int run_rate(int port, double rate, double seconds, int parameters) {
     struct sockaddr_in to;
     int s = osc_socket(port, &to);
@@ -523,7 +712,8 @@ int main(int argc, char **argv) {
     if (argc >= 7 && !strcmp(argv[1], "recall")) return run_recall(atoi(argv[2]), atoi(argv[3]), argv[4], argv[5], atof(argv[6]));
     if (argc >= 4 && !strcmp(argv[1], "timetag")) return run_timetag(atoi(argv[2]), atoi(argv[3]));
     if (argc >= 6 && !strcmp(argv[1], "rate")) return run_rate(atoi(argv[2]), atof(argv[3]), atof(argv[4]), atoi(argv[5]));
-    fprintf(stderr, "usage: probe tone SECONDS | latency OSC_PORT TRIALS | recall OSC_PORT TRIALS PRESET_A PRESET_B FADE | timetag OSC_PORT TRIALS"
-                    " | rate OSC_PORT RATE SECONDS PARAMETERS\n");
+    if (argc >= 5 && !strcmp(argv[1], "saves")) return run_saves(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+    fprintf(stderr, "usage: probe tone SECONDS | latency OSC_PORT TRIALS | recall OSC_PORT TRIALS PRESET_A PRESET_B FADE"
+                    " | timetag OSC_PORT TRIALS | rate OSC_PORT RATE SECONDS PARAMETERS | saves OSC_PORT ROUNDS SAVES\n");
     return 64;
 }

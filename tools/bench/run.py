@@ -16,10 +16,15 @@
    crosspoint in use (`crosspoint bench --recall`), and in JACK the time from
    sending /preset/recall to the first output sample that moves
    (tools/bench/probe.c recall), beside a plain message's latency on the same rig.
-5. Memory: resident size of `serve` at 64x64 over a minute of OSC traffic.
+5. Control during preset saves: on a 64x64 `serve`, bursts of 100
+   back-to-back /preset/save from one client, while a second client's /ping
+   round trip and a third client's fader message (send -> first affected
+   sample) are timed, beside the same with no saves (tools/bench/probe.c saves).
+6. Memory: resident size of `serve` at 64x64 over a minute of OSC traffic.
 
-`--only recall` runs the recall benchmark alone and replaces its section and
-its rows of the Targets table in an existing BENCHMARKS.md.
+`--only recall` and `--only saves` run that benchmark alone and replace its
+section and its rows of the Targets table in an existing --out (BENCHMARKS.md
+by default); an --out that does not exist gets that section alone.
 """
 import argparse
 import datetime
@@ -449,22 +454,128 @@ def recall_report(result, binary, trials, bench_trials):
 
 def splice_recall(path, section, targets, note):
     """Replaces the recall section and the recall rows of the Targets table of an existing report."""
+    splice_section(path, section, targets, RECALL_TARGET, note)
+
+
+def splice_section(path, section, targets, target_prefix, note, before="## Memory"):
+    """Replaces a section (its heading is section[0]) and its rows of the Targets table (those starting
+    with target_prefix) in an existing report; a section the report lacks goes in before `before`."""
     with open(path) as f:
         text = f.read()
-    start = text.index("## Preset recall\n")
-    end = text.index("\n## ", start) + 1
+    heading = section[0] + "\n"
     section = section[:2] + [note, ""] + section[2:]
+    if heading in text:
+        start = text.index(heading)
+        end = text.index("\n## ", start) + 1
+    else:
+        start = end = text.index(before + "\n")
     text = text[:start] + "\n".join(section) + "\n" + text[end:]
     lines = text.split("\n")
     table = lines.index("## Targets")
     last = next(i for i in range(table, len(lines)) if lines[i].startswith("|"))
     while last + 1 < len(lines) and lines[last + 1].startswith("|"):
         last += 1
-    kept = [line for line in lines[table:last + 1] if not line.startswith(f"| {RECALL_TARGET}")]
+    kept = [line for line in lines[table:last + 1] if not line.startswith(f"| {target_prefix}")]
     kept += [f"| {name} | {value:.3f} | {limit} | {verdict(ok)} |" for name, value, limit, ok in targets]
     lines = lines[:table] + kept + lines[last + 1:]
     with open(path, "w") as f:
         f.write("\n".join(lines))
+
+
+def write_partial_report(path, info, section, targets, note):
+    """A report with one section, for a partial run whose --out does not exist yet."""
+    lines = ["# Benchmarks (partial run)", "", note, "", "## Machine", "", "| | |", "|---|---|"]
+    lines += [f"| {key} | {value} |" for key, value in info.items()]
+    lines += [""] + section + ["## Targets", "", "| target | measured | limit | |", "|---|---|---|---|"]
+    lines += [f"| {name} | {value:.3f} | {limit} | {verdict(ok)} |" for name, value, limit, ok in targets]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+SAVES_TARGET = "fader message during preset saves"
+
+
+def saves_benchmark(binary, probe, workdir, rounds, saves):
+    """Control while presets are written: /ping round trips and a fader message's latency, with and without
+    bursts of back-to-back saves of a 64x64 scene with every crosspoint in use."""
+    label = "serve-saves"
+    rig = Rig(workdir)
+    try:
+        rig.serve(binary, 64, 64, 0, label)
+        port = rig.osc_port
+        send(binary, port, "/matrix/*/*", "0.5")  # every crosspoint in the files, as in the recall benchmark
+        log(f"control during preset saves, {rounds} rounds of {saves} saves")
+        result = json.loads(run([probe, "saves", str(port), str(rounds), str(saves)], env=rig.env)
+                            .strip().splitlines()[-1])
+        presets = os.path.join(workdir, f"{label}-state", "presets")
+        result["file_bytes"] = os.path.getsize(os.path.join(presets, "bench-0.json"))
+        df = run(["df", "-T", presets], check=False).strip().splitlines()
+        result["file_system"] = df[-1].split()[1] if len(df) > 1 else "?"
+        return result
+    finally:
+        rig.close()
+
+
+def saves_report(result, binary, rounds, saves):
+    """The "## Control during preset saves" section's lines, and its rows of the Targets table."""
+    lines, targets = [], []
+    add = lines.append
+    add("## Control during preset saves")
+    add("")
+    if not result:
+        add("Not measured in this run.")
+        add("")
+        return lines, targets
+    d, w = result["during_saves"], result["without_saves"]
+    period = result["period_ms"]
+    limit = period + 1
+    add(f"`crosspoint serve --inputs 64 --outputs 64` on `jackd -r -d dummy -r 48000 -p 64`, every crosspoint in "
+        f"use, so each preset file is {result['file_bytes'] / 1024:.0f} KiB (on {result['file_system']}, written "
+        f"durably: temporary file, fsync, rename, directory fsync). {result['rounds']} rounds; in each, one client "
+        f"sends {result['saves_per_round']} `/preset/save` back to back (10 names in turn) and waits for every "
+        f"reply (a burst took p50 {result['burst_ms_p50']:.1f} ms, {result['burst_ms_min']:.1f}–"
+        f"{result['burst_ms_max']:.1f} ms; {result['saved']} saved, {result['refused']} refused, "
+        f"{result['unanswered']} unanswered), then nothing is saved for as long again. Through both halves a "
+        "second client sends `/ping` and waits for `/pong`, again and again 2 ms apart, and a third sets `/matrix/1/1` to "
+        "0, waits for output 1 to read 0, sends `/matrix/1/1 1 0` and times `sendto()` to the JACK callback that "
+        "first sees output 1 move (tools/bench/probe.c saves; input 1 held at 1.0).")
+    add("")
+
+    def share(f, k):
+        total = sum(f[f"cycles_{c}"] for c in ("0", "1", "2", "3_or_more"))
+        return f"{100 * f[k] / total:.0f} %" if total else "–"
+
+    add("| | without saves | during saves |")
+    add("|---|---|---|")
+    add(f"| `/ping` round trip, p50 ms | {w['ping_ms_p50']:.3f} | {d['ping_ms_p50']:.3f} |")
+    add(f"| `/ping` round trip, p99 ms | {w['ping_ms_p99']:.3f} | {d['ping_ms_p99']:.3f} |")
+    add(f"| `/ping` round trip, max ms | {w['ping_ms_max']:.3f} | {d['ping_ms_max']:.3f} |")
+    add(f"| pings (unanswered) | {w['pings']} ({w['unanswered_pings']}) | {d['pings']} ({d['unanswered_pings']}) |")
+    add(f"| `/matrix/1/1` → first affected sample seen, p50 ms | {w['fader_ms_p50']:.3f} | {d['fader_ms_p50']:.3f} |")
+    add(f"| `/matrix/1/1` → first affected sample seen, p99 ms | {w['fader_ms_p99']:.3f} | {d['fader_ms_p99']:.3f} |")
+    add(f"| `/matrix/1/1` → first affected sample seen, max ms | {w['fader_ms_max']:.3f} | {d['fader_ms_max']:.3f} |")
+    add(f"| seen in the first cycle after the send / one later / two / more | {share(w, 'cycles_0')} / "
+        f"{share(w, 'cycles_1')} / {share(w, 'cycles_2')} / {share(w, 'cycles_3_or_more')} | {share(d, 'cycles_0')} / "
+        f"{share(d, 'cycles_1')} / {share(d, 'cycles_2')} / {share(d, 'cycles_3_or_more')} |")
+    add(f"| fader messages (not seen within 1 s) | {w['faders']} ({w['unseen_faders']}) | {d['faders']} ({d['unseen_faders']}) |")
+    add("")
+    ok = d["fader_ms_p99"] <= limit and d["unseen_faders"] == 0
+    targets.append((f"{SAVES_TARGET}: send → first affected sample, p99 (ms)", d["fader_ms_p99"], round(limit, 4), ok))
+    add(f"Target: a fader message sent while presets are being written reaches the audio in the next period, as "
+        f"any message does (the OSC latency target: p99 within one period plus 1 ms, {limit:.3f} ms): "
+        f"{verdict(ok)}; without saves, in the same run, p99 {w['fader_ms_p99']:.3f} ms: "
+        f"{verdict(w['fader_ms_p99'] <= limit)} by the same limit. The saves are written on the preset writer's "
+        "thread; the thread that handles OSC only checks each save and hands it over (docs/presets.md).")
+    add("")
+    add("```sh")
+    add("jackd -n NAME -r -d dummy -r 48000 -p 64 &")
+    add(f"{binary} serve --inputs 64 --outputs 64 --jack-server NAME --no-autostart --osc-port 0 --http-port 0 &")
+    add(f"{binary} send --port P '/matrix/*/*' 0.5")
+    add(f"crosspoint-probe saves P {rounds} {saves}")
+    add("scripts/bench --only saves    # this section alone")
+    add("```")
+    add("")
+    return lines, targets
 
 
 def memory_benchmark(binary, probe, workdir, seconds, rate):
@@ -496,7 +607,8 @@ def verdict(ok):
     return "met" if ok else "**not met**"
 
 
-def write_report(path, args, info, ours, reference, peer, latency, ladder, recall, memory, started, finished, commands):
+def write_report(path, args, info, ours, reference, peer, latency, ladder, recall, saves, memory, started, finished,
+                 commands):
     lines = []
     add = lines.append
     add("# Benchmarks")
@@ -614,6 +726,9 @@ def write_report(path, args, info, ours, reference, peer, latency, ladder, recal
                                             args.recall_bench_trials)
     lines.extend(section)
     targets.extend(recall_targets)
+    section, saves_targets = saves_report(saves, os.path.relpath(args.binary, ROOT), args.saves_rounds, args.saves)
+    lines.extend(section)
+    targets.extend(saves_targets)
     add("## Memory")
     add("")
     if memory:
@@ -718,13 +833,17 @@ def main():
     parser.add_argument("--recall-trials", type=int, default=100)
     parser.add_argument("--recall-bench-trials", type=int, default=1000)
     parser.add_argument("--timing-trials", type=int, default=200)
-    parser.add_argument("--only", choices=["recall", "timing"],
-                        help="run only this benchmark and replace its section and targets in an existing --out")
+    parser.add_argument("--saves-rounds", type=int, default=20)
+    parser.add_argument("--saves", type=int, default=100, help="back-to-back saves per round")
+    parser.add_argument("--only", choices=["recall", "saves", "timing"],
+                        help="run only this benchmark and replace its section and targets in an existing --out "
+                             "(an --out that does not exist gets that section alone)")
     parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.seconds, args.peer_seconds, args.memory_seconds = 1, 0.2, 3, 10
         args.recall_trials, args.recall_bench_trials, args.timing_trials = 30, 200, 30
+        args.saves_rounds = 3
     started = {"load": load_average()}
     info = machine()
     workdir = tempfile.mkdtemp(prefix="crosspoint-bench-")
@@ -750,6 +869,22 @@ def main():
         shutil.rmtree(workdir, ignore_errors=True)
         log(f"replaced the preset recall section of {args.out}")
         return
+    if args.only == "saves":
+        saves = saves_benchmark(args.binary, args.probe, workdir, args.saves_rounds, args.saves)
+        section, targets = saves_report(saves, os.path.relpath(args.binary, ROOT), args.saves_rounds, args.saves)
+        when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+        source = (f"a partial run, `scripts/bench --only saves`, on {when} (UTC) at {info['commit']}, load average "
+                  f"{started['load']} / {load_average()}")
+        if os.path.exists(args.out):
+            splice_section(args.out, section, targets, SAVES_TARGET,
+                           f"(This section and its rows of the Targets table come from {source}; the rest of the "
+                           "file from the run above.)")
+            log(f"replaced the control during preset saves section of {args.out}")
+        else:
+            write_partial_report(args.out, info, section, targets, f"Written by {source}.")
+            log(f"wrote {args.out}")
+        shutil.rmtree(workdir, ignore_errors=True)
+        return
     ours, reference = kernel_sweep(args.binary, args.rounds, args.seconds)
     log("whole process beside jack_mix_box")
     peer = peer_comparison(args.binary, args.probe, workdir, args.peer_seconds)
@@ -759,6 +894,8 @@ def main():
                                      1 if args.quick else 2, 50 if args.quick else 300)
     log("preset recall")
     recall = recall_benchmark(args.binary, args.probe, workdir, args.recall_trials, args.recall_bench_trials)
+    log("control during preset saves")
+    saves = saves_benchmark(args.binary, args.probe, workdir, args.saves_rounds, args.saves)
     log("memory")
     memory = memory_benchmark(args.binary, args.probe, workdir, args.memory_seconds, 5000)
     log("timed bundles and one-period recalls")
@@ -780,9 +917,10 @@ def main():
         "crosspoint-probe latency P TRIALS",
         "crosspoint-probe rate P RATE 2 64    # for RATE in 10000 … 200000",
         f"{binary} serve --inputs 64 --outputs 64 --jack-server NAME --no-autostart --osc-port 0 --http-port 0 &",
+        f"{binary} send --port P '/matrix/*/*' 0.5; crosspoint-probe saves P {args.saves_rounds} {args.saves}    # on another 64x64 serve",
         f"crosspoint-probe rate P 5000 {args.memory_seconds:.0f} 64    # VmRSS every 5 s",
     ]
-    write_report(args.out, args, info, ours, reference, peer, latency, ladder, recall, memory, started, finished,
+    write_report(args.out, args, info, ours, reference, peer, latency, ladder, recall, saves, memory, started, finished,
                  commands)
     timing.splice(args.out, timing.timing_report(timed, binary), "")
     shutil.rmtree(workdir, ignore_errors=True)
