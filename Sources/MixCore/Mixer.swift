@@ -177,11 +177,13 @@ public final class Mixer: @unchecked Sendable {
         }
     }
 
-    /// Runs `service()` every 2 ms until `stopService()`. Call on its own thread.
+    /// Runs `service()` every 5 ms until `stopService()`: far inside the
+    /// hand-over horizon, and a backlog waits at most that long for room.
+    /// Call on its own thread.
     public func runService() {
         while !serviceStopping.load(ordering: .relaxed) {
             service()
-            usleep(2_000)
+            usleep(5_000)
         }
     }
 
