@@ -1,0 +1,89 @@
+/// Audio thread: starting ramps from the changes of a batch, and noting
+/// what each change makes dirty (rows, sources, output gains).
+extension RenderKernel {
+    /// Where the ramp a `ParameterIndex` number names lives in the arrays.
+    @inlinable @_noLocks
+    func slot(ofRamp r: Int) -> Int { rampLayout.slot(ofRamp: r) }
+
+    /// Starts the ramp a change names (control side, while no audio thread
+    /// runs: tests). Changes naming no parameter are ignored.
+    public mutating func apply(_ change: Change, sampleRate: Int) {
+        let index = Int(change.ramp)
+        guard index >= 0 && index < parameters.count else { return }
+        var staged = change
+        staged.ramp = Int32(truncatingIfNeeded: slot(ofRamp: index))
+        withUnsafePointer(to: staged) { apply(staged: $0, count: 1, sampleRate: sampleRate) }
+    }
+
+    /// Starts the ramps of changes staged by slot (`ChangeBatch`: `ramp`
+    /// holds the slot, in slot order). A chunk's bookkeeping is done once
+    /// for a run of changes in it: a whole-scene recall costs a few stores
+    /// per crosspoint. Slots out of range are ignored.
+    @inlinable @_noLocks
+    public mutating func apply(staged changes: UnsafePointer<Change>, count: Int, sampleRate: Int) {
+        let rate = Float(sampleRate)
+        var markedChunk = -1, listedChunk = -1
+        for k in 0..<count {
+            let change = changes[k]
+            let i = Int(change.ramp)
+            guard i >= 0 && i < slots else { continue }
+            let samples = Int(min(max(change.seconds, 0), 3600) * rate)
+            targetPosition[i] = change.position
+            targetValue[i] = change.value
+            let chunk = i / lanes
+            if samples <= 0 {
+                position[i] = change.position
+                value[i] = change.value
+                remaining[i] = 0
+            } else {
+                step[i] = (change.position - position[i]) / Float(samples)
+                remaining[i] = Int32(samples)
+                if chunk != listedChunk {
+                    listedChunk = chunk
+                    // The first period of a new ramp computes its gain and ratio
+                    // from the position; later exact periods are spread over chunks.
+                    periodsToResync[chunk] = -1
+                    if !chunkListed[chunk] {
+                        chunkListed[chunk] = true
+                        movingChunks[movingCount] = Int32(chunk)
+                        movingCount += 1
+                    }
+                }
+            }
+            // A chunk of crosspoints is one row: marked once. Output blocks
+            // mark the row of each lane that changed.
+            if chunk != markedChunk || (i >= outputBase && i < masterBase) {
+                markedChunk = chunk
+                markChanged(chunkAt: chunk * lanes, lane: i - chunk * lanes, whole: false)
+            }
+        }
+    }
+
+    /// Records what a change in the chunk starting at internal index `base`
+    /// affects: one crosspoint row, some sources (all rows), some outputs'
+    /// rows, or the master (all rows). `whole`: any lane of the chunk may
+    /// have changed, not only `lane`.
+    @inlinable @inline(__always) @_noLocks
+    mutating func markChanged(chunkAt base: Int, lane: Int, whole: Bool) {
+        if base >= crosspointBase {
+            let row = (base - crosspointBase) / inputStride
+            rowDirty[row] = true
+            anyRowDirty = true
+        } else if base < outputBase {
+            sourceChunkDirty[(base % inputStride) / lanes] = true
+            anySourceDirty = true
+        } else if base < masterBase {
+            outputGainsDirty = true
+            let first = (base - outputBase) % outputStride
+            if whole {
+                for m in first..<min(outputs, first + lanes) { rowDirty[m] = true }
+            } else if first + lane < outputs {
+                rowDirty[first + lane] = true
+            }
+            anyRowDirty = true
+        } else {
+            outputGainsDirty = true
+            allRowsDirty = true
+        }
+    }
+}

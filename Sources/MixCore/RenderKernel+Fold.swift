@@ -1,0 +1,151 @@
+/// Audio thread: folding source, output and master gains into one gain per
+/// crosspoint, and keeping each output's list of the inputs in use.
+extension RenderKernel {
+    /// Recomputes the folded gains that some change touched: sources, outputs,
+    /// then each dirty row; a row that ramped last period and is not dirty
+    /// now settles (its start becomes its end).
+    @inlinable @_noLocks
+    mutating func refold() {
+        if anySourceDirty {
+            for chunk in 0..<(inputStride / lanes) where sourceChunkDirty[chunk] {
+                sourceChunkDirty[chunk] = false
+                for n in (chunk * lanes)..<min(inputs, (chunk + 1) * lanes) { foldSource(n) }
+            }
+            anySourceDirty = false
+            allRowsDirty = true
+        }
+        if outputGainsDirty {
+            let master = value[masterBase] * value[masterBase + lanes]
+            for m in 0..<outputs {
+                outputGains[m] = value[outputBase + m] * value[outputBase + outputStride + m] * master
+            }
+            outputGainsDirty = false
+        }
+        guard anyRowDirty || allRowsDirty || rampingRows > 0 else { return }
+        var ramping = 0
+        for m in 0..<outputs {
+            if allRowsDirty || rowDirty[m] {
+                rowDirty[m] = false
+                if fold(row: m) { ramping += 1 }
+            } else if rowRamping[m] {
+                settle(row: m)
+            }
+        }
+        rampingRows = ramping
+        anyRowDirty = false
+        allRowsDirty = false
+    }
+
+    /// Source n's gain before the matrix, alone and through each side of a pan.
+    @inlinable @_noLocks
+    mutating func foldSource(_ n: Int) {
+        let mono = value[n] * value[2 * inputStride + n] * value[3 * inputStride + n]
+        let pan = panLaw.gains(pan: value[inputStride + n])
+        sourceMono[n] = mono
+        sourceLeft[n] = mono * pan.left
+        sourceRight[n] = mono * pan.right
+    }
+
+    /// Recomputes output m's gains at the end of the period (crosspoint ·
+    /// source · pan side · output), makes the old end the start, and returns
+    /// whether any gain moves in this period. Rebuilds the row's list of
+    /// inputs in use if that set changed.
+    @inlinable @_noLocks
+    mutating func fold(row m: Int) -> Bool {
+        typealias V = SIMD8<Float>
+        typealias I = SIMD8<Int32>
+        let row = m * inputStride
+        let source: UnsafeMutablePointer<Float>
+        switch sides[m] {
+        case .mono: source = sourceMono
+        case .left: source = sourceLeft
+        case .right: source = sourceRight
+        }
+        let out = V(repeating: outputGains[m])
+        let crosspoints = value + crosspointBase + row
+        let yes = I(repeating: -1)
+        // Integer accumulators (−1 where something happened): cheaper to
+        // combine across iterations than masks.
+        var changes = I(), usage = I()
+        var o = 0
+        while o < inputStride {
+            let x = UnsafeRawPointer(crosspoints + o).loadUnaligned(as: V.self)
+            let s = UnsafeRawPointer(source + o).loadUnaligned(as: V.self)
+            var g1 = x * s * out
+            // No denormals and nothing non-finite ever reaches the mix.
+            g1 = V().replacing(with: g1, where: (g1 .>= V(repeating: 1e-20)) .& (g1 .<= V(repeating: 1e6)))
+            let g0 = UnsafeRawPointer(gainEnd + row + o).loadUnaligned(as: V.self)
+            UnsafeMutableRawPointer(gainStart + row + o).storeBytes(of: g0, as: V.self)
+            UnsafeMutableRawPointer(gainEnd + row + o).storeBytes(of: g1, as: V.self)
+            UnsafeMutableRawPointer(gainDelta + row + o).storeBytes(of: g1 - g0, as: V.self)
+            changes |= I().replacing(with: yes, where: g1 .!= g0)
+            let used = I().replacing(with: yes, where: (g0 .!= V()) .| (g1 .!= V()))
+            let before = UnsafeRawPointer(inUse + row + o).loadUnaligned(as: I.self)
+            usage |= used ^ before
+            UnsafeMutableRawPointer(inUse + row + o).storeBytes(of: used, as: I.self)
+            o += 8
+        }
+        if usage != I() { relist(row: m) }
+        compact(row: m)
+        let moving = changes != I()
+        rowRamping[m] = moving
+        return moving
+    }
+
+    /// A row that ramped last period and did not move since: its start is its
+    /// end, and crosspoints that reached 0 leave its list.
+    @inlinable @_noLocks
+    mutating func settle(row m: Int) {
+        typealias V = SIMD8<Float>
+        typealias I = SIMD8<Int32>
+        let row = m * inputStride
+        let yes = I(repeating: -1)
+        var usage = I()
+        var o = 0
+        while o < inputStride {
+            let g = UnsafeRawPointer(gainEnd + row + o).loadUnaligned(as: V.self)
+            UnsafeMutableRawPointer(gainStart + row + o).storeBytes(of: g, as: V.self)
+            UnsafeMutableRawPointer(gainDelta + row + o).storeBytes(of: V(), as: V.self)
+            let used = I().replacing(with: yes, where: g .!= V())
+            let before = UnsafeRawPointer(inUse + row + o).loadUnaligned(as: I.self)
+            usage |= used ^ before
+            UnsafeMutableRawPointer(inUse + row + o).storeBytes(of: used, as: I.self)
+            o += 8
+        }
+        if usage != I() { relist(row: m) }
+        compact(row: m)
+        rowRamping[m] = false
+    }
+
+    /// Copies output m's gains of the inputs in use into list order (rows
+    /// that use only some inputs).
+    @inlinable @_noLocks
+    mutating func compact(row m: Int) {
+        // A row using every input is read in place (list order = input order).
+        guard activeCount[m] < inputs else { return }
+        let list = activeInputs + m * inputs
+        let starts = gainStart + m * inputStride, deltas = gainDelta + m * inputStride
+        let toStart = compactStart + m * inputs, toDelta = compactDelta + m * inputs
+        for j in 0..<activeCount[m] {
+            let n = Int(list[j])
+            toStart[j] = starts[n]
+            toDelta[j] = deltas[n]
+        }
+    }
+
+    /// Rebuilds output m's list of inputs in use.
+    @inlinable @_noLocks
+    mutating func relist(row m: Int) {
+        let used = inUse + m * inputStride
+        let list = activeInputs + m * inputs
+        var count = 0
+        for n in 0..<inputs where used[n] != 0 {
+            list[count] = Int32(truncatingIfNeeded: n)
+            count += 1
+        }
+        if activeCount[m] == inputs { denseRows -= 1 }
+        if count == inputs { denseRows += 1 }
+        activeCount[m] = count
+        gatheredValid[m] = false
+    }
+}
