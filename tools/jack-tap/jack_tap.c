@@ -15,10 +15,12 @@
  *                                                for the frame time t of each sample
  *                          dc:VALUE              a constant
  *                          code:AMPLITUDE        the frame time as a staircase:
- *                                                AMPLITUDE * (1 + t mod 1024) / 1024
+ *                                                AMPLITUDE * (1 + t mod 2^20) / 2^20
  *                                                for the frame time t of each
  *                                                sample, so a recorder can read
- *                                                which frame it came from
+ *                                                which frame it came from: 2^20
+ *                                                frames are 21.8 s at 48 kHz, and
+ *                                                every step is exact in float32
  *   --record N           N record ports NAME_rec:in_1..N (default 0)
  *   --connect SRC DST    connected once both clients run, repeatable
  *   --settle SECONDS     wait this long after connecting before recording
@@ -40,10 +42,12 @@
  *   recording                      the first period is recorded
  * then records for SECONDS and writes OUTFILE: the text line
  *   "jack-tap rate=R channels=C frames=F periods=K overflowed=O\n"
- * then F * C float32 samples, interleaved, then K records of three unsigned
+ * then F * C float32 samples, interleaved, then K records of four unsigned
  * 64-bit integers: the period's first sample index in the recording, its
- * frame time (jack_last_frame_time) and JACK's time in microseconds of that
- * frame (current_usecs of jack_get_cycle_times). Prints "done" and exits 0.
+ * frame time (jack_last_frame_time), JACK's time in microseconds of that
+ * frame (current_usecs of jack_get_cycle_times), and the record ports whose
+ * buffer changed while the period was being read (bit c for in_(c+1); see
+ * record_process). Prints "done" and exits 0.
  *
  * Build: cc -O2 -o jack-tap jack_tap.c -ljack -lm
  */
@@ -59,6 +63,7 @@
 #include <unistd.h>
 
 #define MAX_PORTS 16
+#define CODE_MODULUS (1u << 20)
 #define MAX_CONNECTIONS 32
 
 enum kind { SINE, DC, CODE };
@@ -75,7 +80,7 @@ static double sample_rate;
 
 /* The recording, preallocated. */
 static float *samples;
-static uint64_t (*periods)[3];
+static uint64_t (*periods)[4];
 static size_t capacity_frames, capacity_periods;
 static _Atomic size_t recorded_frames, recorded_periods;
 static _Atomic int recording, overflowed;
@@ -96,7 +101,7 @@ static int play_process(jack_nframes_t frames, void *argument) {
                 out[k] = (float)s->amplitude;
                 break;
             case CODE:
-                out[k] = (float)(s->amplitude * (1 + (double)((first + k) % 1024)) / 1024.0);
+                out[k] = (float)(s->amplitude * (1 + (double)((first + k) % CODE_MODULUS)) / CODE_MODULUS);
                 break;
             }
         }
@@ -104,6 +109,20 @@ static int play_process(jack_nframes_t frames, void *argument) {
     return 0;
 }
 
+/*
+ * Records one period, and notes which ports' buffers changed meanwhile.
+ *
+ * Under PipeWire's JACK (0.3.65), jack_port_get_buffer on an input port with
+ * one link returns the upstream client's published buffer itself, and the
+ * upstream client publishes each output port's new buffer when its own cycle
+ * completes. When the graph runs late, PipeWire can run this recorder while
+ * the upstream client is still completing its cycle: ports read before it
+ * published hold the previous cycle, ports read after hold the new one. So
+ * every port is looked up again after the copy; a port whose buffer changed
+ * (another buffer, or none) marks the period as read across two of the
+ * upstream client's cycles. Under jackd2 the buffers do not change within a
+ * cycle and the mask stays 0.
+ */
 static int record_process(jack_nframes_t frames, void *argument) {
     (void)argument;
     if (!atomic_load_explicit(&recording, memory_order_acquire)) return 0;
@@ -123,10 +142,17 @@ static int record_process(jack_nframes_t frames, void *argument) {
     periods[count][0] = done;
     periods[count][1] = current_frames;
     periods[count][2] = current_usecs;
+    const float *read_from[MAX_PORTS];
     for (int c = 0; c < record_count; c++) {
         const float *in = jack_port_get_buffer(record_ports[c], frames);
+        read_from[c] = in;
         for (jack_nframes_t k = 0; k < frames; k++) samples[(done + k) * (size_t)record_count + (size_t)c] = in[k];
     }
+    uint64_t changed = 0;
+    for (int c = 0; c < record_count; c++) {
+        if (jack_port_get_buffer(record_ports[c], frames) != read_from[c]) changed |= (uint64_t)1 << c;
+    }
+    periods[count][3] = changed;
     atomic_store_explicit(&recorded_periods, count + 1, memory_order_release);
     atomic_store_explicit(&recorded_frames, done + frames, memory_order_release);
     return 0;

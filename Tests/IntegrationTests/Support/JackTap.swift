@@ -23,10 +23,15 @@ final class JackTap: @unchecked Sendable {
         case sine(Double, Double)
         /// A constant.
         case dc(Double)
-        /// The frame time t as a staircase, `amplitude · (1 + t mod 1024) / 1024`:
+        /// The frame time t as a staircase, `amplitude · (1 + t mod 2²⁰) / 2²⁰`:
         /// a recorder reads back which frame each sample was played in
-        /// (``decodeFrameCode(_:amplitude:)``).
+        /// (``decodeFrameCode(_:amplitude:)``), unambiguously within 2²⁰
+        /// frames (21.8 s at 48 kHz). Every step is exact in `Float`, so the
+        /// code survives a path at unity gain bit for bit.
         case code(Double)
+
+        /// The frames after which ``code(_:)`` repeats.
+        static let codeModulus = 1 << 20
 
         var argument: String {
             switch self {
@@ -42,7 +47,8 @@ final class JackTap: @unchecked Sendable {
             case .sine(let frequency, let amplitude):
                 amplitude * sin(2 * Double.pi * fmod(frequency * Double(frameTime), Double(sampleRate)) / Double(sampleRate))
             case .dc(let value): value
-            case .code(let amplitude): amplitude * Double(1 + frameTime % 1024) / 1024
+            case .code(let amplitude):
+                amplitude * Double(1 + Int(frameTime) % Self.codeModulus) / Double(Self.codeModulus)
             }
         }
     }
@@ -70,6 +76,12 @@ final class JackTap: @unchecked Sendable {
         /// `current_usecs` of `jack_get_cycle_times` for each period of
         /// `recording.periods`, in the same order.
         var periodMicroseconds: [UInt64]
+        /// For each period of `recording.periods`: the record ports whose
+        /// buffer changed while the tap read the period (bit c for `in_(c+1)`).
+        /// Non-zero means the upstream client published a new cycle during
+        /// the read, so the period's channels may come from two different
+        /// cycles (see tools/jack-tap/jack_tap.c, `record_process`).
+        var changedPorts: [UInt64]
 
         /// The frame time at JACK time `microseconds`, from the period that
         /// holds it (or the nearest one), at the nominal rate.
@@ -198,12 +210,14 @@ final class JackTap: @unchecked Sendable {
         }
         let samplesStart = newline + 1
         let periodsStart = samplesStart + frames * channels * 4
-        guard data.count == periodsStart + count * 24 else {
-            throw Failure.badOutput("\(file.path) has \(data.count) bytes, the header says \(periodsStart + count * 24)")
+        let recordSize = 4 * 8
+        guard data.count == periodsStart + count * recordSize else {
+            throw Failure.badOutput("\(file.path) has \(data.count) bytes, the header says \(periodsStart + count * recordSize)")
         }
         var audio = [[Float]](repeating: [], count: channels)
         var periods: [Recording.Period] = []
         var microseconds: [UInt64] = []
+        var changedPorts: [UInt64] = []
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             for channel in 0..<channels {
                 audio[channel] = (0..<frames).map { frame in
@@ -211,26 +225,28 @@ final class JackTap: @unchecked Sendable {
                 }
             }
             for period in 0..<count {
-                let base = periodsStart + period * 24
+                let base = periodsStart + period * recordSize
                 let offset = bytes.loadUnaligned(fromByteOffset: base, as: UInt64.self)
                 let frameTime = bytes.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self)
                 periods.append(.init(offset: Int(offset), frameTime: UInt32(truncatingIfNeeded: frameTime)))
                 microseconds.append(bytes.loadUnaligned(fromByteOffset: base + 16, as: UInt64.self))
+                changedPorts.append(bytes.loadUnaligned(fromByteOffset: base + 24, as: UInt64.self))
             }
         }
         let recording = Recording(channels: audio, sampleRate: rate, firstFrameTime: periods.first?.frameTime ?? 0,
                                   periods: periods, overflowed: overflowed != 0)
-        return Take(recording: recording, periodMicroseconds: microseconds)
+        return Take(recording: recording, periodMicroseconds: microseconds, changedPorts: changedPorts)
     }
 
     /// For a recording of a ``Signal/code(_:)`` signal: the frame time (mod
-    /// 1024) each sample was played at, or nil where the sample is no code
-    /// of that amplitude (off by more than a quarter step).
+    /// ``Signal/codeModulus``) each sample was played at, or nil where the
+    /// sample is no code of that amplitude (off by more than a quarter step).
     static func decodeFrameCode(_ samples: [Float], amplitude: Double) -> [Int?] {
-        samples.map { sample in
-            let steps = Double(sample) / amplitude * 1024
+        let modulus = Double(Signal.codeModulus)
+        return samples.map { sample in
+            let steps = Double(sample) / amplitude * modulus
             let code = steps.rounded()
-            guard abs(steps - code) < 0.25, code >= 1, code <= 1024 else { return nil }
+            guard abs(steps - code) < 0.25, code >= 1, code <= modulus else { return nil }
             return Int(code) - 1
         }
     }
