@@ -12,11 +12,13 @@ import SystemSupport
 /// deletes and renames here.
 ///
 /// The thread starts with the first job and ends when none is left. It runs
-/// at a lower priority (nice +10): when the cores are busy, control and
+/// under SCHED_IDLE (else at nice +10): when the cores are busy, control and
 /// audio come before the disk, and a save's reply waits a little longer.
 public final class PresetWriter: Sendable {
-    /// The niceness of the writer's thread.
+    /// The niceness of the writer's thread, where SCHED_IDLE is refused.
     public static let niceness: Int32 = 10
+    /// Linux's SCHED_IDLE (sched.h; not exported to Swift by Glibc).
+    static let idlePolicy: Int32 = 5
 
     private struct Jobs {
         /// In order; a job is dropped (nil) once taken, and the array emptied when all are.
@@ -52,8 +54,14 @@ public final class PresetWriter: Sendable {
     }
 
     private func runJobs() {
-        // On Linux the nice value belongs to the thread (0: the calling one).
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+        // On Linux the scheduling policy and the nice value belong to the
+        // thread (0: the calling one). SCHED_IDLE: the writer runs only on a
+        // core that nothing else wants, so the OSC threads are never queued
+        // behind it; nice +10 where that policy is refused.
+        var parameters = sched_param(sched_priority: 0)
+        if sched_setscheduler(0, Self.idlePolicy, &parameters) != 0 {
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+        }
         while let job = nextJob() { job() }
     }
 
