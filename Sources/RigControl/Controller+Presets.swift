@@ -141,6 +141,8 @@ extension Controller {
                          reply success: OSCMessage, log: String,
                          restore: @escaping @Sendable (inout RigState) -> Void) -> PresetStore.Completion {
         let message = OSCMessage(Target.preset(command).address, args.arguments)
+        // Taken now, under the lock: `logger` changes while a timed bundle is rehearsed.
+        let logger = logger
         return { [self] error in
             guard let error else {
                 logger.notice("\(log)")

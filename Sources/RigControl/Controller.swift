@@ -21,7 +21,8 @@ public final class Controller: @unchecked Sendable {
     public let smoothing: Float
     let store: PresetStore
     let parameters: ParameterIndex
-    /// Silenced while a timed bundle is rehearsed (`rehearse`).
+    /// Silenced while a timed bundle is rehearsed (`rehearse`): read it only
+    /// under the lock (a closure run elsewhere takes a copy first).
     var logger: Logger
     /// What `/status` reports besides the controller's own figures; set it
     /// before messages arrive.
