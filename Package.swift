@@ -42,6 +42,10 @@ let package = Package(
         // real-time render kernel. No JACK, no liblo: renders offline in tests.
         .target(name: "MixCore", swiftSettings: kernelFlags),
 
+        // The parameter catalogue: every kind of parameter described once,
+        // and the kernel's ramp layout derived from it.
+        .target(name: "Catalogue", dependencies: ["MixCore"]),
+
         // What we used full Foundation for, on POSIX: threads, printf-style
         // formatting, trimming and ordering strings. The rest (Date, URL,
         // FileManager, Data) comes from FoundationEssentials.
@@ -52,12 +56,12 @@ let package = Package(
 
         // Preset files and the saved rig state: format, strict reading, atomic writing.
         .target(name: "Presets", dependencies: [
-            "MixCore", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "Catalogue", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // The control side: the authoritative rig state and the OSC address space.
         .target(name: "RigControl", dependencies: [
-            "MixCore", "OSC", "Presets", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "Catalogue", "OSC", "Presets", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // The JACK client that hosts the mixer, and the server it may start.
@@ -80,11 +84,11 @@ let package = Package(
 
         // Offline timing of the render kernel and of a preset recall (`crosspoint bench`).
         .target(name: "Bench", dependencies: [
-            "MixCore", "OSC", "Presets", "RigControl", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "Catalogue", "OSC", "Presets", "RigControl", .product(name: "Logging", package: "swift-log"),
         ]),
 
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "OSC", "OSCQuery", "Presets", "RigControl", "JackHost", "Bench", "SystemSupport",
+            "MixCore", "Catalogue", "OSC", "OSCQuery", "Presets", "RigControl", "JackHost", "Bench", "SystemSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -99,9 +103,9 @@ let package = Package(
             .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
         ]),
 
-        .testTarget(name: "MixCoreTests", dependencies: ["MixCore"], swiftSettings: kernelFlags),
-        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "OSC", "Presets"]),
-        .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore"]),
+        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "Catalogue"], swiftSettings: kernelFlags),
+        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "Catalogue", "OSC", "Presets"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "Catalogue"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "OSCQueryTests", dependencies: [

@@ -1,3 +1,4 @@
+import Catalogue
 import MixCore
 
 /// Renders the real mixer offline, period after period, and times each
@@ -93,28 +94,25 @@ public struct RenderBenchmark: Sendable {
         // crosspoint in use, every source's volume and pan, every output's
         // volume, the master volume, and the mute and solo gates (which head
         // for the value they have, so the audio stays audible).
-        let parameters = mixer.parameters
         if c.ramping {
+            let ramps = mixer.rampLayout
+            let heading: [RampBlock.Strip: Float] = [.source: 0.5, .output: 0.7, .master: 0.9]
             var changes: [Change] = []
-            func level(_ ramp: Int, _ gain: Float) {
-                changes.append(Change(ramp: Int32(ramp), position: FaderLaw.position(gain: gain), value: gain, seconds: 3600))
-            }
-            func linear(_ ramp: Int, _ value: Float) {
-                changes.append(Change(ramp: Int32(ramp), position: value, value: value, seconds: 3600))
+            for (index, block) in ramps.blocks.enumerated() where block.role != .delay {
+                let places = block.strip == .source ? c.inputs : block.strip == .output ? c.outputs : 1
+                for channel in 1...places {
+                    let slot = Int32(ramps.slot(block: index, channel: channel))
+                    let to: Float = block.shape == .fader ? heading[block.strip] ?? 1 : block.role == .pan ? 0.3 : 1
+                    changes.append(Change(ramp: slot, position: block.shape == .fader ? FaderLaw.position(gain: to) : to,
+                                          value: to, seconds: 3600))
+                }
             }
             for n in 1...c.inputs {
-                level(parameters.sourceVolume(n), 0.5)
-                linear(parameters.sourcePan(n), 0.3)
-                linear(parameters.sourceMute(n), 1)
-                linear(parameters.sourceSolo(n), 1)
-                for m in 1...c.outputs where scene.crosspoints[n, m] != 0 { level(parameters.crosspoint(n, m), 0.5) }
+                for m in 1...c.outputs where scene.crosspoints[n, m] != 0 {
+                    changes.append(Change(ramp: Int32(ramps.crosspoint(n, m)), position: FaderLaw.position(gain: 0.5),
+                                          value: 0.5, seconds: 3600))
+                }
             }
-            for m in 1...c.outputs {
-                level(parameters.outputVolume(m), 0.7)
-                linear(parameters.outputMute(m), 1)
-            }
-            level(parameters.masterVolume, 0.9)
-            linear(parameters.masterMute, 1)
             mixer.submit(changes)
         }
 

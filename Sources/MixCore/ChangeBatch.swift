@@ -32,17 +32,17 @@ public struct ChangeBatch {
     }
 
     /// Control side: a new batch holding `changes` staged for the kernel:
-    /// each names its ramp's slot (`RampLayout`) instead of its parameter
-    /// number, and they are in slot order (in the order given where two
-    /// name the same ramp), so that the audio thread walks the kernel's
-    /// arrays forwards, a cache line at a time, however large the batch.
+    /// in slot order (in the order given where two name the same ramp), so
+    /// that the audio thread walks the kernel's arrays forwards, a cache
+    /// line at a time, however large the batch. A slot outside the layout
+    /// is staged past its end (the kernel ignores it).
     /// `due`: the time a timed batch applies at; nil for now (`submitted`).
     static func make(_ changes: [Change], due: Double?, submitted: Double, layout: RampLayout) -> Pointer {
         // Slot in the high half, position in the batch in the low: one sort, stable.
         var keys = [UInt64](repeating: 0, count: changes.count)
         for (index, change) in changes.enumerated() {
             let ramp = Int(change.ramp)
-            let slot = ramp >= 0 && ramp < layout.parameters.count ? layout.slot(ofRamp: ramp) : layout.slots
+            let slot = ramp >= 0 && ramp < layout.slots ? ramp : layout.slots
             keys[index] = UInt64(slot) << 32 | UInt64(index)
         }
         keys.sort()

@@ -30,14 +30,14 @@ extension Mixer {
         }
         var done = 0
         while let (index, offset) = cues.pointee.next(periodStart: start, frames: frames) {
-            renderSegment(input, output, from: done, to: offset, of: frames)
+            renderSegment(input, output, from: done, to: offset, of: frames, sampleRate: rate)
             done = max(done, offset)
             if let batch = cues.pointee.remove(at: index) {
                 apply(batch, sampleRate: rate)
                 _ = outbox.push(batch)
             }
         }
-        renderSegment(input, output, from: done, to: frames, of: frames)
+        renderSegment(input, output, from: done, to: frames, of: frames, sampleRate: rate)
         meters.measure(input, output, frames: frames)
         periods.add(1, ordering: .relaxed)
     }
@@ -50,18 +50,21 @@ extension Mixer {
     }
 
     /// Renders frames `first..<end` of the period; the kernel sees a period
-    /// of that length (its ramps advance by that much).
+    /// of that length (its ramps advance by that much). Then the stages
+    /// after the mix: the outputs' delays.
     @inlinable @_noLocks
     func renderSegment(_ input: UnsafePointer<UnsafePointer<Float>>,
                        _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                       from first: Int, to end: Int, of frames: Int) {
+                       from first: Int, to end: Int, of frames: Int, sampleRate rate: Int) {
         guard end > first else { return }
         if first == 0 && end == frames {
             kernel.pointee.render(inputs: input, outputs: output, frames: frames)
+            kernel.pointee.delays.process(output, frames: frames, sampleRate: rate)
             return
         }
         for n in 0..<inputs { segmentInputs[n] = input[n] + first }
         for m in 0..<outputs { segmentOutputs[m] = output[m] + first }
         kernel.pointee.render(inputs: segmentInputs, outputs: segmentOutputs, frames: end - first)
+        kernel.pointee.delays.process(segmentOutputs, frames: end - first, sampleRate: rate)
     }
 }

@@ -19,8 +19,7 @@ import Glibc
 public final class Mixer: @unchecked Sendable {
     public let inputs: Int
     public let outputs: Int
-    public let parameters: ParameterIndex
-    /// Where the kernel keeps each ramp: batches are staged by it.
+    /// Where the kernel keeps each ramp: a change names its ramp by slot.
     public let rampLayout: RampLayout
     @usableFromInline let kernel: UnsafeMutablePointer<RenderKernel>
     /// Control side to audio thread: batches to apply.
@@ -70,14 +69,15 @@ public final class Mixer: @unchecked Sendable {
     /// Timed batches the audio thread holds at once.
     public static let cueCapacity = 1024
 
-    /// `queueCapacity`: batches in flight between the two sides at once;
-    /// more wait on the control side.
-    public init(scene: Scene, panLaw: PanLaw, layout: OutputLayout,
-                queueCapacity: Int = 8192, maxFrames: Int = 8192) {
-        inputs = scene.inputCount
-        outputs = scene.outputCount
-        parameters = ParameterIndex(inputs: inputs, outputs: outputs)
-        rampLayout = RampLayout(inputs: inputs, outputs: outputs)
+    /// A mixer for the ramps `ramps` lays out (the parameter catalogue's),
+    /// starting settled at the values `initial` gives. `queueCapacity`:
+    /// batches in flight between the two sides at once; more wait on the
+    /// control side. `longestDelay`: the outputs' delay lines, in seconds.
+    public init(ramps: RampLayout, initial: [Change], panLaw: PanLaw, layout: OutputLayout,
+                queueCapacity: Int = 8192, maxFrames: Int = 8192, longestDelay: Double = 0) {
+        inputs = ramps.inputs
+        outputs = ramps.outputs
+        rampLayout = ramps
         inbox = BatchRing(capacity: queueCapacity)
         outbox = BatchRing(capacity: queueCapacity)
         cues = .allocate(capacity: 1)
@@ -86,8 +86,8 @@ public final class Mixer: @unchecked Sendable {
         segmentOutputs = .allocate(capacity: max(1, outputs))
         meters = MeterBank(inputs: inputs, outputs: outputs)
         kernel = .allocate(capacity: 1)
-        kernel.initialize(to: RenderKernel(inputs: inputs, outputs: outputs, maxFrames: maxFrames,
-                                           panLaw: panLaw, layout: layout, scene: scene))
+        kernel.initialize(to: RenderKernel(ramps: ramps, initial: initial, maxFrames: maxFrames,
+                                           panLaw: panLaw, layout: layout, longestDelay: longestDelay))
     }
 
     deinit {
@@ -235,7 +235,7 @@ public final class Mixer: @unchecked Sendable {
     /// the final state is the same, and memory stays bounded.
     private func compactBacklog() {
         let total = backlog.reduce(0) { $0 + $1.pointee.count }
-        guard total > 4 * parameters.count else { return }
+        guard total > 4 * rampLayout.slots else { return }
         var latest: [Int32: Change] = [:] // by slot
         var order: [Int32] = []
         for batch in backlog {

@@ -3,6 +3,8 @@ public struct Output: Equatable, Sendable, Codable {
     /// Linear gain, 0…4 (1 = unity).
     public var volume: Float = 1
     public var mute = false
+    /// Delay in milliseconds, for aligning speakers.
+    public var delay: Float = 0
     public var name: String
 
     public init(name: String) { self.name = name }

@@ -1,18 +1,10 @@
 /// Audio thread: starting ramps from the changes of a batch, and noting
 /// what each change makes dirty (rows, sources, output gains).
 extension RenderKernel {
-    /// Where the ramp a `ParameterIndex` number names lives in the arrays.
-    @inlinable @_noLocks
-    func slot(ofRamp r: Int) -> Int { rampLayout.slot(ofRamp: r) }
-
     /// Starts the ramp a change names (control side, while no audio thread
-    /// runs: tests). Changes naming no parameter are ignored.
+    /// runs: tests). Changes naming no slot are ignored.
     public mutating func apply(_ change: Change, sampleRate: Int) {
-        let index = Int(change.ramp)
-        guard index >= 0 && index < parameters.count else { return }
-        var staged = change
-        staged.ramp = Int32(truncatingIfNeeded: slot(ofRamp: index))
-        withUnsafePointer(to: staged) { apply(staged: $0, count: 1, sampleRate: sampleRate) }
+        withUnsafePointer(to: change) { apply(staged: $0, count: 1, sampleRate: sampleRate) }
     }
 
     /// Starts the ramps of changes staged by slot (`ChangeBatch`: `ramp`
@@ -27,6 +19,10 @@ extension RenderKernel {
             let change = changes[k]
             let i = Int(change.ramp)
             guard i >= 0 && i < slots else { continue }
+            if i >= delayBase && delayBase >= 0 && i < delayBase + outputStride {
+                delays.retarget(output: i - delayBase, seconds: change.value, fade: change.seconds)
+                continue
+            }
             let samples = Int(min(max(change.seconds, 0), 3600) * rate)
             targetPosition[i] = change.position
             targetValue[i] = change.value

@@ -15,9 +15,12 @@ extension RenderKernel {
             allRowsDirty = true
         }
         if outputGainsDirty {
-            let master = value[masterBase] * value[masterBase + lanes]
+            var master: Float = 1
+            for b in 0..<masterGains { master *= value[gainBases[sourceGains + outputGains + b]] }
             for m in 0..<outputs {
-                outputGains[m] = value[outputBase + m] * value[outputBase + outputStride + m] * master
+                var gain = master
+                for b in 0..<outputGains { gain *= value[gainBases[sourceGains + b] + m] }
+                outputGain[m] = gain
             }
             outputGainsDirty = false
         }
@@ -36,11 +39,13 @@ extension RenderKernel {
         allRowsDirty = false
     }
 
-    /// Source n's gain before the matrix, alone and through each side of a pan.
+    /// Source n's gain before the matrix (the product of its gain blocks:
+    /// volume, gates, polarity), alone and through each side of a pan.
     @inlinable @_noLocks
     mutating func foldSource(_ n: Int) {
-        let mono = value[n] * value[2 * inputStride + n] * value[3 * inputStride + n]
-        let pan = panLaw.gains(pan: value[inputStride + n])
+        var mono: Float = 1
+        for b in 0..<sourceGains { mono *= value[gainBases[b] + n] }
+        let pan = panLaw.gains(pan: panBase >= 0 ? value[panBase + n] : 0)
         sourceMono[n] = mono
         sourceLeft[n] = mono * pan.left
         sourceRight[n] = mono * pan.right
@@ -61,7 +66,7 @@ extension RenderKernel {
         case .left: source = sourceLeft
         case .right: source = sourceRight
         }
-        let out = V(repeating: outputGains[m])
+        let out = V(repeating: outputGain[m])
         let crosspoints = value + crosspointBase + row
         let yes = I(repeating: -1)
         // Integer accumulators (−1 where something happened): cheaper to
@@ -72,8 +77,10 @@ extension RenderKernel {
             let x = UnsafeRawPointer(crosspoints + o).loadUnaligned(as: V.self)
             let s = UnsafeRawPointer(source + o).loadUnaligned(as: V.self)
             var g1 = x * s * out
-            // No denormals and nothing non-finite ever reaches the mix.
-            g1 = V().replacing(with: g1, where: (g1 .>= V(repeating: 1e-20)) .& (g1 .<= V(repeating: 1e6)))
+            // No denormals and nothing non-finite ever reaches the mix (a
+            // gain may be negative: polarity). NaN fails both tests.
+            let size = g1.replacing(with: -g1, where: g1 .< V())
+            g1 = V().replacing(with: g1, where: (size .>= V(repeating: 1e-20)) .& (size .<= V(repeating: 1e6)))
             let g0 = UnsafeRawPointer(gainEnd + row + o).loadUnaligned(as: V.self)
             UnsafeMutableRawPointer(gainStart + row + o).storeBytes(of: g0, as: V.self)
             UnsafeMutableRawPointer(gainEnd + row + o).storeBytes(of: g1, as: V.self)

@@ -15,10 +15,8 @@ extension RenderKernel {
         while c < movingCount {
             let chunk = Int(movingChunks[c])
             let base = chunk * lanes
-            let level = base >= crosspointBase || base < inputStride
-                || (base >= outputBase && base < outputBase + outputStride) || base == masterBase
             let stillMoving: Bool
-            if !level {
+            if !levelChunk[chunk] {
                 stillMoving = advanceLinearly(at: base, frames: frames)
             } else if periodsToResync[chunk] > 0, let moving = advanceByRatio(at: base, frames: frames) {
                 periodsToResync[chunk] -= 1

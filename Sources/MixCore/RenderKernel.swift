@@ -24,14 +24,10 @@
 public struct RenderKernel: ~Copyable {
     /// Frames mixed at a time: four 16-lane vectors held in registers.
     public static let block = 64
-    /// Width of a ramp chunk, and the padding of every block of parameters.
-    @inlinable static var lanes: Int { 16 }
-
     public let inputs: Int
     public let outputs: Int
     public let maxFrames: Int
     public let panLaw: PanLaw
-    public let parameters: ParameterIndex
 
     // MARK: Ramps, structure-of-arrays
 
@@ -48,6 +44,17 @@ public struct RenderKernel: ~Copyable {
     /// `RampLayout.lanes` and `block`, likewise stored.
     @usableFromInline let lanes: Int
     @usableFromInline let framesPerBlock: Int
+    /// First slots of the blocks the fold multiplies: source gains (before
+    /// the pan), output gains and master gains; how many of each.
+    @usableFromInline let gainBases: UnsafeMutablePointer<Int>
+    @usableFromInline let sourceGains: Int
+    @usableFromInline let outputGains: Int
+    @usableFromInline let masterGains: Int
+    /// First slot of the source pans and of the output delays; −1: none.
+    @usableFromInline let panBase: Int
+    @usableFromInline let delayBase: Int
+    /// Per chunk of 16 slots: its ramps are levels (fader law).
+    @usableFromInline let levelChunk: UnsafeMutablePointer<Bool>
 
     @usableFromInline let position: UnsafeMutablePointer<Float>
     @usableFromInline let value: UnsafeMutablePointer<Float>
@@ -75,13 +82,13 @@ public struct RenderKernel: ~Copyable {
 
     /// Which side of a stereo pair each output is.
     @usableFromInline let sides: UnsafeMutablePointer<OutputLayout.Side>
-    /// Per source: volume · mute · solo gate, and that times the pan gain for
+    /// Per source: the product of its gains, and that times the pan gain for
     /// a left and a right output. Padded to `inputStride` with zeros.
     @usableFromInline let sourceMono: UnsafeMutablePointer<Float>
     @usableFromInline let sourceLeft: UnsafeMutablePointer<Float>
     @usableFromInline let sourceRight: UnsafeMutablePointer<Float>
-    /// Per output: volume · mute · master volume · master mute.
-    @usableFromInline let outputGains: UnsafeMutablePointer<Float>
+    /// Per output: its gains times the master's.
+    @usableFromInline let outputGain: UnsafeMutablePointer<Float>
 
     /// Effective gain of each crosspoint at the start of the period, and its
     /// change over the period; [output · inputStride + input].
@@ -127,19 +134,25 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let progress: UnsafeMutablePointer<Float>
     @usableFromInline var progressFrames = 0
 
-    public init(inputs: Int, outputs: Int, maxFrames: Int = 8192, panLaw: PanLaw,
-                layout: OutputLayout, scene: Scene) {
-        precondition(scene.inputCount == inputs && scene.outputCount == outputs)
+    // MARK: Stages after the mix
+
+    /// The outputs' delay lines.
+    public var delays: DelayLines
+
+    /// A kernel for the ramps `ramps` lays out, starting settled at the
+    /// values `initial` gives (changes by slot; their times are ignored).
+    /// `longestDelay`: the delay lines' length in seconds.
+    public init(ramps rampLayout: RampLayout, initial: [Change], maxFrames: Int = 8192, panLaw: PanLaw,
+                layout: OutputLayout, longestDelay: Double = 0) {
+        let inputs = rampLayout.inputs, outputs = rampLayout.outputs
         precondition(layout.sides.count == outputs)
         self.inputs = inputs
         self.outputs = outputs
         self.maxFrames = maxFrames
         self.panLaw = panLaw
-        parameters = ParameterIndex(inputs: inputs, outputs: outputs)
-        let rampLayout = RampLayout(inputs: inputs, outputs: outputs)
         self.rampLayout = rampLayout
         let inputStride = rampLayout.inputStride, outputStride = rampLayout.outputStride, slots = rampLayout.slots
-        let lanes = Self.lanes
+        let lanes = RampLayout.lanes
         self.inputStride = inputStride
         self.outputStride = outputStride
         outputBase = rampLayout.outputBase
@@ -148,6 +161,16 @@ public struct RenderKernel: ~Copyable {
         self.slots = slots
         self.lanes = lanes
         framesPerBlock = Self.block
+        let gains = [rampLayout.bases(.source, .gain), rampLayout.bases(.output, .gain), rampLayout.bases(.master, .gain)]
+        gainBases = .allocate(capacity: max(1, gains.joined().count))
+        gainBases.initialize(from: Array(gains.joined()), count: gains.joined().count)
+        (sourceGains, outputGains, masterGains) = (gains[0].count, gains[1].count, gains[2].count)
+        panBase = rampLayout.bases(.source, .pan).first ?? -1
+        delayBase = rampLayout.bases(.output, .delay).first ?? -1
+        let levels = rampLayout.levelChunks
+        levelChunk = .allocate(capacity: max(1, levels.count))
+        levelChunk.initialize(from: levels, count: levels.count)
+        delays = DelayLines(outputs: outputs, longest: longestDelay)
 
         func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
             let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * 4, alignment: 64)
@@ -174,7 +197,7 @@ public struct RenderKernel: ~Copyable {
         sourceMono = floats(inputStride)
         sourceLeft = floats(inputStride)
         sourceRight = floats(inputStride)
-        outputGains = floats(outputStride)
+        outputGain = floats(outputStride)
         gainStart = floats(outputs * inputStride)
         gainDelta = floats(outputs * inputStride)
         gainEnd = floats(outputs * inputStride)
@@ -197,8 +220,13 @@ public struct RenderKernel: ~Copyable {
         sourceChunkDirty.initialize(repeating: false, count: inputStride / lanes)
         progress = floats(maxFrames)
 
-        for change in Self.changes(toReach: scene, parameters: parameters, seconds: 0) {
-            let i = slot(ofRamp: Int(change.ramp))
+        for change in initial {
+            let i = Int(change.ramp)
+            guard i >= 0 && i < slots else { continue }
+            if i >= delayBase && delayBase >= 0 && i < delayBase + outputStride {
+                delays.retarget(output: i - delayBase, seconds: change.value, fade: 0)
+                continue
+            }
             position[i] = change.position
             targetPosition[i] = change.position
             value[i] = change.value
@@ -216,7 +244,7 @@ public struct RenderKernel: ~Copyable {
 
     deinit {
         for pointer in [position, value, targetPosition, targetValue, step, sourceMono, sourceLeft, sourceRight,
-                        outputGains, gainStart, gainDelta, gainEnd, progress] {
+                        outputGain, gainStart, gainDelta, gainEnd, progress] {
             UnsafeMutableRawPointer(pointer).deallocate()
         }
         for pointer in [remaining, movingChunks, inUse, activeInputs, periodsToResync] {
@@ -226,6 +254,8 @@ public struct RenderKernel: ~Copyable {
         UnsafeMutableRawPointer(compactStart).deallocate()
         UnsafeMutableRawPointer(compactDelta).deallocate()
         chunkListed.deallocate()
+        gainBases.deallocate()
+        levelChunk.deallocate()
         gathered.deallocate()
         gatheredValid.deallocate()
         lastInputs.deallocate()
@@ -236,43 +266,12 @@ public struct RenderKernel: ~Copyable {
         sourceChunkDirty.deallocate()
     }
 
-    /// The changes that take every parameter to its value in `scene`.
-    public static func changes(toReach scene: Scene, parameters p: ParameterIndex,
-                               seconds: Float) -> [Change] {
-        var changes: [Change] = []
-        changes.reserveCapacity(p.count)
-        func level(_ ramp: Int, _ gain: Float) {
-            changes.append(Change(ramp: Int32(ramp), position: FaderLaw.position(gain: gain),
-                                  value: gain, seconds: seconds))
-        }
-        func linear(_ ramp: Int, _ value: Float) {
-            changes.append(Change(ramp: Int32(ramp), position: value, value: value, seconds: seconds))
-        }
-        for (i, source) in scene.sources.enumerated() { level(p.sourceVolume(i + 1), source.volume) }
-        for (i, source) in scene.sources.enumerated() { linear(p.sourcePan(i + 1), source.pan) }
-        for (i, source) in scene.sources.enumerated() { linear(p.sourceMute(i + 1), source.mute ? 0 : 1) }
-        for i in scene.sources.indices {
-            linear(p.sourceSolo(i + 1), scene.isSilencedBySolo(i + 1) ? 0 : 1)
-        }
-        for (i, output) in scene.outputs.enumerated() { level(p.outputVolume(i + 1), output.volume) }
-        for (i, output) in scene.outputs.enumerated() { linear(p.outputMute(i + 1), output.mute ? 0 : 1) }
-        level(p.masterVolume, scene.master.volume)
-        linear(p.masterMute, scene.master.mute ? 0 : 1)
-        for input in 0..<p.inputs {
-            for output in 0..<p.outputs {
-                level(p.crosspoint(input + 1, output + 1), scene.crosspoints[input + 1, output + 1])
-            }
-        }
-        return changes
-    }
-
     /// The value a parameter has reached (for tests and diagnostics).
-    public func value(ofRamp index: Int) -> Float { value[slot(ofRamp: index)] }
+    public func value(ofRamp slot: Int) -> Float { value[slot] }
 
     /// A parameter's ramp as it stands (for tests and diagnostics).
-    public func ramp(_ index: Int) -> Ramp {
-        let i = slot(ofRamp: index)
-        var ramp = Ramp(shape: parameters.shape(of: index), position: position[i], value: value[i])
+    public func ramp(_ i: Int) -> Ramp {
+        var ramp = Ramp(shape: rampLayout.shape(ofSlot: i), position: position[i], value: value[i])
         ramp.targetPosition = targetPosition[i]
         ramp.targetValue = targetValue[i]
         ramp.step = step[i]

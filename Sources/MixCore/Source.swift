@@ -6,6 +6,8 @@ public struct Source: Equatable, Sendable, Codable {
     public var pan: Float = 0
     public var mute = false
     public var solo = false
+    /// Polarity inverted: the source is heard with its sign flipped.
+    public var invert = false
     public var name: String
 
     public init(name: String) { self.name = name }

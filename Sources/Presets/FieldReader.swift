@@ -13,11 +13,21 @@ struct FieldReader {
 
     /// `allowed`: the field names an object may have (a few, so a list).
     func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [StaticString]) throws(PresetError) -> JSONObject {
+        try object(value, at: field(), allowed: allowed.map { "\($0)" }, unknown: { $0.firstKey(notIn: allowed) })
+    }
+
+    /// The same for names known at run time (the catalogue's).
+    func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String]) throws(PresetError) -> JSONObject {
+        try object(value, at: field(), allowed: allowed, unknown: { $0.firstKey(notIn: allowed) })
+    }
+
+    private func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String],
+                        unknown: (JSONObject) -> String?) throws(PresetError) -> JSONObject {
         guard let fields = value.object else {
             let field = field()
             throw error(field.isEmpty ? "document" : field, "expected an object, got \(value.kind)")
         }
-        if let unknown = fields.firstKey(notIn: allowed) {
+        if let unknown = unknown(fields) {
             let field = field()
             let at = field.isEmpty ? unknown : "\(field).\(unknown)"
             throw error(at, "unknown field (expected one of: \(allowed.map { "\($0)" }.sorted().joined(separator: ", ")))")

@@ -29,6 +29,25 @@ struct JSONObject {
         return found
     }
 
+    /// The value of a key named at run time (the catalogue's names).
+    subscript(key: String) -> JSONValue? {
+        var found: JSONValue?
+        forEachField { name, value in
+            if document.string(at: name) == key { found = value }
+        }
+        return found
+    }
+
+    /// The first key, in sorted order, that `allowed` does not contain.
+    func firstKey(notIn allowed: [String]) -> String? {
+        var unknown: String?
+        forEachField { name, _ in
+            guard let key = document.string(at: name), !allowed.contains(key) else { return }
+            if unknown.map({ key < $0 }) ?? true { unknown = key }
+        }
+        return unknown
+    }
+
     /// The first key, in sorted order, that `allowed` does not contain.
     func firstKey(notIn allowed: [StaticString]) -> String? {
         var unknown: String?

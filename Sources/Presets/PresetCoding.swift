@@ -1,3 +1,4 @@
+import Catalogue
 import FoundationEssentials
 import MixCore
 
@@ -11,7 +12,7 @@ public enum PresetCoding {
     // MARK: - Reading
 
     /// Reads a preset document. `file` names it in errors.
-    public static func decode(_ data: Data, file: String) throws(PresetError) -> Preset {
+    public static func decode(_ data: Data, file: String, catalogue: Catalogue = Catalogue()) throws(PresetError) -> Preset {
         try read(data, file: file) { (root) throws(PresetError) -> Preset in
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: FieldNames.preset)
@@ -20,7 +21,7 @@ public enum PresetCoding {
             if let v = fields["name"] { name = try reader.string(v, at: "name", maxLength: 64) }
             if let v = fields["notes"] { notes = try reader.string(v, at: "notes", maxLength: 4096) }
             if let v = fields["fade"] { fade = try reader.number(v, at: "fade", in: 0...3600) }
-            let scene = try decodeScene(fields, reader: reader, at: "")
+            let scene = try decodeScene(fields, reader: reader, at: "", catalogue: catalogue)
             return Preset(name: name, notes: notes, fade: fade, scene: scene)
         }
     }
@@ -44,7 +45,8 @@ public enum PresetCoding {
 
     /// The scene part of a document: `channels`, `sources`, `crosspoints`,
     /// `map`, `outputs` and `master`, under `prefix`.
-    static func decodeScene(_ fields: JSONObject, reader: FieldReader, at prefix: String) throws(PresetError) -> Scene {
+    static func decodeScene(_ fields: JSONObject, reader: FieldReader, at prefix: String,
+                            catalogue: Catalogue) throws(PresetError) -> Scene {
         func path(_ name: String) -> String { prefix.isEmpty ? name : "\(prefix).\(name)" }
         guard let channelsValue = fields["channels"] else { throw reader.error(path("channels"), "missing") }
         let channels = try reader.object(channelsValue, at: path("channels"), allowed: FieldNames.channels)
@@ -58,13 +60,8 @@ public enum PresetCoding {
         if let list = fields["sources"] {
             let entries = try reader.array(list, at: path("sources"), maxCount: inputs)
             for (index, entry) in entries.enumerated() {
-                func at(_ field: String = "") -> String { path("sources[\(index)]") + field }
-                let source = try reader.object(entry, at: at(), allowed: FieldNames.source)
-                if let v = source["name"] { scene.sources[index].name = try reader.string(v, at: at(".name"), maxLength: 64) }
-                if let v = source["volume"] { scene.sources[index].volume = Float(try reader.number(v, at: at(".volume"), in: 0...4)) }
-                if let v = source["pan"] { scene.sources[index].pan = Float(try reader.number(v, at: at(".pan"), in: -1...1)) }
-                if let v = source["mute"] { scene.sources[index].mute = try reader.bool(v, at: at(".mute")) }
-                if let v = source["solo"] { scene.sources[index].solo = try reader.bool(v, at: at(".solo")) }
+                try readStrip(.source, .source(index + 1), entry, at: path("sources[\(index)]"), into: &scene,
+                              reader: reader, catalogue: catalogue)
             }
         }
         if let list = fields["map"] {
@@ -98,19 +95,51 @@ public enum PresetCoding {
         if let list = fields["outputs"] {
             let entries = try reader.array(list, at: path("outputs"), maxCount: outputs)
             for (index, entry) in entries.enumerated() {
-                func at(_ field: String = "") -> String { path("outputs[\(index)]") + field }
-                let output = try reader.object(entry, at: at(), allowed: FieldNames.output)
-                if let v = output["name"] { scene.outputs[index].name = try reader.string(v, at: at(".name"), maxLength: 64) }
-                if let v = output["volume"] { scene.outputs[index].volume = Float(try reader.number(v, at: at(".volume"), in: 0...4)) }
-                if let v = output["mute"] { scene.outputs[index].mute = try reader.bool(v, at: at(".mute")) }
+                try readStrip(.output, .output(index + 1), entry, at: path("outputs[\(index)]"), into: &scene,
+                              reader: reader, catalogue: catalogue)
             }
         }
         if let value = fields["master"] {
-            let master = try reader.object(value, at: path("master"), allowed: FieldNames.master)
-            if let v = master["volume"] { scene.master.volume = Float(try reader.number(v, at: path("master.volume"), in: 0...4)) }
-            if let v = master["mute"] { scene.master.mute = try reader.bool(v, at: path("master.mute")) }
+            try readStrip(.master, .master, value, at: path("master"), into: &scene, reader: reader, catalogue: catalogue)
         }
         return scene
+    }
+
+    /// One strip's object: a field per parameter of the catalogue's, by its name.
+    static func readStrip(_ strip: Parameter.Strip, _ place: Parameter.Place, _ value: JSONValue, at path: String,
+                          into scene: inout Scene, reader: FieldReader, catalogue: Catalogue) throws(PresetError) {
+        let numbers = catalogue.numbers(of: strip)
+        let object = try reader.object(value, at: path, allowed: numbers.map { catalogue.parameters[$0].name })
+        for number in numbers {
+            let parameter = catalogue.parameters[number]
+            guard let field = object[parameter.name] else { continue }
+            let at = "\(path).\(parameter.name)"
+            let read: Parameter.Value
+            switch parameter.kind {
+            case .level: read = .number(Float(try reader.number(field, at: at, in: 0...4)))
+            case .number(let range, _):
+                read = .number(Float(try reader.number(field, at: at, in: Double(range.lowerBound)...Double(range.upperBound))))
+            case .toggle: read = .toggle(try reader.bool(field, at: at))
+            case .text(let maxLength): read = .text(try reader.string(field, at: at, maxLength: maxLength))
+            }
+            parameter.set(&scene, place, read)
+        }
+    }
+
+    /// One strip's object, on one line: every parameter of the catalogue's.
+    static func writeStrip(_ strip: Parameter.Strip, _ place: Parameter.Place, of scene: Scene,
+                           catalogue: Catalogue) -> String {
+        let fields = catalogue.numbers(of: strip).map { number in
+            let parameter = catalogue.parameters[number]
+            let value: String
+            switch parameter.get(scene, place) {
+            case .number(let number): value = JSONWriter.number(number)
+            case .toggle(let on): value = "\(on)"
+            case .text(let text): value = JSONWriter.quoted(text)
+            }
+            return "\(JSONWriter.quoted(parameter.name)): \(value)"
+        }
+        return "{ " + fields.joined(separator: ", ") + " }"
     }
 
     /// The fields each object may have, made once (not per object).
@@ -120,18 +149,15 @@ public enum PresetCoding {
             "outputs", "master",
         ]
         static let channels: [StaticString] = ["inputs", "outputs"]
-        static let source: [StaticString] = ["name", "volume", "pan", "mute", "solo"]
         /// In this order: `decodeScene` reads them by position.
         static let crosspoint: [StaticString] = ["in", "out", "volume"]
-        static let output: [StaticString] = ["name", "volume", "mute"]
-        static let master: [StaticString] = ["volume", "mute"]
     }
 
     // MARK: - Writing
 
     /// The document for a preset: every source and output listed, crosspoints
     /// sparsely (only those in use), one entry per line.
-    public static func encode(_ preset: Preset) -> Data {
+    public static func encode(_ preset: Preset, catalogue: Catalogue = Catalogue()) -> Data {
         var w = JSONWriter()
         w.open("{")
         w.field("format", JSONWriter.quoted(format))
@@ -139,16 +165,14 @@ public enum PresetCoding {
         w.field("name", JSONWriter.quoted(preset.name))
         if let notes = preset.notes { w.field("notes", JSONWriter.quoted(notes)) }
         if let fade = preset.fade { w.field("fade", JSONWriter.number(fade)) }
-        encodeScene(preset.scene, into: &w)
+        encodeScene(preset.scene, into: &w, catalogue: catalogue)
         w.close("}")
         return w.data
     }
 
-    static func encodeScene(_ scene: Scene, into w: inout JSONWriter) {
+    static func encodeScene(_ scene: Scene, into w: inout JSONWriter, catalogue: Catalogue) {
         w.field("channels", "{ \"inputs\": \(scene.inputCount), \"outputs\": \(scene.outputCount) }")
-        w.list("sources", scene.sources.map { s in
-            "{ \"name\": \(JSONWriter.quoted(s.name)), \"volume\": \(JSONWriter.number(s.volume)), \"pan\": \(JSONWriter.number(s.pan)), \"mute\": \(s.mute), \"solo\": \(s.solo) }"
-        })
+        w.list("sources", scene.sources.indices.map { writeStrip(.source, .source($0 + 1), of: scene, catalogue: catalogue) })
         var points: [String] = []
         for n in stride(from: 1, through: scene.inputCount, by: 1) {
             for m in stride(from: 1, through: scene.outputCount, by: 1) where scene.crosspoints[n, m] != 0 {
@@ -156,9 +180,7 @@ public enum PresetCoding {
             }
         }
         w.list("crosspoints", points)
-        w.list("outputs", scene.outputs.map { o in
-            "{ \"name\": \(JSONWriter.quoted(o.name)), \"volume\": \(JSONWriter.number(o.volume)), \"mute\": \(o.mute) }"
-        })
-        w.field("master", "{ \"volume\": \(JSONWriter.number(scene.master.volume)), \"mute\": \(scene.master.mute) }")
+        w.list("outputs", scene.outputs.indices.map { writeStrip(.output, .output($0 + 1), of: scene, catalogue: catalogue) })
+        w.field("master", writeStrip(.master, .master, of: scene, catalogue: catalogue))
     }
 }

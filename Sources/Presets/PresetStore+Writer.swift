@@ -57,7 +57,7 @@ extension PresetStore {
     /// handles OSC) is then a `stat`, not a read and parse (about a
     /// millisecond at 64x64).
     private func keep(_ written: (data: Data, file: stat), _ name: String) {
-        guard var preset = try? PresetCoding.decode(written.data, file: displayPath(url(for: name))) else { return }
+        guard var preset = try? PresetCoding.decode(written.data, file: displayPath(url(for: name)), catalogue: catalogue) else { return }
         preset.name = name
         cache.keep(preset, name, file: PresetCache.FileIdentity(written.file))
     }

@@ -1,3 +1,4 @@
+import Catalogue
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -21,8 +22,12 @@ public struct PresetStore: Sendable {
     /// Where the background writes run; shared by every copy.
     public let writer = PresetWriter()
 
-    public init(directory: URL) {
+    /// The parameters a preset's strips hold (and their ranges).
+    public let catalogue: Catalogue
+
+    public init(directory: URL, catalogue: Catalogue = Catalogue()) {
         self.directory = directory
+        self.catalogue = catalogue
     }
 
     public func url(for name: String) -> URL {
@@ -69,7 +74,7 @@ public struct PresetStore: Sendable {
             cache.forget(name)
             throw PresetError(file: displayPath(file), "no such preset")
         }
-        var preset = try PresetCoding.decode(data, file: displayPath(file))
+        var preset = try PresetCoding.decode(data, file: displayPath(file), catalogue: catalogue)
         preset.name = name // the file name is the name
         // (Identity taken before the read: if the file changed in between,
         // the next load sees a new identity and reads it again.)
@@ -121,7 +126,7 @@ public struct PresetStore: Sendable {
                               "cannot create the presets directory \(directory.path) (\(PresetError.reason(error)))")
         }
         cache.forget(preset.name)
-        let data = PresetCoding.encode(preset)
+        let data = PresetCoding.encode(preset, catalogue: catalogue)
         return (data, try AtomicFile.write(data, to: file))
     }
 

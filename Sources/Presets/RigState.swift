@@ -1,3 +1,4 @@
+import Catalogue
 import FoundationEssentials
 import MixCore
 
@@ -27,7 +28,7 @@ public struct RigState: Equatable, Sendable {
 
     public static let format = "crosspoint-state"
 
-    public func encoded() -> Data {
+    public func encoded(catalogue: Catalogue = Catalogue()) -> Data {
         var w = JSONWriter()
         w.open("{")
         w.field("format", JSONWriter.quoted(Self.format))
@@ -35,12 +36,12 @@ public struct RigState: Equatable, Sendable {
         w.field("preset", preset.map(JSONWriter.quoted) ?? "null")
         w.field("modified", "\(modified)")
         w.field("safes", "{ \"sources\": \(safes.sources.sorted()), \"outputs\": \(safes.outputs.sorted()), \"master\": \(safes.master) }")
-        PresetCoding.encodeScene(scene, into: &w)
+        PresetCoding.encodeScene(scene, into: &w, catalogue: catalogue)
         w.close("}")
         return w.data
     }
 
-    public static func decode(_ data: Data, file: String) throws(PresetError) -> RigState {
+    public static func decode(_ data: Data, file: String, catalogue: Catalogue = Catalogue()) throws(PresetError) -> RigState {
         try PresetCoding.read(data, file: file) { (root) throws(PresetError) -> RigState in
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: [
@@ -48,7 +49,7 @@ public struct RigState: Equatable, Sendable {
                 "outputs", "master",
             ])
             try PresetCoding.checkHeader(fields, reader: reader, format: format)
-            let scene = try PresetCoding.decodeScene(fields, reader: reader, at: "")
+            let scene = try PresetCoding.decodeScene(fields, reader: reader, at: "", catalogue: catalogue)
             var state = RigState(scene: scene)
             if let value = fields["preset"], !value.isNull {
                 let name = try reader.string(value, at: "preset", maxLength: 64)

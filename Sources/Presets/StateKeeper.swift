@@ -1,3 +1,4 @@
+import Catalogue
 import FoundationEssentials
 import Glibc
 import Logging
@@ -20,9 +21,13 @@ public final class StateKeeper: @unchecked Sendable {
         var stopping = false
     }
 
-    public init(url: URL, logger: Logger) {
+    /// The parameters the state's strips hold (and their ranges).
+    let catalogue: Catalogue
+
+    public init(url: URL, logger: Logger, catalogue: Catalogue = Catalogue()) {
         self.url = url
         self.logger = logger
+        self.catalogue = catalogue
     }
 
     /// `$XDG_STATE_HOME/crosspoint/NAME.json`, or `~/.local/state/crosspoint/NAME.json`.
@@ -39,7 +44,7 @@ public final class StateKeeper: @unchecked Sendable {
     public func load() -> RigState? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         do {
-            return try RigState.decode(data, file: url.path)
+            return try RigState.decode(data, file: url.path, catalogue: catalogue)
         } catch {
             let stamp = Int(Date().timeIntervalSince1970)
             let aside = url.path + ".unreadable-\(stamp)"
@@ -80,7 +85,7 @@ public final class StateKeeper: @unchecked Sendable {
     public func write(_ state: RigState) {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AtomicFile.write(state.encoded(), to: url)
+            try AtomicFile.write(state.encoded(catalogue: catalogue), to: url)
             logger.debug("saved the rig state to \(url.path)")
         } catch {
             logger.error("cannot save the rig state: \(error)")

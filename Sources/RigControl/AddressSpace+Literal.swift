@@ -1,12 +1,14 @@
-/// The fast path of `resolve`: a plain address naming one level, pan or
-/// switch, read straight from its bytes. This is what a moving fader sends
-/// hundreds of times a second, so it must not pay for pattern matching,
-/// splitting into substrings or building arrays of candidates.
+import Catalogue
+
+/// The fast path of `resolve`: a plain address naming one parameter, read
+/// straight from its bytes. This is what a moving fader sends hundreds of
+/// times a second, so it must not pay for pattern matching, splitting into
+/// substrings or building arrays of candidates.
 extension AddressSpace {
-    /// The one target a literal, valid address names:
+    /// The one target a literal, valid parameter address names:
     ///
-    ///     /matrix/{in}/{out}[/db|/fader]   /source/{n}/{param}
-    ///     /output/{m}/{param}   /master/{param}
+    ///     /matrix/{in}/{out}[/leaf]   /source/{n}/leaf
+    ///     /output/{m}/leaf   /master/leaf
     ///
     /// Nil for anything else, patterns and errors included: the general
     /// path answers those (with the same result for every address this
@@ -16,35 +18,28 @@ extension AddressSpace {
         return address.withUTF8 { bytes in
             var parts = AddressParts(bytes)
             guard let head = parts.next() else { return nil }
-            let target: Target?
+            let strip: Parameter.Strip, place: Parameter.Place
             if head.equals("matrix") {
                 guard let i = parts.next()?.channel(limit: inputs), let o = parts.next()?.channel(limit: outputs)
                 else { return nil }
-                if let unit = parts.next() {
-                    if unit.equals("db") { target = .crosspoint(input: i, output: o, .decibels) }
-                    else if unit.equals("fader") { target = .crosspoint(input: i, output: o, .fader) }
-                    else { return nil }
-                } else {
-                    target = .crosspoint(input: i, output: o, .linear)
-                }
+                (strip, place) = (.crosspoint, .crosspoint(input: i, output: o))
             } else if head.equals("source") {
-                guard let n = parts.next()?.channel(limit: inputs),
-                      let parameter = parts.next().flatMap({ Target.SourceParameter(rawValue: $0.string) })
-                else { return nil }
-                target = .source(n, parameter)
+                guard let n = parts.next()?.channel(limit: inputs) else { return nil }
+                (strip, place) = (.source, .source(n))
             } else if head.equals("output") {
-                guard let m = parts.next()?.channel(limit: outputs),
-                      let parameter = parts.next().flatMap({ Target.OutputParameter(rawValue: $0.string) })
-                else { return nil }
-                target = .output(m, parameter)
+                guard let m = parts.next()?.channel(limit: outputs) else { return nil }
+                (strip, place) = (.output, .output(m))
             } else if head.equals("master") {
-                guard let parameter = parts.next().flatMap({ Target.MasterParameter(rawValue: $0.string) })
-                else { return nil }
-                target = .master(parameter)
+                (strip, place) = (.master, .master)
             } else {
                 return nil
             }
-            return parts.isAtEnd ? target : nil
+            let leaf = parts.next()
+            guard parts.isAtEnd, let candidates = literalLeaves[strip] else { return nil }
+            for candidate in candidates where leaf?.equals(candidate.leaf) ?? candidate.leaf.isEmpty {
+                return .parameter(candidate.number, place, candidate.form)
+            }
+            return nil
         }
     }
 }
@@ -82,7 +77,9 @@ private struct AddressPart {
             && name.withUTF8Buffer { $0.elementsEqual(bytes) }
     }
 
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    func equals(_ name: [UInt8]) -> Bool {
+        !name.isEmpty && name.count == bytes.count && name.elementsEqual(bytes)
+    }
 
     /// A channel number 1…limit written plainly (no sign, no leading zero).
     func channel(limit: Int) -> Int? {

@@ -1,23 +1,49 @@
+import Catalogue
 import OSC
 
 /// The rig's OSC address space: turns an incoming address, which may be an
-/// OSC 1.0 pattern, into the concrete targets it names.
+/// OSC 1.0 pattern, into the concrete targets it names. The parameters'
+/// addresses come from the catalogue:
 ///
-///     /source/{n}/{volume,db,fader,pan,mute,solo,name}
-///     /matrix/{in}/{out}   /matrix/{in}/{out}/{db,fader}   /matrix/map   /matrix/clear
-///     /output/{m}/{volume,db,fader,mute,name}
-///     /master/{volume,db,fader,mute}
-///     /status   /ping
+///     /source/{n}/{name}   /source/{n}/{db,fader}   (levels)
+///     /matrix/{in}/{out}   /matrix/{in}/{out}/{db,fader}
+///     /output/{m}/{name}   /output/{m}/{db,fader}
+///     /master/{name}       /master/{db,fader}
+///
+/// and the commands are the rig's own:
+///
+///     /matrix/map   /matrix/clear   /status   /ping
 ///     /preset/{save,recall,list,delete,rename,undo,current}
 ///     /safe/source/{n}   /safe/output/{m}   /safe/master
 ///     /subscribe   /unsubscribe   /meters/subscribe   /meters/unsubscribe
 public struct AddressSpace: Sendable {
     public let inputs: Int
     public let outputs: Int
+    public let catalogue: Catalogue
+    /// Per strip, every form's last part, for the literal fast path.
+    let literalLeaves: [Parameter.Strip: [(leaf: [UInt8], number: Int, form: Target.Form)]]
 
-    public init(inputs: Int, outputs: Int) {
+    public init(inputs: Int, outputs: Int, catalogue: Catalogue = Catalogue()) {
         self.inputs = inputs
         self.outputs = outputs
+        self.catalogue = catalogue
+        var leaves: [Parameter.Strip: [(leaf: [UInt8], number: Int, form: Target.Form)]] = [:]
+        for strip in Parameter.Strip.allCases {
+            leaves[strip] = catalogue.numbers(of: strip).flatMap { number in
+                (catalogue.parameters[number].isLevel ? [Target.Form.linear, .decibels, .fader] : [.plain]).map {
+                    (Array(Self.leaf(catalogue.parameters[number].name, $0).utf8), number, $0)
+                }
+            }
+        }
+        literalLeaves = leaves
+    }
+
+    static func leaf(_ name: String, _ form: Target.Form) -> String {
+        switch form {
+        case .plain, .linear: name
+        case .decibels: "db"
+        case .fader: "fader"
+        }
     }
 
     public enum ResolveError: Error, Equatable, CustomStringConvertible {
@@ -69,25 +95,21 @@ public struct AddressSpace: Sendable {
             return (matches(rest[0], "subscribe") ? [.metersSubscribe] : [])
                 + (matches(rest[0], "unsubscribe") ? [.metersUnsubscribe] : [])
         case ("source", 2):
-            return try channels(rest[0], "source", inputs).flatMap { n in
-                Target.SourceParameter.allCases.filter { matches(rest[1], $0.rawValue) }.map { .source(n, $0) }
-            }
+            return parameters(.source, leaf: rest[1], at: try channels(rest[0], "source", inputs).map { .source($0) })
         case ("output", 2):
-            return try channels(rest[0], "output", outputs).flatMap { m in
-                Target.OutputParameter.allCases.filter { matches(rest[1], $0.rawValue) }.map { .output(m, $0) }
-            }
+            return parameters(.output, leaf: rest[1], at: try channels(rest[0], "output", outputs).map { .output($0) })
         case ("master", 1):
-            return Target.MasterParameter.allCases.filter { matches(rest[0], $0.rawValue) }.map { .master($0) }
+            return parameters(.master, leaf: rest[0], at: [.master])
         case ("matrix", 1):
             // Clearing is an action: never reached through a pattern.
             return (matches(rest[0], "map") ? [.matrixMap] : []) + (rest[0] == "clear" ? [.matrixClear] : [])
         case ("matrix", 2), ("matrix", 3):
-            let units: [Target.LevelUnit] = rest.count == 2 ? [.linear]
-                : [(Target.LevelUnit.decibels, "db"), (.fader, "fader")].filter { matches(rest[2], $0.1) }.map(\.0)
-            if units.isEmpty { return [] }
+            let leaf = rest.count == 3 ? rest[2] : nil
+            guard leaves(of: .crosspoint).contains(where: { matches(leaf, $0.leaf) }) else { return [] }
             let ins = try channels(rest[0], "input", inputs)
             let outs = try channels(rest[1], "output", outputs)
-            return ins.flatMap { i in outs.flatMap { o in units.map { .crosspoint(input: i, output: o, $0) } } }
+            return parameters(.crosspoint, leaf: leaf,
+                              at: ins.flatMap { i in outs.map { Parameter.Place.crosspoint(input: i, output: $0) } })
         case ("preset", 1):
             return Target.PresetCommand.allCases.filter { matches(rest[0], $0.rawValue) }.map { .preset($0) }
         case ("safe", 1):
@@ -101,6 +123,13 @@ public struct AddressSpace: Sendable {
         }
     }
 
+    /// The forms of `strip`'s parameters whose last part `leaf` names (nil:
+    /// the form without one), at each place.
+    private func parameters(_ strip: Parameter.Strip, leaf: Substring?, at places: [Parameter.Place]) -> [Target] {
+        let named = leaves(of: strip).filter { matches(leaf, $0.leaf) }
+        return places.flatMap { place in named.map { Target.parameter($0.number, place, $0.form) } }
+    }
+
     /// The channel numbers 1…limit that `part` names. A literal number is
     /// checked against the limit; a non-numeric literal names none.
     private func channels(_ part: Substring, _ what: String, _ limit: Int) throws(ResolveError) -> [Int] {
@@ -112,6 +141,12 @@ public struct AddressSpace: Sendable {
             throw .outOfRange(what: what, number: number, limit: limit)
         }
         return [number]
+    }
+
+    /// A missing part names only an empty leaf; an empty leaf needs a missing part.
+    private func matches(_ part: Substring?, _ name: String) -> Bool {
+        guard let part else { return name.isEmpty }
+        return !name.isEmpty && matches(part, name)
     }
 
     private func matches(_ part: Substring, _ name: String) -> Bool {

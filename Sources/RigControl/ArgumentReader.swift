@@ -34,14 +34,16 @@ struct ArgumentReader {
         return try number(at: 0) != 0
     }
 
-    /// One string argument of at most 64 characters.
-    func name() throws(Failure) -> String {
+    /// One string argument of at most `maxLength` characters.
+    func name(maxLength: Int = 64) throws(Failure) -> String {
         guard arguments.count == 1 else {
             throw Failure(reason: "expected 1 argument (a name), got \(arguments.count)")
         }
         switch arguments[0] {
         case .string(let text), .symbol(let text):
-            guard text.count <= 64, text.utf8.count <= 256 else { throw Failure(reason: "name longer than 64 characters") }
+            guard text.count <= maxLength, text.utf8.count <= 4 * maxLength else {
+                throw Failure(reason: "name longer than \(maxLength) characters")
+            }
             return text
         default:
             throw Failure(reason: "wrong argument type '\(arguments[0].typeTag)', expected a string")

@@ -165,9 +165,12 @@ extension Controller {
         var result = final.values.filter { planned[$0.ramp] != $0 }
         let unplanned = planned.keys.filter { final[$0] == nil }
         if !unplanned.isEmpty {
-            let scene = RenderKernel.changes(toReach: state.scene, parameters: parameters, seconds: smoothing)
+            var scene: [Int32: Change] = [:]
+            for change in catalogue.changes(toReach: state.scene, in: ramps, seconds: smoothing) {
+                scene[change.ramp] = change
+            }
             result += unplanned.compactMap { ramp in
-                let change = scene[Int(ramp)]
+                guard let change = scene[ramp] else { return nil }
                 return planned[ramp] == change ? nil : change
             }
         }

@@ -1,3 +1,4 @@
+import Catalogue
 import MixCore
 import OSC
 
@@ -23,7 +24,7 @@ extension Controller {
         lock.withLock { _ in
             var result: [ParameterDescription] = []
             for target in allParameters() {
-                for form in target.levelForms { result.append(describe(form)) }
+                for form in addressSpace.allForms(target) { result.append(describe(form)) }
             }
             result.append(describe(.matrixMap))
             for (address, types, text) in Self.actions {
@@ -48,44 +49,22 @@ extension Controller {
     private func describe(_ target: Target) -> ParameterDescription {
         let value = currentValue(target)
         func item(_ types: String, _ range: [ClosedRange<Double>?], _ unit: String?, _ text: String) -> ParameterDescription {
-            ParameterDescription(address: target.address, typeTags: types, value: value, range: range, unit: unit,
-                                 description: text, readable: true)
-        }
-        let level: (Target.LevelUnit, String) -> ParameterDescription = { unit, what in
-            switch unit {
-            case .linear: item("f", [0...4], "gain", "\(what) level, linear (1 = unity)")
-            case .decibels: item("f", [-90...12], "dB", "\(what) level in dB (-90 = off)")
-            case .fader: item("f", [0...1], "fader", "\(what) level as a console fader position (0.75 = 0 dB)")
-            }
+            ParameterDescription(address: addressSpace.address(target), typeTags: types, value: value, range: range,
+                                 unit: unit, description: text, readable: true)
         }
         switch target {
-        case .source(let n, let p):
-            switch p {
-            case .volume: return level(.linear, "Source \(n)")
-            case .db: return level(.decibels, "Source \(n)")
-            case .fader: return level(.fader, "Source \(n)")
-            case .pan: return item("f", [-1...1], "pan", "Source \(n) pan, -1 left to +1 right")
-            case .mute: return item("i", [0...1], nil, "Source \(n) mute")
-            case .solo: return item("i", [0...1], nil, "Source \(n) solo")
-            case .name: return item("s", [nil], nil, "Source \(n) name")
+        case .parameter(let number, let place, let form):
+            let parameter = catalogue.parameters[number]
+            let what = "\(place.title) \(parameter.description)"
+            switch (parameter.kind, form) {
+            case (.level, .decibels): return item("f", [-90...12], "dB", "\(what) in dB (-90 = off)")
+            case (.level, .fader): return item("f", [0...1], "fader", "\(what) as a console fader position (0.75 = 0 dB)")
+            case (.level, _): return item("f", [0...4], "gain", "\(what), linear (1 = unity)")
+            case (.number(let range, let unit), _):
+                return item("f", [Double(range.lowerBound)...Double(range.upperBound)], unit, what)
+            case (.toggle, _): return item("i", [0...1], nil, what)
+            case (.text, _): return item("s", [nil], nil, what)
             }
-        case .output(let m, let p):
-            switch p {
-            case .volume: return level(.linear, "Output \(m)")
-            case .db: return level(.decibels, "Output \(m)")
-            case .fader: return level(.fader, "Output \(m)")
-            case .mute: return item("i", [0...1], nil, "Output \(m) mute")
-            case .name: return item("s", [nil], nil, "Output \(m) name")
-            }
-        case .master(let p):
-            switch p {
-            case .volume: return level(.linear, "Master")
-            case .db: return level(.decibels, "Master")
-            case .fader: return level(.fader, "Master")
-            case .mute: return item("i", [0...1], nil, "Master mute")
-            }
-        case .crosspoint(let i, let o, let unit):
-            return level(unit, "Crosspoint input \(i) to output \(o)")
         case .matrixMap:
             let outputs = state.scene.outputCount
             return item(String(repeating: "i", count: outputs),

@@ -140,7 +140,7 @@ extension Controller {
     private func written(_ command: Target.PresetCommand, _ args: ArgumentReader, from peer: OSCPeer,
                          reply success: OSCMessage, log: String,
                          restore: @escaping @Sendable (inout RigState) -> Void) -> PresetStore.Completion {
-        let message = OSCMessage(Target.preset(command).address, args.arguments)
+        let message = OSCMessage(Target.preset(command).commandAddress, args.arguments)
         // Taken now, under the lock: `logger` changes while a timed bundle is rehearsed.
         let logger = logger
         return { [self] error in

@@ -1,3 +1,4 @@
+import Catalogue
 import MixCore
 import OSC
 
@@ -7,7 +8,7 @@ extension Controller {
     /// targets that are actions (`/matrix/clear`, `/status`, `/ping`).
     func answer(_ target: Target, from peer: OSCPeer) -> [OSCPacket] {
         if let value = currentValue(target) {
-            return [.message(OSCMessage(target.address, value))]
+            return [.message(OSCMessage(addressSpace.address(target), value))]
         }
         switch target {
         case .matrixClear:
@@ -28,46 +29,18 @@ extension Controller {
 
     /// What a parameter is now, as its address carries it; nil for actions.
     func currentValue(_ target: Target) -> [OSCArgument]? {
-        let scene = state.scene
-        func level(_ gain: Float, _ unit: Target.LevelUnit) -> [OSCArgument] {
-            switch unit {
-            case .linear: [.float(gain)]
-            case .decibels: [.float(FaderLaw.decibels(gain: gain))]
-            case .fader: [.float(Self.faderPosition(gain))]
-            }
-        }
         switch target {
-        case .source(let n, let parameter):
-            let source = scene.sources[n - 1]
-            switch parameter {
-            case .volume: return level(source.volume, .linear)
-            case .db: return level(source.volume, .decibels)
-            case .fader: return level(source.volume, .fader)
-            case .pan: return [.float(source.pan)]
-            case .mute: return [.int32(source.mute ? 1 : 0)]
-            case .solo: return [.int32(source.solo ? 1 : 0)]
-            case .name: return [.string(source.name)]
+        case .parameter(let number, let place, let form):
+            let value = catalogue.parameters[number].get(state.scene, place)
+            switch (value, form) {
+            case (.number(let gain), .decibels): return [.float(FaderLaw.decibels(gain: gain))]
+            case (.number(let gain), .fader): return [.float(Self.faderPosition(gain))]
+            case (.number(let number), _): return [.float(number)]
+            case (.toggle(let on), _): return [.int32(on ? 1 : 0)]
+            case (.text(let text), _): return [.string(text)]
             }
-        case .output(let m, let parameter):
-            let output = scene.outputs[m - 1]
-            switch parameter {
-            case .volume: return level(output.volume, .linear)
-            case .db: return level(output.volume, .decibels)
-            case .fader: return level(output.volume, .fader)
-            case .mute: return [.int32(output.mute ? 1 : 0)]
-            case .name: return [.string(output.name)]
-            }
-        case .master(let parameter):
-            switch parameter {
-            case .volume: return level(scene.master.volume, .linear)
-            case .db: return level(scene.master.volume, .decibels)
-            case .fader: return level(scene.master.volume, .fader)
-            case .mute: return [.int32(scene.master.mute ? 1 : 0)]
-            }
-        case .crosspoint(let i, let o, let unit):
-            return level(scene.crosspoints[i, o], unit)
         case .matrixMap:
-            return channelMap(scene).map { .int32(Int32($0)) }
+            return channelMap(state.scene).map { .int32(Int32($0)) }
         case .safe(.source(let n)): return [.int32(state.safes.sources.contains(n) ? 1 : 0)]
         case .safe(.output(let m)): return [.int32(state.safes.outputs.contains(m) ? 1 : 0)]
         case .safe(.master): return [.int32(state.safes.master ? 1 : 0)]
@@ -81,33 +54,34 @@ extension Controller {
     func feedbackMessages(for targets: [Target]) -> [OSCMessage] {
         var messages: [OSCMessage] = []
         var routing = false
+        let level = crosspointLevel
         for target in targets {
-            if case .crosspoint = target { routing = true }
-            for form in target.levelForms {
-                if let value = currentValue(form) { messages.append(OSCMessage(form.address, value)) }
+            if case .parameter(level, _, _) = target { routing = true }
+            for form in addressSpace.allForms(target) {
+                if let value = currentValue(form) { messages.append(OSCMessage(addressSpace.address(form), value)) }
             }
         }
         if routing, let map = currentValue(.matrixMap) { messages.append(OSCMessage("/matrix/map", map)) }
         return messages
     }
 
-    /// Every parameter of the rig, for a subscriber's first full picture.
+    /// Every parameter of the rig (a level in its first form), strip by
+    /// strip and place by place, with the safes: a subscriber's first full picture.
     func allParameters() -> [Target] {
-        let scene = state.scene
+        let (inputs, outputs) = (state.scene.inputCount, state.scene.outputCount)
         var targets: [Target] = []
-        for n in stride(from: 1, through: scene.inputCount, by: 1) {
-            targets += [.source(n, .volume), .source(n, .pan), .source(n, .mute), .source(n, .solo), .source(n, .name),
-                        .safe(.source(n))]
-        }
-        for n in stride(from: 1, through: scene.inputCount, by: 1) {
-            for m in stride(from: 1, through: scene.outputCount, by: 1) {
-                targets.append(.crosspoint(input: n, output: m, .linear))
+        for strip in [Parameter.Strip.source, .crosspoint, .output, .master] {
+            let numbers = catalogue.numbers(of: strip)
+            for place in catalogue.places(strip, inputs: inputs, outputs: outputs) {
+                for number in numbers { targets.append(.parameter(number, place, addressSpace.forms(number)[0])) }
+                switch place {
+                case .source(let n): targets.append(.safe(.source(n)))
+                case .output(let m): targets.append(.safe(.output(m)))
+                case .master: targets.append(.safe(.master))
+                case .crosspoint: break
+                }
             }
         }
-        for m in stride(from: 1, through: scene.outputCount, by: 1) {
-            targets += [.output(m, .volume), .output(m, .mute), .output(m, .name), .safe(.output(m))]
-        }
-        targets += [.master(.volume), .master(.mute), .safe(.master)]
         return targets
     }
 

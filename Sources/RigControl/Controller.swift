@@ -1,3 +1,4 @@
+import Catalogue
 import FoundationEssentials
 import Logging
 import MixCore
@@ -20,7 +21,9 @@ public final class Controller: @unchecked Sendable {
     /// The ramp time of a change that names no fade, in seconds.
     public let smoothing: Float
     let store: PresetStore
-    let parameters: ParameterIndex
+    /// Every kind of parameter, and where the kernel keeps each ramp.
+    public let catalogue: Catalogue
+    let ramps: RampLayout
     /// Silenced while a timed bundle is rehearsed (`rehearse`): read it only
     /// under the lock (a closure run elsewhere takes a copy first).
     var logger: Logger
@@ -78,15 +81,18 @@ public final class Controller: @unchecked Sendable {
     public var reply: @Sendable (OSCPacket, OSCPeer) -> Void = { _, _ in }
 
     /// `initial` is the state to start from; the mixer must already hold its scene.
-    public init(state initial: RigState, mixer: Mixer, store: PresetStore, smoothingSeconds: Float, logger: Logger,
+    public init(state initial: RigState, mixer: Mixer, catalogue: Catalogue = Catalogue(), store: PresetStore,
+                smoothingSeconds: Float, logger: Logger,
                 status: @escaping @Sendable () -> [(String, OSCArgument)] = { [] },
                 stateChanged: @escaping @Sendable () -> Void = {}) {
         state = initial
         self.mixer = mixer
         self.store = store
-        addressSpace = AddressSpace(inputs: initial.scene.inputCount, outputs: initial.scene.outputCount)
+        self.catalogue = catalogue
+        addressSpace = AddressSpace(inputs: initial.scene.inputCount, outputs: initial.scene.outputCount,
+                                    catalogue: catalogue)
         smoothing = smoothingSeconds
-        parameters = mixer.parameters
+        ramps = mixer.rampLayout
         self.logger = logger
         statusReport = status
         self.stateChanged = stateChanged
@@ -193,7 +199,10 @@ public final class Controller: @unchecked Sendable {
         }
         var changes: [Change] = []
         // Solo gates move only when a solo does; working them out visits every source.
-        let solos = edits.contains { if case .onOff(.source(_, .solo), _) = $0 { true } else { false } }
+        let solos = edits.contains { edit in
+            guard case .set(let number, _, _, _) = edit, case .soloGate = catalogue.parameters[number].kernel else { return false }
+            return true
+        }
         let gates = solos ? soloGates() : []
         for edit in edits { apply(edit, into: &changes) }
         if solos { updateSoloGates(from: gates, seconds: smoothing, into: &changes) }
@@ -287,10 +296,9 @@ public final class Controller: @unchecked Sendable {
 
     /// A checked change to one target, not yet applied.
     enum Edit {
-        case level(Target, gain: Float, fade: Float?)
-        case pan(Int, Float, fade: Float?)
-        case onOff(Target, Bool)
-        case name(Target, String)
+        /// Parameter `number` at a place to a value, over a fade (nil: the smoothing time).
+        case set(Int, Parameter.Place, Parameter.Value, fade: Float?)
+        case safe(Target.Safe, Bool)
         case map([Int])
         case clear
         case none
@@ -298,23 +306,11 @@ public final class Controller: @unchecked Sendable {
 
     private func edit(_ target: Target, _ args: ArgumentReader) throws(ArgumentReader.Failure) -> Edit {
         switch target {
-        case .source(_, .volume), .output(_, .volume), .master(.volume), .crosspoint(_, _, .linear):
-            let (value, fade) = try args.valueAndFade(in: 0...4)
-            return .level(target, gain: Float(value), fade: fade.map(Float.init))
-        case .source(_, .db), .output(_, .db), .master(.db), .crosspoint(_, _, .decibels):
-            let (db, fade) = try args.valueAndFade(in: Double(FaderLaw.floorDecibels)...12)
-            return .level(target, gain: FaderLaw.gain(decibels: Float(db)), fade: fade.map(Float.init))
-        case .source(_, .fader), .output(_, .fader), .master(.fader), .crosspoint(_, _, .fader):
-            let (position, fade) = try args.valueAndFade(in: 0...1)
-            return .level(target, gain: FaderLaw.gain(decibels: FaderLaw.decibels(position: Float(position))),
-                          fade: fade.map(Float.init))
-        case .source(let n, .pan):
-            let (value, fade) = try args.valueAndFade(in: -1...1)
-            return .pan(n, Float(value), fade: fade.map(Float.init))
-        case .source(_, .mute), .source(_, .solo), .output(_, .mute), .master(.mute), .safe:
-            return .onOff(target, try args.onOff())
-        case .source(_, .name), .output(_, .name):
-            return .name(target, try args.name())
+        case .parameter(let number, let place, let form):
+            let (value, fade) = try Self.read(catalogue.parameters[number].kind, form, args)
+            return .set(number, place, value, fade: fade)
+        case .safe(let safe):
+            return .safe(safe, try args.onOff())
         case .matrixMap:
             return .map(try args.channelNumbers(in: 0...state.scene.inputCount, atMost: state.scene.outputCount))
         case .matrixClear:
@@ -325,21 +321,40 @@ public final class Controller: @unchecked Sendable {
         }
     }
 
+    /// A parameter's value (and fade) from the arguments, as its kind and
+    /// the address's form take it: a level in gain, dB or fader position.
+    static func read(_ kind: Parameter.Kind, _ form: Target.Form,
+                     _ args: ArgumentReader) throws(ArgumentReader.Failure) -> (Parameter.Value, Float?) {
+        switch (kind, form) {
+        case (.level, .decibels):
+            let (db, fade) = try args.valueAndFade(in: Double(FaderLaw.floorDecibels)...12)
+            return (.number(FaderLaw.gain(decibels: Float(db))), fade.map(Float.init))
+        case (.level, .fader):
+            let (position, fade) = try args.valueAndFade(in: 0...1)
+            return (.number(FaderLaw.gain(decibels: FaderLaw.decibels(position: Float(position)))), fade.map(Float.init))
+        case (.level, _):
+            let (gain, fade) = try args.valueAndFade(in: 0...4)
+            return (.number(Float(gain)), fade.map(Float.init))
+        case (.number(let range, _), _):
+            let (value, fade) = try args.valueAndFade(in: Double(range.lowerBound)...Double(range.upperBound))
+            return (.number(Float(value)), fade.map(Float.init))
+        case (.toggle, _):
+            return (.toggle(try args.onOff()), nil)
+        case (.text(let maxLength), _):
+            return (.text(try args.name(maxLength: maxLength)), nil)
+        }
+    }
+
     private func apply(_ edit: Edit, into changes: inout [Change]) {
         switch edit {
-        case .level(let target, let gain, let fade):
-            setLevel(target, gain, seconds: fade ?? smoothing, into: &changes)
-        case .pan(let n, let pan, let fade):
-            setPan(n, pan, seconds: fade ?? smoothing, into: &changes)
-        case .onOff(let target, let on):
-            setSwitch(target, on, seconds: smoothing, into: &changes)
-        case .name(let target, let name):
-            setName(target, name)
+        case .set(let number, let place, let value, let fade):
+            set(number, at: place, to: value, seconds: fade ?? smoothing, into: &changes)
+        case .safe(let safe, let on):
+            setSafe(safe, on)
         case .map(let inputs):
             for (index, input) in inputs.enumerated() {
                 for n in stride(from: 1, through: state.scene.inputCount, by: 1) {
-                    setLevel(.crosspoint(input: n, output: index + 1, .linear), n == input ? 1 : 0,
-                             seconds: smoothing, into: &changes)
+                    setCrosspoint(n, index + 1, n == input ? 1 : 0, seconds: smoothing, into: &changes)
                 }
             }
         case .clear:
@@ -352,7 +367,7 @@ public final class Controller: @unchecked Sendable {
     func clearMatrix(into changes: inout [Change]) {
         for n in stride(from: 1, through: state.scene.inputCount, by: 1) {
             for m in stride(from: 1, through: state.scene.outputCount, by: 1) {
-                setLevel(.crosspoint(input: n, output: m, .linear), 0, seconds: smoothing, into: &changes)
+                setCrosspoint(n, m, 0, seconds: smoothing, into: &changes)
             }
         }
     }

@@ -1,9 +1,11 @@
-/// One concrete thing an OSC address names. Channel numbers are 1-based.
+import Catalogue
+
+/// One concrete thing an OSC address names: a parameter of the catalogue
+/// at one place and in one of its address forms, or one of the rig's
+/// commands. Channel numbers are 1-based.
 public enum Target: Hashable, Sendable {
-    case source(Int, SourceParameter)
-    case crosspoint(input: Int, output: Int, LevelUnit)
-    case output(Int, OutputParameter)
-    case master(MasterParameter)
+    /// Parameter number `parameter` of the catalogue, at `place`, written in `form`.
+    case parameter(Int, Parameter.Place, Form)
     case matrixMap
     case matrixClear
     case status
@@ -15,40 +17,12 @@ public enum Target: Hashable, Sendable {
     case metersSubscribe
     case metersUnsubscribe
 
-    /// How a level is written: linear gain, dB, or console fader position 0…1.
-    public enum LevelUnit: Hashable, Sendable { case linear, decibels, fader }
-
-    public enum SourceParameter: String, Hashable, Sendable, CaseIterable {
-        case volume, db, fader, pan, mute, solo, name
-    }
-
-    public enum OutputParameter: String, Hashable, Sendable, CaseIterable {
-        case volume, db, fader, mute, name
-    }
-
-    public enum MasterParameter: String, Hashable, Sendable, CaseIterable {
-        case volume, db, fader, mute
-    }
+    /// How a parameter's value is written: a level as linear gain, dB, or
+    /// console fader position 0…1; anything else plainly.
+    public enum Form: Hashable, Sendable, CaseIterable { case plain, linear, decibels, fader }
 
     public enum PresetCommand: String, Hashable, Sendable, CaseIterable {
         case save, recall, list, delete, rename, undo, current
-    }
-
-    /// The address forms of a level, as feedback sends them.
-    public var levelForms: [Target] {
-        switch self {
-        case .source(let n, .volume), .source(let n, .db), .source(let n, .fader):
-            [.source(n, .volume), .source(n, .db), .source(n, .fader)]
-        case .output(let m, .volume), .output(let m, .db), .output(let m, .fader):
-            [.output(m, .volume), .output(m, .db), .output(m, .fader)]
-        case .master(.volume), .master(.db), .master(.fader):
-            [.master(.volume), .master(.db), .master(.fader)]
-        case .crosspoint(let i, let o, _):
-            [.crosspoint(input: i, output: o, .linear), .crosspoint(input: i, output: o, .decibels),
-             .crosspoint(input: i, output: o, .fader)]
-        default:
-            [self]
-        }
     }
 
     /// A recall safe: the part keeps its live values through recalls.
@@ -56,15 +30,10 @@ public enum Target: Hashable, Sendable {
         case source(Int), output(Int), master
     }
 
-    /// The canonical address of this target, as queries reply with it.
-    public var address: String {
+    /// The address of a command (parameters: `AddressSpace.address`).
+    var commandAddress: String {
         switch self {
-        case .source(let n, let p): "/source/\(n)/\(p.rawValue)"
-        case .crosspoint(let i, let o, .linear): "/matrix/\(i)/\(o)"
-        case .crosspoint(let i, let o, .decibels): "/matrix/\(i)/\(o)/db"
-        case .crosspoint(let i, let o, .fader): "/matrix/\(i)/\(o)/fader"
-        case .output(let m, let p): "/output/\(m)/\(p.rawValue)"
-        case .master(let p): "/master/\(p.rawValue)"
+        case .parameter: ""
         case .matrixMap: "/matrix/map"
         case .matrixClear: "/matrix/clear"
         case .status: "/status"

@@ -1,3 +1,4 @@
+import Catalogue
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -20,6 +21,8 @@ final class Rig {
         var panLaw: PanLaw
         var monoOutputs: Set<Int>
         var smoothingSeconds: Float
+        /// The longest output delay, in milliseconds.
+        var longestDelay: Float
         var host: JackHost.Options
         var osc: OSCServer.Options
         /// nil: no OSCQuery server.
@@ -48,12 +51,13 @@ final class Rig {
     init(_ configuration: Configuration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        let store = PresetStore(directory: configuration.presets)
-        keeper = StateKeeper(url: configuration.state, logger: logger)
+        let catalogue = Catalogue(longestDelay: configuration.longestDelay)
+        let store = PresetStore(directory: configuration.presets, catalogue: catalogue)
+        keeper = StateKeeper(url: configuration.state, logger: logger, catalogue: catalogue)
         AtomicFile.removeLeftovers(in: store.directory)
         AtomicFile.removeLeftovers(in: keeper.url.deletingLastPathComponent())
         let initial = try Self.initialState(configuration, store: store, keeper: keeper, logger: logger)
-        mixer = Mixer(scene: initial.scene, panLaw: configuration.panLaw,
+        mixer = Mixer(scene: initial.scene, catalogue: catalogue, panLaw: configuration.panLaw,
                       layout: OutputLayout(outputs: configuration.outputs, monoOutputs: configuration.monoOutputs))
         host = JackHost(mixer: mixer, options: configuration.host, logger: logger)
         server = try OSCServer(options: configuration.osc)
@@ -61,7 +65,7 @@ final class Rig {
         feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger) { server.send($0, to: $1) }
         meters = MeterStream(mixer: mixer, lease: configuration.subscriptionLease, logger: logger) { server.send($0, to: $1) }
         let keeper = keeper
-        controller = Controller(state: initial, mixer: mixer, store: store,
+        controller = Controller(state: initial, mixer: mixer, catalogue: catalogue, store: store,
                                 smoothingSeconds: configuration.smoothingSeconds, logger: logger,
                                 stateChanged: { keeper.changed() })
         let controller = controller

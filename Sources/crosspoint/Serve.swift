@@ -45,6 +45,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Ramp time, in milliseconds, of a change sent without a fade time (0-1000).")
     var smoothingMs: Double = 20
 
+    @Option(help: "The longest output delay, in milliseconds (0-10000): each output's delay line holds this much.")
+    var maxDelayMs: Double = 500
+
     @Option(help: "How pan splits a source over a stereo pair: balance, constant-power or linear.")
     var panLaw: PanLaw = .balance
 
@@ -86,6 +89,7 @@ struct Serve: ParsableCommand {
             throw ValidationError("--inputs and --outputs must be 1-512")
         }
         guard (0...1000).contains(smoothingMs) else { throw ValidationError("--smoothing-ms must be 0-1000") }
+        guard (0...10_000).contains(maxDelayMs) else { throw ValidationError("--max-delay-ms must be 0-10000") }
         guard (0...65535).contains(oscPort) else { throw ValidationError("--osc-port must be 0-65535") }
         guard (0...65535).contains(httpPort) else { throw ValidationError("--http-port must be 0-65535") }
         _ = try monoOutputSet()
@@ -140,7 +144,7 @@ struct Serve: ParsableCommand {
         osc.tcp = !noTcp
         let configuration = Rig.Configuration(
             inputs: inputs, outputs: outputs, panLaw: panLaw, monoOutputs: try monoOutputSet(),
-            smoothingSeconds: Float(smoothingMs / 1000), host: host, osc: osc, httpPort: noHttp ? nil : httpPort,
+            smoothingSeconds: Float(smoothingMs / 1000), longestDelay: Float(maxDelayMs), host: host, osc: osc, httpPort: noHttp ? nil : httpPort,
             subscriptionLease: .milliseconds(Int(subscriptionTimeout * 1000)),
             presets: URL(fileURLWithPath: presets),
             state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),

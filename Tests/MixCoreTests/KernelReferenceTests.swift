@@ -1,3 +1,4 @@
+import Catalogue
 import Foundation
 import Testing
 @testable import MixCore
@@ -10,25 +11,25 @@ import Testing
 /// tiles) must render the same audio.
 final class ReferenceMixer {
     let inputs: Int, outputs: Int
-    let parameters: ParameterIndex
+    let parameters: Slots
     let panLaw: PanLaw
     let sides: [OutputLayout.Side]
     var ramps: [Ramp]
 
-    init(scene: Scene, panLaw: PanLaw, layout: OutputLayout) {
+    init(scene: Scene, panLaw: PanLaw, layout sideLayout: OutputLayout) {
         inputs = scene.inputCount
         outputs = scene.outputCount
-        parameters = ParameterIndex(inputs: inputs, outputs: outputs)
+        let catalogue = Catalogue()
+        let layout = catalogue.rampLayout(inputs: inputs, outputs: outputs)
+        parameters = Slots(ramps: layout)
         self.panLaw = panLaw
-        sides = layout.sides
-        ramps = []
-        let changes = RenderKernel.changes(toReach: scene, parameters: parameters, seconds: 0)
-        var byIndex = [Ramp?](repeating: nil, count: parameters.count)
+        sides = sideLayout.sides
+        let changes = catalogue.changes(toReach: scene, in: layout, seconds: 0)
+        ramps = (0..<layout.slots).map { Ramp(shape: layout.shape(ofSlot: $0), position: 0, value: 0) }
         for change in changes {
             let index = Int(change.ramp)
-            byIndex[index] = Ramp(shape: parameters.shape(of: index), position: change.position, value: change.value)
+            ramps[index] = Ramp(shape: layout.shape(ofSlot: index), position: change.position, value: change.value)
         }
-        ramps = byIndex.map { $0! }
         previous = []
         previous = gains()
     }
@@ -50,6 +51,7 @@ final class ReferenceMixer {
             let out = ramps[p.outputVolume(m)].value * ramps[p.outputMute(m)].value * master
             return (1...inputs).map { n in
                 let source = ramps[p.sourceVolume(n)].value * ramps[p.sourceMute(n)].value * ramps[p.sourceSolo(n)].value
+                    * ramps[p.sourceInvert(n)].value
                 let pan = panLaw.gains(pan: ramps[p.sourcePan(n)].value)
                 let side: Float = switch sides[m - 1] {
                 case .mono: 1
@@ -57,7 +59,7 @@ final class ReferenceMixer {
                 case .right: pan.right
                 }
                 let gain = ramps[p.crosspoint(n, m)].value * source * side * out
-                return gain >= 1e-20 && gain <= 1e6 ? gain : 0
+                return abs(gain) >= 1e-20 && abs(gain) <= 1e6 ? gain : 0
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Catalogue
 import MixCore
 
 /// Renders a `Mixer` offline, period by period, the way JACK would call it:

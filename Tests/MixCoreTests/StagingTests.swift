@@ -121,7 +121,7 @@ final class ChosenFrames: FrameClock, @unchecked Sendable {
         rig.playConstant(input: 1, 1)
         for k in 1...5000 { rig.submit([level(p.crosspoint(1, 1), Float(k) / 5000 * 3)]) }
         // The backlog keeps only the last change per parameter past four scenes' worth.
-        #expect(rig.mixer.queuedChanges <= 16 + 4 * p.count + 1)
+        #expect(rig.mixer.queuedChanges <= 16 + 4 * rig.mixer.rampLayout.slots + 1)
         for _ in 0..<8 {
             rig.render(periods: 1)
             rig.mixer.service()

@@ -1,3 +1,4 @@
+import Catalogue
 @testable import RigControl
 import Testing
 
@@ -33,10 +34,15 @@ import Testing
         // The fast path does answer every valid plain address above: 6 valid
         // inputs x 4 valid outputs x 3 units, 6 sources x 3, 4 outputs, 4 master.
         #expect(fast == 72 + 18 + 4 + 4)
-        #expect(space.literalTarget("/matrix/12/10/fader") == .crosspoint(input: 12, output: 10, .fader))
-        #expect(space.literalTarget("/source/3/pan") == .source(3, .pan))
-        #expect(space.literalTarget("/output/10/name") == .output(10, .name))
-        #expect(space.literalTarget("/master/db") == .master(.db))
+        #expect(space.resolve("/source/1/*").map { $0.map(space.address) } == .success([
+            "/source/1/name", "/source/1/volume", "/source/1/db", "/source/1/fader", "/source/1/pan", "/source/1/mute",
+            "/source/1/solo", "/source/1/invert"]))
+        for address in ["/matrix/12/10/fader", "/source/3/pan", "/output/10/name", "/master/db", "/source/12/invert",
+                        "/output/1/delay", "/matrix/1/1"] {
+            #expect(space.literalTarget(address).map(space.address) == address)
+        }
+        #expect(space.literalTarget("/matrix/12/10/fader")
+            == .parameter(space.catalogue.number(.crosspoint, "") ?? -1, .crosspoint(input: 12, output: 10), .fader))
     }
 
     @Test func errorsStillNameTheProblem() {

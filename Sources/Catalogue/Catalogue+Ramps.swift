@@ -1,0 +1,82 @@
+import MixCore
+
+/// The kernel's side of the catalogue: its ramp layout, and the changes
+/// that move a parameter (or a whole scene) there.
+extension Catalogue {
+    /// Where each ramp lives, for a rig of this size.
+    public func rampLayout(inputs: Int, outputs: Int) -> RampLayout {
+        RampLayout(inputs: inputs, outputs: outputs, blocks: blocks)
+    }
+
+    /// The change that takes parameter `number` at `place` to `value` over
+    /// `seconds`; nil for parameters the kernel does not hold (and solos:
+    /// see `soloGate`).
+    public func change(_ number: Int, at place: Parameter.Place, to value: Parameter.Value,
+                       in layout: RampLayout, seconds: Float) -> Change? {
+        switch parameters[number].kernel {
+        case .none, .soloGate:
+            return nil
+        case .crosspoint:
+            guard case .crosspoint(let i, let o) = place else { return nil }
+            return Self.level(layout.crosspoint(i, o), value.number, seconds: seconds)
+        case .ramp(let block, let ramp):
+            guard let index = blockOfParameter[number] else { return nil }
+            let slot = layout.slot(block: index, channel: place.channel)
+            return block.shape == .fader ? Self.level(slot, ramp(value), seconds: seconds)
+                : Change(ramp: Int32(slot), position: ramp(value), value: ramp(value), seconds: seconds)
+        }
+    }
+
+    /// A source's solo gate opening (heard) or closing.
+    public func soloGate(_ n: Int, open: Bool, in layout: RampLayout, seconds: Float) -> Change {
+        let gate: Float = open ? 1 : 0
+        return Change(ramp: Int32(layout.slot(block: soloGateBlock, channel: n)), position: gate, value: gate,
+                      seconds: seconds)
+    }
+
+    /// A level ramp: its position on the fader law, its value the gain.
+    static func level(_ slot: Int, _ gain: Float, seconds: Float) -> Change {
+        Change(ramp: Int32(slot), position: FaderLaw.position(gain: gain), value: gain, seconds: seconds)
+    }
+
+    /// Every place of a strip's parameters on a rig of this size.
+    public func places(_ strip: Parameter.Strip, inputs: Int, outputs: Int) -> [Parameter.Place] {
+        switch strip {
+        case .source: (1...max(1, inputs)).prefix(inputs).map { .source($0) }
+        case .output: (1...max(1, outputs)).prefix(outputs).map { .output($0) }
+        case .master: [.master]
+        case .crosspoint:
+            (1...max(1, inputs)).prefix(inputs).flatMap { n in
+                (1...max(1, outputs)).prefix(outputs).map { .crosspoint(input: n, output: $0) }
+            }
+        }
+    }
+
+    /// The changes that take every ramp to its value in `scene`.
+    public func changes(toReach scene: Scene, in layout: RampLayout, seconds: Float) -> [Change] {
+        var changes: [Change] = []
+        changes.reserveCapacity(layout.slots)
+        for (number, parameter) in parameters.enumerated() {
+            for place in places(parameter.strip, inputs: scene.inputCount, outputs: scene.outputCount) {
+                if let change = change(number, at: place, to: parameter.get(scene, place), in: layout, seconds: seconds) {
+                    changes.append(change)
+                }
+            }
+        }
+        for n in stride(from: 1, through: scene.inputCount, by: 1) {
+            changes.append(soloGate(n, open: !scene.isSilencedBySolo(n), in: layout, seconds: seconds))
+        }
+        return changes
+    }
+}
+
+extension Mixer {
+    /// A mixer for `catalogue`'s parameters, starting at `scene`.
+    public convenience init(scene: Scene, catalogue: Catalogue = Catalogue(), panLaw: PanLaw, layout: OutputLayout,
+                            queueCapacity: Int = 8192, maxFrames: Int = 8192) {
+        let ramps = catalogue.rampLayout(inputs: scene.inputCount, outputs: scene.outputCount)
+        self.init(ramps: ramps, initial: catalogue.changes(toReach: scene, in: ramps, seconds: 0), panLaw: panLaw,
+                  layout: layout, queueCapacity: queueCapacity, maxFrames: maxFrames,
+                  longestDelay: Double(catalogue.longestDelay) / 1000)
+    }
+}

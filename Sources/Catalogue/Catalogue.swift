@@ -1,0 +1,127 @@
+import MixCore
+
+/// Every kind of parameter the rig has, in one list: the one place a new
+/// parameter is added. The order is the order of a strip's fields in files
+/// and of the full picture a subscriber is sent; the kernel's blocks follow
+/// it too (`Catalogue+Ramps.swift`).
+///
+/// Adding a parameter: give the scene part a field (`Source`, `Output`,
+/// `Master`), add an entry here, and, only if it does signal processing
+/// no `RampBlock.Role` does yet, a kernel stage. docs/architecture.md walks
+/// through one.
+public struct Catalogue: Sendable {
+    public let parameters: [Parameter]
+    /// The kernel's blocks, in order, and the block of each parameter (nil
+    /// for parameters without one).
+    public let blocks: [RampBlock]
+    public let blockOfParameter: [Int?]
+    /// The solo gates' block: 1 while a source is heard as far as solo
+    /// goes, 0 while another source's solo silences it.
+    public let soloGateBlock: Int
+    /// The longest output delay, in milliseconds.
+    public let longestDelay: Float
+
+    /// The catalogue of a rig whose outputs delay by at most `longestDelay` ms.
+    public init(longestDelay: Float = 500) {
+        self.longestDelay = longestDelay
+        let parameters = Self.entries(longestDelay: longestDelay)
+        self.parameters = parameters
+        var blocks: [RampBlock] = [], blockOf: [Int?] = [], soloGate = -1
+        for parameter in parameters {
+            switch parameter.kernel {
+            case .ramp(let block, _):
+                blockOf.append(blocks.count)
+                blocks.append(block)
+            case .soloGate:
+                blockOf.append(nil)
+                soloGate = blocks.count
+                blocks.append(RampBlock(.source, .gain, .linear))
+            case .none, .crosspoint:
+                blockOf.append(nil)
+            }
+        }
+        self.blocks = blocks
+        blockOfParameter = blockOf
+        soloGateBlock = soloGate
+    }
+
+    /// The parameters of one strip, by their number in `parameters`, in order.
+    public func numbers(of strip: Parameter.Strip) -> [Int] {
+        parameters.indices.filter { parameters[$0].strip == strip }
+    }
+
+    /// The number of a strip's parameter called `name`.
+    public func number(_ strip: Parameter.Strip, _ name: String) -> Int? {
+        parameters.firstIndex { $0.strip == strip && $0.name == name }
+    }
+
+    private static func entries(longestDelay: Float) -> [Parameter] {
+        [
+            // Sources: the strip before the matrix.
+            Parameter(.source, "name", .text(maxLength: 64), "name", default: .text("in_{n}"), kernel: .none,
+                      get: { .text($0.sources[$1.channel - 1].name) },
+                      set: { $0.sources[$1.channel - 1].name = $2.text }),
+            Parameter(.source, "volume", .level, "level", default: .number(1),
+                      kernel: .ramp(RampBlock(.source, .gain, .fader), ramp: { $0.number }),
+                      get: { .number($0.sources[$1.channel - 1].volume) },
+                      set: { $0.sources[$1.channel - 1].volume = $2.number }),
+            Parameter(.source, "pan", .number(-1...1, unit: "pan"), "pan, -1 left to +1 right", default: .number(0),
+                      kernel: .ramp(RampBlock(.source, .pan, .linear), ramp: { $0.number }),
+                      get: { .number($0.sources[$1.channel - 1].pan) },
+                      set: { $0.sources[$1.channel - 1].pan = $2.number }),
+            // A mute is a gate: the gain ramps to 0 and back.
+            Parameter(.source, "mute", .toggle, "mute", default: .toggle(false),
+                      kernel: .ramp(RampBlock(.source, .gain, .linear), ramp: { $0.isOn ? 0 : 1 }),
+                      get: { .toggle($0.sources[$1.channel - 1].mute) },
+                      set: { $0.sources[$1.channel - 1].mute = $2.isOn }),
+            Parameter(.source, "solo", .toggle, "solo", default: .toggle(false), kernel: .soloGate,
+                      get: { .toggle($0.sources[$1.channel - 1].solo) },
+                      set: { $0.sources[$1.channel - 1].solo = $2.isOn }),
+            // Polarity is a gain of -1: flipping it ramps through silence.
+            Parameter(.source, "invert", .toggle, "polarity inverted", default: .toggle(false),
+                      kernel: .ramp(RampBlock(.source, .gain, .linear), ramp: { $0.isOn ? -1 : 1 }),
+                      get: { .toggle($0.sources[$1.channel - 1].invert) },
+                      set: { $0.sources[$1.channel - 1].invert = $2.isOn }),
+
+            // The matrix.
+            Parameter(.crosspoint, "", .level, "level", default: .number(0), kernel: .crosspoint,
+                      get: { scene, place in
+                          guard case .crosspoint(let i, let o) = place else { return .number(0) }
+                          return .number(scene.crosspoints[i, o])
+                      },
+                      set: { scene, place, value in
+                          guard case .crosspoint(let i, let o) = place else { return }
+                          scene.crosspoints[i, o] = value.number
+                      }),
+
+            // Outputs: after the matrix, before the master.
+            Parameter(.output, "name", .text(maxLength: 64), "name", default: .text("out_{m}"), kernel: .none,
+                      get: { .text($0.outputs[$1.channel - 1].name) },
+                      set: { $0.outputs[$1.channel - 1].name = $2.text }),
+            Parameter(.output, "volume", .level, "level", default: .number(1),
+                      kernel: .ramp(RampBlock(.output, .gain, .fader), ramp: { $0.number }),
+                      get: { .number($0.outputs[$1.channel - 1].volume) },
+                      set: { $0.outputs[$1.channel - 1].volume = $2.number }),
+            Parameter(.output, "mute", .toggle, "mute", default: .toggle(false),
+                      kernel: .ramp(RampBlock(.output, .gain, .linear), ramp: { $0.isOn ? 0 : 1 }),
+                      get: { .toggle($0.outputs[$1.channel - 1].mute) },
+                      set: { $0.outputs[$1.channel - 1].mute = $2.isOn }),
+            // The delay stage takes seconds; the scene and the wire, milliseconds.
+            Parameter(.output, "delay", .number(0...longestDelay, unit: "ms"), "delay in milliseconds, for aligning speakers",
+                      default: .number(0),
+                      kernel: .ramp(RampBlock(.output, .delay, .linear), ramp: { $0.number / 1000 }),
+                      get: { .number($0.outputs[$1.channel - 1].delay) },
+                      set: { $0.outputs[$1.channel - 1].delay = $2.number }),
+
+            // The master, on every output.
+            Parameter(.master, "volume", .level, "level", default: .number(1),
+                      kernel: .ramp(RampBlock(.master, .gain, .fader), ramp: { $0.number }),
+                      get: { scene, _ in .number(scene.master.volume) },
+                      set: { scene, _, value in scene.master.volume = value.number }),
+            Parameter(.master, "mute", .toggle, "mute", default: .toggle(false),
+                      kernel: .ramp(RampBlock(.master, .gain, .linear), ramp: { $0.isOn ? 0 : 1 }),
+                      get: { scene, _ in .toggle(scene.master.mute) },
+                      set: { scene, _, value in scene.master.mute = value.isOn }),
+        ]
+    }
+}

@@ -1,0 +1,120 @@
+import MixCore
+
+/// One kind of parameter of the scene (source volume, crosspoint, output
+/// mute, …), described once. Everything else is derived from these
+/// descriptions: OSC addresses and their resolution, argument checking,
+/// query replies and feedback, OSCQuery descriptions, the preset and state
+/// file fields, and the kernel's ramp layout (`Catalogue`).
+public struct Parameter: Sendable {
+    /// Whose parameter it is: the strip fixes the address prefix
+    /// (`/source/{n}`, `/output/{m}`, `/master`, `/matrix/{in}/{out}`) and
+    /// where the value lives in the `Scene`.
+    public enum Strip: Hashable, Sendable, CaseIterable {
+        case source, output, master, crosspoint
+    }
+
+    /// What values it takes, and so how it is written and read.
+    public enum Kind: Sendable {
+        /// A gain 0…4 (1 = unity), addressed in three forms: linear, dB and
+        /// console fader position; ramps by the fader law.
+        case level
+        /// A number in a range, clamped to it, in `unit`.
+        case number(ClosedRange<Float>, unit: String)
+        /// On or off: i, f (non-zero is on) or T/F.
+        case toggle
+        /// Text of at most `maxLength` characters.
+        case text(maxLength: Int)
+    }
+
+    /// How a change reaches the audio thread.
+    public enum Kernel: Sendable {
+        /// It does not: the scene alone holds it (names).
+        case none
+        /// A ramp in a block of the kernel's (`RampBlock`): `ramp` gives
+        /// the ramp's value for the parameter's.
+        case ramp(RampBlock, ramp: @Sendable (Value) -> Float)
+        /// The crosspoint matrix's own ramps.
+        case crosspoint
+        /// Through the solo gates, which depend on every source's solo
+        /// (`Catalogue.soloGate`).
+        case soloGate
+    }
+
+    /// A parameter's value.
+    public enum Value: Equatable, Sendable {
+        case number(Float)
+        case toggle(Bool)
+        case text(String)
+
+        public var number: Float { if case .number(let v) = self { v } else { 0 } }
+        public var isOn: Bool { if case .toggle(let on) = self { on } else { false } }
+        public var text: String { if case .text(let t) = self { t } else { "" } }
+    }
+
+    /// Where one parameter of this kind is: channel numbers are 1-based.
+    public enum Place: Hashable, Sendable {
+        case source(Int), output(Int), master, crosspoint(input: Int, output: Int)
+    }
+
+    public let strip: Strip
+    /// Its name in addresses and in files: `/source/{n}/NAME`, a source's
+    /// `"NAME"` field. The crosspoint's level has none: `/matrix/{in}/{out}`.
+    public let name: String
+    public let kind: Kind
+    /// What it is, for OSCQuery: "level", "pan, -1 left to +1 right".
+    public let description: String
+    /// Its value in a new scene.
+    public let defaultValue: Value
+    public let kernel: Kernel
+    /// Its value in a scene, and setting it.
+    public let get: @Sendable (Scene, Place) -> Value
+    public let set: @Sendable (inout Scene, Place, Value) -> Void
+
+    public init(_ strip: Strip, _ name: String, _ kind: Kind, _ description: String, default defaultValue: Value,
+                kernel: Kernel, get: @escaping @Sendable (Scene, Place) -> Value,
+                set: @escaping @Sendable (inout Scene, Place, Value) -> Void) {
+        self.strip = strip
+        self.name = name
+        self.kind = kind
+        self.description = description
+        self.defaultValue = defaultValue
+        self.kernel = kernel
+        self.get = get
+        self.set = set
+    }
+
+    /// The ramp shape of its kernel block, if it has one.
+    public var isLevel: Bool { if case .level = kind { true } else { false } }
+}
+
+extension Parameter.Place {
+    /// The strip channel (source n, output m; 1 for the master).
+    public var channel: Int {
+        switch self {
+        case .source(let n): n
+        case .output(let m): m
+        case .master: 1
+        case .crosspoint(let input, _): input
+        }
+    }
+
+    /// `/source/3`, `/output/2`, `/master`, `/matrix/1/2`.
+    public var prefix: String {
+        switch self {
+        case .source(let n): "/source/\(n)"
+        case .output(let m): "/output/\(m)"
+        case .master: "/master"
+        case .crosspoint(let i, let o): "/matrix/\(i)/\(o)"
+        }
+    }
+
+    /// "Source 3", "Output 2", "Master", "Crosspoint input 1 to output 2".
+    public var title: String {
+        switch self {
+        case .source(let n): "Source \(n)"
+        case .output(let m): "Output \(m)"
+        case .master: "Master"
+        case .crosspoint(let i, let o): "Crosspoint input \(i) to output \(o)"
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// One block of per-channel ramps in the render kernel, as the parameter
+/// catalogue declares it: whose it is, what the kernel does with its value,
+/// and how it moves. The kernel knows these few roles; a new parameter that
+/// plays one of them (a gain, say) needs no kernel code of its own.
+public struct RampBlock: Hashable, Sendable {
+    /// Whose ramps: one per source, one per output, or one for the master.
+    public enum Strip: Int, Hashable, Sendable, Comparable {
+        case source, output, master
+
+        public static func < (a: Strip, b: Strip) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// What the kernel does with the value.
+    public enum Role: Hashable, Sendable {
+        /// Multiplies into the strip's gain: a source's before its pan, an
+        /// output's, or every output's (master). Gates and polarity are gains.
+        case gain
+        /// A source's pan, −1…+1, through the pan law.
+        case pan
+        /// An output's delay in seconds, taken by the delay stage, which
+        /// crossfades from the old tap to the new over the change's time
+        /// (`DelayLines`): never ramped sample by sample.
+        case delay
+    }
+
+    public var strip: Strip
+    public var role: Role
+    /// `.fader`: the position is a fader position and the value its gain;
+    /// `.linear`: the value is the position.
+    public var shape: Ramp.Shape
+
+    public init(_ strip: Strip, _ role: Role, _ shape: Ramp.Shape) {
+        self.strip = strip
+        self.role = role
+        self.shape = shape
+    }
+}

@@ -1,0 +1,1 @@
+../MixCoreTests/Slots.swift
