@@ -72,7 +72,7 @@ let package = Package(
         // OSCQuery discovery: the namespace as JSON over HTTP, value streaming
         // over a WebSocket on the same port (Hummingbird), access control.
         .target(name: "OSCQuery", dependencies: [
-            "OSC",
+            "OSC", "SystemSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

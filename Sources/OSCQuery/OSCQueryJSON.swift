@@ -1,4 +1,5 @@
 import OSC
+import SystemSupport
 
 /// A small JSON writer: keys in the order they are written (the proposal's
 /// order, for people reading it), floats in their shortest exact form
@@ -55,21 +56,6 @@ struct OSCQueryJSON {
     }
 
     private mutating func appendQuoted(_ string: String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        JSONText.appendQuoted(string, to: &text)
     }
 }

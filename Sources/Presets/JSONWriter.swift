@@ -1,3 +1,4 @@
+import SystemSupport
 import FoundationEssentials
 
 /// Writes the preset layout: one field per line, list entries one per line,
@@ -33,22 +34,7 @@ struct JSONWriter {
 
     var data: Data { Data((lines.joined(separator: "\n") + "\n").utf8) }
 
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 
     /// The shortest decimal that reads back as the same Float.
     static func number(_ value: Float) -> String {
