@@ -83,7 +83,7 @@ public struct Parameter: Sendable {
         self.set = set
     }
 
-    /// The ramp shape of its kernel block, if it has one.
+    /// Whether it is a level (a gain in three address forms, ramped by the fader law).
     public var isLevel: Bool { if case .level = kind { true } else { false } }
 }
 

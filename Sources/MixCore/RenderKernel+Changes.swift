@@ -19,7 +19,7 @@ extension RenderKernel {
             let change = changes[k]
             let i = Int(change.ramp)
             guard i >= 0 && i < slots else { continue }
-            if i >= delayBase && delayBase >= 0 && i < delayBase + outputStride {
+            if isDelay(slot: i) {
                 delays.retarget(output: i - delayBase, seconds: change.value, fade: change.seconds)
                 continue
             }
@@ -54,6 +54,11 @@ extension RenderKernel {
             }
         }
     }
+
+    /// Whether a slot is an output's delay, which the delay stage takes
+    /// rather than a ramp.
+    @inlinable @inline(__always) @_noLocks
+    func isDelay(slot i: Int) -> Bool { delayBase >= 0 && i >= delayBase && i < delayBase + outputStride }
 
     /// Records what a change in the chunk starting at internal index `base`
     /// affects: one crosspoint row, some sources (all rows), some outputs'

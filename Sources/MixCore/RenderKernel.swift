@@ -223,7 +223,7 @@ public struct RenderKernel: ~Copyable {
         for change in initial {
             let i = Int(change.ramp)
             guard i >= 0 && i < slots else { continue }
-            if i >= delayBase && delayBase >= 0 && i < delayBase + outputStride {
+            if isDelay(slot: i) {
                 delays.retarget(output: i - delayBase, seconds: change.value, fade: 0)
                 continue
             }

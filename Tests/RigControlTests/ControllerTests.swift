@@ -112,6 +112,12 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         (OSCMessage("/matrix/map", [.float(1.5)]), "argument 1 is 1.5, expected a whole number 0-4"),
         (OSCMessage("/ping", [.int32(1)]), "takes no arguments"),
         (OSCMessage("//source", [.int32(1)]), "unknown address"),
+        (OSCMessage("/source/1/invert", [.string("yes")]), "wrong argument type 's' at 1, expected a number"),
+        (OSCMessage("/source/1/invert", [.int32(1), .int32(1)]), "expected 1 argument (on/off), got 2"),
+        (OSCMessage("/source/5/invert", [.int32(1)]), "source 5 out of range (1-4)"),
+        (OSCMessage("/output/1/delay", [.float(.nan)]), "non-finite value at argument 1"),
+        (OSCMessage("/output/1/delay", [.string("far")]), "wrong argument type 's' at 1, expected a number"),
+        (OSCMessage("/output/1/delay/db", [.float(1)]), "unknown address"),
     ])
     func rejectsBadInputAndChangesNothing(message: OSCMessage, reason: String) {
         let c = makeController()
