@@ -196,7 +196,7 @@ public final class OSCServer: @unchecked Sendable {
     /// Sends a packet to a peer: from our UDP port, or on its TCP connection.
     @discardableResult
     public func send(_ packet: OSCPacket, to peer: OSCPeer) -> Bool {
-        guard let bytes = LibloCoding.serialise(packet) else { return false }
+        guard let bytes = OSCCodec.encode(packet) else { return false }
         switch peer.transport {
         case .udp:
             let sent = bytes.withUnsafeBytes { data in

@@ -76,16 +76,12 @@ struct OSCQueryWebSocketSession: Sendable {
     }
 
     private func handleOSC(_ bytes: [UInt8]) {
-        let packet: OSCPacket
+        let messages: [OSCMessage]
         do {
-            packet = try OSCPacket(decoding: bytes)
+            messages = try OSCCodec.decode(bytes).messages
         } catch {
             logger.debug("OSCQuery: undecodable OSC frame", metadata: ["host": "\(host)", "error": "\(error)"])
             return
-        }
-        let messages: [OSCMessage] = switch packet {
-        case .message(let message): [message]
-        case .bundle(let messages): messages
         }
         // Rules may have changed since the upgrade: ask again.
         guard access == .full, gate.model.access(for: host) == .full else {

@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import NIOCore
 import Logging
 import OSC
+import OSCOracle
 import OSCQuery
 import Synchronization
 import Testing
@@ -227,8 +228,8 @@ import Testing
             let set = OSCMessage("/source/1/volume", [.float(0.125)])
             let bundle = [OSCMessage("/source/2/volume", [.float(1.5)]), OSCMessage("/output/1/mode", [.string("mono")])]
             try await WebSocketProbe.run(port: server.port) { inbound, outbound in
-                try await outbound.write(.binary(ByteBuffer(bytes: set.encoded())))
-                try await outbound.write(.binary(ByteBuffer(bytes: OSCPacket.bundle(bundle).encoded())))
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(set)))))
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.bundle(bundle)))))
                 try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3])))  // garbage: ignored
                 while log.messages.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
             }
@@ -248,7 +249,7 @@ import Testing
             let volume = OSCMessage("/source/1/volume", [.float(0.3)])
             try await WebSocketProbe.run(port: server.port) { inbound, outbound in
                 var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
-                try await outbound.write(.binary(ByteBuffer(bytes: OSCMessage("/source/1/volume", [.float(2)]).encoded())))
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(OSCMessage("/source/1/volume", [.float(2)]))))))
                 // Handled after the set attempt: once a value arrives, the set was refused.
                 try await outbound.write(WebSocketProbe.command("LISTEN", "/source/1/volume"))
                 let publisher = keepPublishing(server, [volume])
@@ -277,7 +278,7 @@ import Testing
             await #expect(throws: (any Error).self) {
                 try await WebSocketProbe.run(port: server.port) { _, outbound in
                     opened.store(true, ordering: .relaxed)
-                    try await outbound.write(.binary(ByteBuffer(bytes: OSCMessage("/source/1/volume", [.float(2)]).encoded())))
+                    try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(OSCMessage("/source/1/volume", [.float(2)]))))))
                 }
             }
             let wasOpened = opened.load(ordering: .relaxed)
@@ -300,7 +301,7 @@ import Testing
             // A page of some web site, opened in a browser on an allowed machine.
             try await WebSocketProbe.run(port: server.port, headers: [.origin: "http://evil.example"]) { inbound, outbound in
                 var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
-                try await outbound.write(.binary(ByteBuffer(bytes: set.encoded())))
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(set)))))
                 try await outbound.write(WebSocketProbe.command("LISTEN", "/source/1/volume"))
                 let publisher = keepPublishing(server, [set])
                 _ = try await WebSocketProbe.nextOSC(&messages)
@@ -310,7 +311,7 @@ import Testing
             #expect(server.deniedCount == 1)
             // A page served from this host (another port) may.
             try await WebSocketProbe.run(port: server.port, headers: [.origin: "http://127.0.0.1:8080"]) { _, outbound in
-                try await outbound.write(.binary(ByteBuffer(bytes: set.encoded())))
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(set)))))
                 while log.messages.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             }
             #expect(log.messages == [set])

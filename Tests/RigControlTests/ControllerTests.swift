@@ -141,7 +141,8 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         c.send("/s?urce/[!1]/solo", .bool(true))
         #expect(c.scene.sources.map(\.solo) == [false, true, true, true])
         // A wildcard query's replies come packed in one bundle.
-        guard case .bundle(let replies)? = c.send("/source/*/pan").first else { Issue.record("no bundle"); return }
+        guard case .bundle(let bundle)? = c.send("/source/*/pan").first else { Issue.record("no bundle"); return }
+        let replies = bundle.messages
         #expect(replies.map(\.address) == (1...4).map { "/source/\($0)/pan" })
     }
 
