@@ -22,9 +22,11 @@ import Testing
 
     /// What `onSet` received.
     final class SetLog: Sendable {
-        private let entries = Mutex<[(OSCMessage, String)]>([])
-        func append(_ message: OSCMessage, _ host: String) { entries.withLock { $0.append((message, host)) } }
-        var messages: [OSCMessage] { entries.withLock { $0.map(\.0) } }
+        private let entries = Mutex<[(OSCPacket, String)]>([])
+        func append(_ packet: OSCPacket, _ host: String) { entries.withLock { $0.append((packet, host)) } }
+        var packets: [OSCPacket] { entries.withLock { $0.map(\.0) } }
+        /// The messages of every packet, in order.
+        var messages: [OSCMessage] { packets.flatMap(\.messages) }
         var hosts: [String] { entries.withLock { $0.map(\.1) } }
     }
 
@@ -32,7 +34,7 @@ import Testing
     func withServer(model: FakeModel = FakeModel(), setLog: SetLog? = nil,
                     _ body: (OSCQueryServer) async throws -> Void) async throws {
         var onSet: OSCQueryServer.SetHandler?
-        if let setLog { onSet = { message, host in setLog.append(message, host) } }
+        if let setLog { onSet = { packet, host in setLog.append(packet, host) } }
         let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "Crosspoint test",
                                     model: model, logger: Self.logger, onSet: onSet)
         try await server.start()
@@ -229,12 +231,14 @@ import Testing
             let bundle = [OSCMessage("/source/2/volume", [.float(1.5)]), OSCMessage("/output/1/mode", [.string("mono")])]
             try await WebSocketProbe.run(port: server.port) { inbound, outbound in
                 try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(set)))))
-                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.bundle(bundle)))))
+                let later = OSCTimeTag(unixTime: 4_000_000_000)
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.bundle(bundle, at: later)))))
                 try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3])))  // garbage: ignored
-                while log.messages.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+                while log.packets.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
             }
-            #expect(log.messages == [set] + bundle)
-            #expect(log.hosts == ["127.0.0.1", "127.0.0.1", "127.0.0.1"])
+            // The bundle whole, to apply at once: its time tag is not kept.
+            #expect(log.packets == [.message(set), .bundle(bundle)])
+            #expect(log.hosts == ["127.0.0.1", "127.0.0.1"])
             #expect(server.deniedCount == 0)
         }
     }
