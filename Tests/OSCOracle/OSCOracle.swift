@@ -9,34 +9,6 @@ import OSC
 /// and liblo know (`t`, `c` and `m` with their data), and nested bundles
 /// kept nested, each with its own time tag.
 public enum OSCOracle {
-    /// A packet on the wire: a message, or a bundle of packets.
-    public indirect enum Packet: Sendable, Hashable {
-        case message(Message)
-        case bundle(OSCTimeTag, [Packet])
-    }
-
-    /// A message: an address and its arguments.
-    public struct Message: Sendable, Hashable, CustomStringConvertible {
-        public var address: String
-        public var arguments: [Argument]
-
-        public init(_ address: String, _ arguments: Argument...) {
-            self.init(address, arguments: arguments)
-        }
-
-        public init(_ address: String, arguments: [Argument]) {
-            self.address = address
-            self.arguments = arguments
-        }
-
-        /// The type tag string without its comma, e.g. "if".
-        public var typeTags: String { String(arguments.map(\.typeTag)) }
-
-        public var description: String {
-            ([address] + arguments.map(\.description)).joined(separator: " ")
-        }
-    }
-
     /// Why bytes are not an OSC 1.0 packet, as far as the oracle can tell.
     public enum Failure: Error, Equatable, Sendable {
         /// Too short for what it announces, or not a multiple of four bytes.
