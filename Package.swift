@@ -103,20 +103,25 @@ let package = Package(
             .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
         ]),
 
+        // An OSC encoder and decoder written from the specification, for the
+        // tests only: the oracle the product's codec is held to, and the
+        // integration tests' client's codec.
+        .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
+
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "Catalogue"], swiftSettings: kernelFlags),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "Catalogue", "OSC", "Presets"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "Catalogue"]),
-        .testTarget(name: "OSCTests", dependencies: ["OSC"]),
+        .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "OSCQueryTests", dependencies: [
-            "OSCQuery", "OSC",
+            "OSCQuery", "OSC", "OSCOracle",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "IntegrationTests", dependencies: [
-            "CJack", "CLiblo", "OSC",
+            "CJack", "CLiblo", "OSC", "OSCOracle",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -145,7 +145,7 @@ public struct RecallBenchmark: Sendable {
                 if firstRead { store.cache.forget(name) }
                 let message = OSCMessage("/preset/recall", [.string(name), .float(Float(c.fade))])
                 let start = clock.now
-                let replies = controller.handle(message, from: peer)
+                let replies = controller.handle(.message(message), from: peer)
                 let elapsed = clock.now - start
                 guard case .message(let reply)? = replies.first, reply.address == "/preset/recalled" else {
                     throw Failure(description: "the recall of \(name) failed: \(replies)")

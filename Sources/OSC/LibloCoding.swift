@@ -3,9 +3,9 @@ import CLiblo
 import Glibc
 #endif
 
-/// Conversions between liblo's C messages and `OSCMessage`.
-public enum LibloCoding {
-    /// Decodes the arguments liblo hands a method handler.
+/// Conversions between liblo's C messages and `OSCArgument`s, for `OSCCodec`.
+enum LibloCoding {
+    /// The arguments of a message liblo has decoded (in host byte order).
     static func arguments(types: UnsafePointer<CChar>?,
                           argv: UnsafeMutablePointer<UnsafeMutablePointer<lo_arg>?>?,
                           count: Int32) -> [OSCArgument] {
@@ -45,71 +45,39 @@ public enum LibloCoding {
         return result
     }
 
-    /// A new liblo message holding `arguments`; the caller frees it.
+    /// A new liblo message holding `arguments`; the caller frees it. Nil if
+    /// liblo could not hold them (out of memory).
+    ///
+    /// liblo has no empty blob: `lo_blob_new` refuses size 0, and 0.31's
+    /// serialiser crashes on the nil it gives; an empty blob goes as nil (`N`).
+    /// `.unsupported` arguments carry no data in this model and go as nil too.
     static func makeMessage(_ arguments: [OSCArgument]) -> lo_message? {
         guard let message = lo_message_new() else { return nil }
         for argument in arguments {
+            let status: Int32
             switch argument {
-            case .int32(let v): lo_message_add_int32(message, v)
-            case .float(let v): lo_message_add_float(message, v)
-            case .double(let v): lo_message_add_double(message, v)
-            case .int64(let v): lo_message_add_int64(message, v)
-            case .string(let v): lo_message_add_string(message, v)
-            case .symbol(let v): lo_message_add_symbol(message, v)
-            case .bool(let v): _ = v ? lo_message_add_true(message) : lo_message_add_false(message)
-            case .nil: lo_message_add_nil(message)
-            case .impulse: lo_message_add_infinitum(message)
-            case .blob(let bytes) where bytes.isEmpty:
-                lo_message_add_nil(message) // liblo 0.31's serialiser crashes on an empty blob
+            case .int32(let v): status = lo_message_add_int32(message, v)
+            case .float(let v): status = lo_message_add_float(message, v)
+            case .double(let v): status = lo_message_add_double(message, v)
+            case .int64(let v): status = lo_message_add_int64(message, v)
+            case .string(let v): status = lo_message_add_string(message, v)
+            case .symbol(let v): status = lo_message_add_symbol(message, v)
+            case .bool(let v): status = v ? lo_message_add_true(message) : lo_message_add_false(message)
+            case .nil, .unsupported: status = lo_message_add_nil(message)
+            case .impulse: status = lo_message_add_infinitum(message)
+            case .blob(let bytes) where bytes.isEmpty: status = lo_message_add_nil(message)
             case .blob(let bytes):
-                let blob = bytes.withUnsafeBytes { lo_blob_new(Int32($0.count), $0.baseAddress) }
-                lo_message_add_blob(message, blob)
-                lo_blob_free(blob)
-            case .unsupported: lo_message_add_nil(message)
+                let blob = bytes.withUnsafeBytes { raw in
+                    Int32(exactly: raw.count).flatMap { lo_blob_new($0, raw.baseAddress) }
+                }
+                status = blob.map { lo_message_add_blob(message, $0) } ?? -1
+                lo_blob_free(blob) // the message holds its own copy
+            }
+            guard status == 0 else {
+                lo_message_free(message)
+                return nil
             }
         }
         return message
-    }
-
-    /// Builds the packet as liblo's message or bundle and hands it to one of
-    /// the two closures; frees it afterwards. Nil if liblo could not build it.
-    private static func withLiblo<T>(_ packet: OSCPacket, message body: (lo_message, String) -> T,
-                                     bundle bundleBody: (lo_bundle) -> T) -> T? {
-        switch packet {
-        case .message(let message):
-            guard let m = makeMessage(message.arguments) else { return nil }
-            defer { lo_message_free(m) }
-            return body(m, message.address)
-        case .bundle(let messages):
-            guard let bundle = lo_bundle_new(lo_timetag(sec: 0, frac: 1)) else { return nil }
-            defer { lo_bundle_free_recursive(bundle) }
-            for message in messages {
-                guard let m = makeMessage(message.arguments) else { return nil }
-                lo_bundle_add_message(bundle, message.address, m)
-            }
-            return bundleBody(bundle)
-        }
-    }
-
-    /// The packet's bytes on the wire.
-    static func serialise(_ packet: OSCPacket) -> [UInt8]? {
-        func copy(_ bytes: UnsafeMutableRawPointer?, _ size: Int) -> [UInt8]? {
-            guard let bytes else { return nil }
-            defer { free(bytes) }
-            return Array(UnsafeRawBufferPointer(start: bytes, count: size))
-        }
-        var size = 0
-        return withLiblo(packet,
-                         message: { copy(lo_message_serialise($0, $1, nil, &size), size) },
-                         bundle: { copy(lo_bundle_serialise($0, nil, &size), size) }) ?? nil
-    }
-
-    /// Sends a packet to `target` from `server`'s socket, so the receiver sees
-    /// the server's port as the source.
-    @discardableResult
-    static func send(_ packet: OSCPacket, to target: lo_address, from server: lo_server?) -> Bool {
-        withLiblo(packet,
-                  message: { lo_send_message_from(target, server, $1, $0) >= 0 },
-                  bundle: { lo_send_bundle_from(target, server, $0) >= 0 }) ?? false
     }
 }

@@ -1,63 +1,60 @@
-import CLiblo
+import CLiblo // its headers bring <sys/socket.h>, whose SOCK_* Glibc alone does not show here
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A plain OSC client over UDP: sends from its own port and collects what
 /// comes back to it. This is what `crosspoint send` uses.
 public final class OSCClient {
-    private let server: lo_server
-    private let target: lo_address
-    private var received: [OSCMessage] = []
+    private let socket: Int32
+    private let target: SocketAddress
 
     public struct ConnectError: Error, CustomStringConvertible {
         public let description: String
     }
 
     public init(host: String, port: Int) throws {
-        guard let server = lo_server_new(nil, nil) else {
-            throw ConnectError(description: "cannot open a local UDP socket")
-        }
-        guard let target = lo_address_new(host, String(port)) else {
-            lo_server_free(server)
+        guard let target = SocketAddress.resolve(host: host, port: port) else {
             throw ConnectError(description: "cannot resolve \(host):\(port)")
         }
-        self.server = server
+        let fd = Glibc.socket(target.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ConnectError(description: "cannot open a local UDP socket") }
+        self.socket = fd
         self.target = target
-        lo_server_add_method(server, nil, nil, OSCClient.collect,
-                             Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
-        lo_address_free(target)
-        lo_server_free(server)
+        close(socket)
     }
-
-    public var localPort: Int { Int(lo_server_get_port(server)) }
 
     @discardableResult
     public func send(_ packet: OSCPacket) -> Bool {
-        LibloCoding.send(packet, to: target, from: server)
-    }
-
-    /// Everything received within `seconds` (including messages inside
-    /// bundles), in arrival order.
-    public func receive(for seconds: Double) -> [OSCMessage] {
-        var deadline = Int(seconds * 1000)
-        let clock = ContinuousClock()
-        let start = clock.now
-        while deadline > 0 {
-            _ = lo_server_recv_noblock(server, Int32(min(deadline, 100)))
-            let elapsed = clock.now - start
-            deadline = Int(seconds * 1000) - Int(elapsed.components.seconds * 1000
-                                                 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        guard let bytes = OSCCodec.encode(packet) else { return false }
+        let sent = bytes.withUnsafeBytes { data in
+            target.withSockaddr { sendto(socket, data.baseAddress, data.count, 0, $0, $1) }
         }
-        defer { received.removeAll() }
-        return received
+        return sent == bytes.count
     }
 
-    private static let collect: lo_method_handler = { path, types, argv, argc, _, context in
-        guard let context, let path else { return 0 }
-        let client = Unmanaged<OSCClient>.fromOpaque(context).takeUnretainedValue()
-        client.received.append(OSCMessage(String(cString: path),
-                                          LibloCoding.arguments(types: types, argv: argv, count: argc)))
-        return 0
+    /// Everything received within `seconds` (the messages of bundles one by
+    /// one), in arrival order. What is not valid OSC is skipped.
+    public func receive(for seconds: Double) -> [OSCMessage] {
+        var received: [OSCMessage] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        while clock.now < deadline {
+            let left = deadline - clock.now
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(clamping: max(1, milliseconds))) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard count > 0 else { continue }
+            let packet = buffer.withUnsafeBytes { raw in
+                try? OSCCodec.decode(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+            }
+            received += packet?.messages ?? []
+        }
+        return received
     }
 }

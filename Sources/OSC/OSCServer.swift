@@ -1,4 +1,4 @@
-import CLiblo
+import CLiblo // its headers bring <sys/socket.h>, whose SOCK_* Glibc alone does not show here
 import SystemSupport
 import Synchronization
 #if canImport(Glibc)
@@ -10,13 +10,13 @@ import Glibc
 ///
 /// The sockets are ours, so that we can bind to one interface and check
 /// every sender against the `AccessPolicy` before anything is decoded
-/// (denied packets are dropped and counted). Decoding and dispatch are
-/// liblo's (`lo_server_dispatch_data`), one packet at a time: `handler` is
-/// never called concurrently, and `bundleStarted`/`bundleEnded` bracket the
-/// messages of each bundle with its time tag. Future time tags are not held
-/// back by liblo; the handler decides when a bundle takes effect.
+/// (denied packets are dropped and counted). Each packet is decoded whole
+/// with `OSCCodec` and handed to `handler` (a bundle as one value, with its
+/// time tag); a malformed one is logged and dropped. The UDP thread and each
+/// TCP connection's thread call `handler` on their own: it must be safe to
+/// call from several threads at once (the `Controller` serialises itself).
 public final class OSCServer: @unchecked Sendable {
-    public typealias Handler = @Sendable (OSCMessage, OSCPeer) -> [OSCPacket]
+    public typealias Handler = @Sendable (OSCPacket, OSCPeer) -> [OSCPacket]
 
     public struct Options: Sendable {
         /// Address to listen on: "0.0.0.0" (every IPv4 interface), "::" (IPv4 and IPv6), or one address.
@@ -36,20 +36,8 @@ public final class OSCServer: @unchecked Sendable {
     public let options: Options
     private let udp: Int32
     private let tcpListener: Int32?
-    private let dispatcher: lo_server
-    // Set once by start(), before any thread reads them.
+    // Set once by start(), before any thread reads it.
     private var handler: Handler = { _, _ in [] }
-    private var bundleStarted: @Sendable (OSCTimeTag, OSCPeer) -> Void = { _, _ in }
-    private var bundleEnded: @Sendable () -> Void = {}
-    private var bundleAborted: @Sendable () -> Void = {}
-    /// Serialises dispatch: liblo's server is not thread-safe, and the
-    /// handler runs one message at a time.
-    private let dispatchLock = Mutex<Void>(())
-    /// The sender of the packet being dispatched; only touched under `dispatchLock`.
-    private var currentPeer: OSCPeer?
-    /// Bundles begun and not yet ended in the packet being dispatched: liblo
-    /// stops at a malformed bundle element without ending the bundle.
-    private var openBundles = 0
     /// At most this many TCP connections at once.
     public static let connectionLimit = 64
     /// A TCP client that takes more than this to accept a write is cut off.
@@ -87,23 +75,12 @@ public final class OSCServer: @unchecked Sendable {
         }
         guard let opened else { throw StartError(description: "cannot open the OSC ports") }
         (udp, port, tcpListener) = opened
-        guard let dispatcher = lo_server_new_with_proto(nil, LO_UDP, OSCServer.reportError) else {
-            close(udp)
-            tcpListener.map { _ = close($0) }
-            throw StartError(description: "liblo could not make a dispatcher")
-        }
-        self.dispatcher = dispatcher
-        lo_server_enable_queue(dispatcher, 0, 1)
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        lo_server_add_method(dispatcher, nil, nil, OSCServer.dispatch, context)
-        lo_server_add_bundle_handlers(dispatcher, OSCServer.bundleStart, OSCServer.bundleEnd, context)
     }
 
     deinit {
         stop()
         close(udp)
         tcpListener.map { _ = close($0) }
-        lo_server_free(dispatcher)
     }
 
     /// The UDP socket, its port, and the TCP listener on the same port number.
@@ -151,20 +128,11 @@ public final class OSCServer: @unchecked Sendable {
         return fd
     }
 
-    /// Starts the receiving threads. Every message goes to `handler`, whose
-    /// replies go back to the sender; `bundleStarted`/`bundleEnded` bracket
-    /// the messages of each bundle, the start with the bundle's time tag
-    /// and sender; `bundleAborted` follows the start of a bundle that turned
-    /// out to be malformed part-way (no end comes for it).
-    public func start(handler: @escaping Handler,
-                      bundleStarted: @escaping @Sendable (OSCTimeTag, OSCPeer) -> Void = { _, _ in },
-                      bundleEnded: @escaping @Sendable () -> Void = {},
-                      bundleAborted: @escaping @Sendable () -> Void = {}) {
+    /// Starts the receiving threads. Every packet goes to `handler`, whose
+    /// replies go back to the sender.
+    public func start(handler: @escaping Handler) {
         guard !running.load(ordering: .sequentiallyConsistent) else { return }
         self.handler = handler
-        self.bundleStarted = bundleStarted
-        self.bundleEnded = bundleEnded
-        self.bundleAborted = bundleAborted
         running.store(true, ordering: .sequentiallyConsistent)
         let udpThread = Thread { [self] in receiveDatagrams() }
         udpThread.name = "osc-udp"
@@ -196,7 +164,7 @@ public final class OSCServer: @unchecked Sendable {
     /// Sends a packet to a peer: from our UDP port, or on its TCP connection.
     @discardableResult
     public func send(_ packet: OSCPacket, to peer: OSCPeer) -> Bool {
-        guard let bytes = LibloCoding.serialise(packet) else { return false }
+        guard let bytes = OSCCodec.encode(packet) else { return false }
         switch peer.transport {
         case .udp:
             let sent = bytes.withUnsafeBytes { data in
@@ -243,7 +211,7 @@ public final class OSCServer: @unchecked Sendable {
                 last = peer
             }
             guard peer.access != .denied else { deniedPackets.add(1, ordering: .relaxed); continue }
-            dispatch(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), from: peer)
+            handle(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), from: peer)
         }
     }
 
@@ -300,8 +268,8 @@ public final class OSCServer: @unchecked Sendable {
                     | Int(pending[start + 2]) << 8 | Int(pending[start + 3])
                 guard size <= 65_536 else { OSCLog.write("\(peer): TCP packet of \(size) bytes refused; closing"); return }
                 guard pending.count - start >= 4 + size else { break }
-                pending.withUnsafeMutableBytes { bytes in
-                    dispatch(UnsafeMutableRawBufferPointer(rebasing: bytes[(start + 4)..<(start + 4 + size)]), from: peer)
+                pending.withUnsafeBytes { bytes in
+                    handle(UnsafeRawBufferPointer(rebasing: bytes[(start + 4)..<(start + 4 + size)]), from: peer)
                 }
                 start += 4 + size
             }
@@ -315,27 +283,18 @@ public final class OSCServer: @unchecked Sendable {
         return poll(&descriptor, 1, 200) > 0
     }
 
-    /// Decodes and handles one packet; liblo may rewrite `bytes` as it decodes.
-    private func dispatch(_ bytes: UnsafeMutableRawBufferPointer, from peer: OSCPeer) {
+    /// Decodes one packet and sends the handler's replies back; a packet
+    /// that is not valid OSC is logged and dropped.
+    private func handle(_ bytes: UnsafeRawBufferPointer, from peer: OSCPeer) {
         guard !bytes.isEmpty else { return }
-        dispatchLock.withLock { _ in
-            currentPeer = peer
-            openBundles = 0
-            let result = lo_server_dispatch_data(dispatcher, bytes.baseAddress, bytes.count)
-            if result < 0 || openBundles > 0 {
-                OSCLog.write("\(peer): not a valid OSC packet (\(bytes.count) bytes), dropped")
-            }
-            if openBundles > 0 { bundleAborted() }
-            openBundles = 0
-            currentPeer = nil
+        let packet: OSCPacket
+        do {
+            packet = try OSCCodec.decode(bytes)
+        } catch {
+            OSCLog.write("\(peer): not a valid OSC packet (\(bytes.count) bytes: \(error)), dropped")
+            return
         }
-    }
-
-    /// Runs `body` as if it were a packet being dispatched: never at the
-    /// same time as one, so that messages from other sources (scheduled
-    /// bundles, WebSocket clients) do not interleave with a bundle.
-    public func serialized<T>(_ body: () -> T) -> T {
-        dispatchLock.withLock { _ in body() }
+        for reply in handler(packet, peer) { send(reply, to: peer) }
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
@@ -346,40 +305,5 @@ public final class OSCServer: @unchecked Sendable {
             offset += n
         }
         return true
-    }
-
-    // MARK: - liblo callbacks, inside dispatch (the lock is held)
-
-    private static let dispatch: lo_method_handler = { path, types, argv, argc, _, context in
-        guard let context, let path else { return 0 }
-        let server = Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue()
-        // dispatch() holds the lock while liblo calls us.
-        guard let peer = server.currentPeer else { return 0 }
-        let arguments = LibloCoding.arguments(types: types, argv: argv, count: argc)
-        let replies = server.handler(OSCMessage(String(cString: path), arguments), peer)
-        for reply in replies { server.send(reply, to: peer) }
-        return 0
-    }
-
-    private static let bundleStart: lo_bundle_start_handler = { time, context in
-        guard let context else { return 0 }
-        let server = Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue()
-        guard let peer = server.currentPeer else { return 0 } // dispatch() holds the lock
-        server.openBundles += 1
-        server.bundleStarted(OSCTimeTag(seconds: time.sec, fraction: time.frac), peer)
-        return 0
-    }
-
-    private static let bundleEnd: lo_bundle_end_handler = { context in
-        guard let context else { return 0 }
-        let server = Unmanaged<OSCServer>.fromOpaque(context).takeUnretainedValue()
-        server.openBundles -= 1
-        server.bundleEnded()
-        return 0
-    }
-
-    private static let reportError: lo_err_handler = { number, message, location in
-        let text = message.map { String(cString: $0) } ?? "unknown"
-        OSCLog.write("liblo error \(number): \(text)")
     }
 }

@@ -59,8 +59,8 @@ final class OSCQueryListeners: Sendable {
         let queues = state.withLock { state in
             state.clients.values.filter { $0.paths.contains(message.address) }.map(\.queue)
         }
-        guard !queues.isEmpty else { return }
-        let frame = ByteBuffer(bytes: message.encoded())
+        guard !queues.isEmpty, let bytes = OSCCodec.encode(.message(message)) else { return }
+        let frame = ByteBuffer(bytes: bytes)
         for queue in queues {
             if case .dropped = queue.yield(frame) { dropped.add(1, ordering: .relaxed) }
         }

@@ -31,10 +31,10 @@ import Synchronization
 /// from async code (`await start()`/`await stop()`). A server runs once:
 /// after `stop()` make a new one.
 public final class OSCQueryServer: Sendable {
-    /// Called with each OSC message a full-access WebSocket client sends,
-    /// and the client's IP address. Called on the server's threads; it must
-    /// not block for long.
-    public typealias SetHandler = @Sendable (_ message: OSCMessage, _ host: String) -> Void
+    /// Called with each OSC packet a full-access WebSocket client sends (a
+    /// bundle with its time tag set to immediately), and the client's IP
+    /// address. Called on the server's threads; it must not block for long.
+    public typealias SetHandler = @Sendable (_ packet: OSCPacket, _ host: String) -> Void
 
     private let bind: String
     private let requestedPort: Int

@@ -76,27 +76,29 @@ struct OSCQueryWebSocketSession: Sendable {
     }
 
     private func handleOSC(_ bytes: [UInt8]) {
-        let packet: OSCPacket
+        var packet: OSCPacket
         do {
-            packet = try OSCPacket(decoding: bytes)
+            packet = try OSCCodec.decode(bytes)
         } catch {
             logger.debug("OSCQuery: undecodable OSC frame", metadata: ["host": "\(host)", "error": "\(error)"])
             return
         }
-        let messages: [OSCMessage] = switch packet {
-        case .message(let message): [message]
-        case .bundle(let messages): messages
-        }
         // Rules may have changed since the upgrade: ask again.
         guard access == .full, gate.model.access(for: host) == .full else {
-            for message in messages { gate.refuse(host, "WebSocket set \(message.address)") }
+            for message in packet.messages { gate.refuse(host, "WebSocket set \(message.address)") }
             return
         }
         guard let onSet else {
             logger.debug("OSCQuery: sets not accepted", metadata: ["host": "\(host)"])
             return
         }
-        for message in messages { onSet(message, host) }
+        // A bundle's messages take effect together, at once: its time tag is
+        // not kept (replies, such as /late, have no way back to this client).
+        if case .bundle(var bundle) = packet {
+            bundle.timeTag = .immediately
+            packet = .bundle(bundle)
+        }
+        onSet(packet, host)
     }
 
     /// Whether a browser sent the upgrade from a page of another host. Such

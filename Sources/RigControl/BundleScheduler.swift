@@ -17,7 +17,7 @@ public protocol AudioClock: FrameClock {
 /// control side: the scene, replies and feedback change when the audio has
 /// reached the bundle's frame. (The audio itself does not wait here: the
 /// bundle's changes were handed to the mixer on arrival, stamped with their
-/// time, and apply at their exact frame; see `Controller.bundleEnded`.)
+/// time, and apply at their exact frame; see `Controller.handle`.)
 ///
 /// What waits is bounded in count and in bytes (the messages, and the
 /// changes staged for the audio thread), in all and per client: a flood of
@@ -46,7 +46,7 @@ public final class BundleScheduler: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let clock: any AudioClock
     /// Called on the scheduler's thread when the first bundle is due: the
-    /// controller takes it (`takeDue`) while nothing else is dispatched.
+    /// controller takes it (`takeDue`) between two packets.
     private let due: @Sendable () -> Void
     /// At most this many bundles wait.
     public static let capacity = 10_000
@@ -112,9 +112,9 @@ public final class BundleScheduler: @unchecked Sendable {
     }
 
     /// The bundles due now, earliest first, taken out, for the controller to
-    /// handle: when told they are due, and before any message that arrives
-    /// after their frame has played. Taken and handled while the caller
-    /// holds off every other message, so none comes between.
+    /// handle: when told they are due, and before any packet that arrives
+    /// after their frame has played. Taken and handled between two packets,
+    /// so none comes between.
     public func takeDue() -> [(messages: [OSCMessage], peer: OSCPeer, staged: [Change])] {
         var due: [(messages: [OSCMessage], peer: OSCPeer, staged: [Change])] = []
         while let entry = takeFirstIfDue() { due.append((entry.messages, entry.peer, entry.staged)) }

@@ -7,72 +7,67 @@ import OSC
 /// takes effect at its time, to the sample. Its audio changes are worked out
 /// on arrival (`rehearse`) and handed to the mixer stamped with the time; its
 /// messages wait in the `BundleScheduler` and change the scene when the audio
-/// has reached that time (`handleScheduled`), before any message that comes
+/// has reached that time (`handleScheduled`), before any packet that comes
 /// after (`catchUp`).
 extension Controller {
-    /// The messages of a bundle take effect together: their changes are held
-    /// back until the bundle ends, then handed over as one batch. A bundle
-    /// whose time tag lies ahead is kept whole; when it ends, its changes are
-    /// worked out and handed to the mixer stamped with its time (they apply
-    /// at that frame), and the messages wait in the `BundleScheduler` to
-    /// change the scene, reply and feed back at their time. One that arrives
-    /// after its time applies at once and its sender is told
-    /// `/late ,sf address seconds`.
-    public func bundleStarted(at time: OSCTimeTag = .immediately, from peer: OSCPeer? = nil) {
-        catchUp()
+    /// A bundle, whole (`serial` held, due bundles handled). Its messages
+    /// take effect together: their changes go to the mixer as one batch. A
+    /// bundle whose time tag lies ahead is kept whole: its changes are worked
+    /// out now and handed to the mixer stamped with its time (they apply at
+    /// that frame), and the messages wait in the `BundleScheduler` to change
+    /// the scene, reply and feed back at their time. One that arrives after
+    /// its time applies at once, and its sender is told
+    /// `/late ,sf address seconds` (the address of its first message).
+    func handle(_ bundle: OSCBundle, from peer: OSCPeer) -> [OSCPacket] {
         lock.withLock { _ in
-            bundleDepth += 1
-            guard bundleDepth == 1, !time.isImmediate, let peer else { return }
-            let ahead = time.unixTime - Date().timeIntervalSince1970
+            defer { flush() }
+            let ahead = bundle.timeTag.isImmediate ? 0 : bundle.timeTag.unixTime - Date().timeIntervalSince1970
             if ahead > Self.bundleHorizon {
-                refusal = "time tag more than an hour ahead"
-            } else if ahead > 0, let scheduler {
-                if let reason = scheduler.refusal(bytes: 0, from: peer) {
-                    refusal = reason
-                } else {
-                    held = (time.unixTime, peer, [], 0)
-                }
-            } else if ahead < -0.001 {
-                lateBy = -ahead
-                lateBundles += 1
+                return refuse(bundle, "time tag more than an hour ahead", from: peer)
             }
+            if ahead > 0, let scheduler {
+                return hold(bundle, due: bundle.timeTag.unixTime, from: peer, in: scheduler)
+            }
+            var late: [OSCPacket] = []
+            if ahead < -0.001 {
+                lateBundles += 1
+                if let first = bundle.messages.first {
+                    late = [.message(OSCMessage("/late", [.string(first.address), .float(Float(-ahead))]))]
+                    logger.info("late bundle from \(peer): \(first.address) \(-ahead) s after its time")
+                }
+            }
+            return late + bundle.messages.flatMap { process($0, from: peer) }
         }
     }
 
-    public func bundleEnded() {
-        let refused = lock.withLock { _ -> (OSCPacket, OSCPeer)? in
-            bundleDepth = max(0, bundleDepth - 1)
-            guard bundleDepth == 0 else { return nil }
-            lateBy = nil
-            refusal = nil
-            refusedFirst = false
-            var refused: (OSCPacket, OSCPeer)?
-            if let bundle = held {
-                held = nil
-                refused = schedule(bundle)
-            }
-            flush()
-            return refused
-        }
-        if let (packet, peer) = refused { reply(packet, peer) }
+    /// A bundle none of which applies: its first message is answered with
+    /// the reason.
+    private func refuse(_ bundle: OSCBundle, _ reason: String, from peer: OSCPeer) -> [OSCPacket] {
+        bundle.messages.first.map { reject($0, reason, from: peer) } ?? []
     }
 
     /// A bundle for later: its audio changes go to the mixer now, stamped
-    /// with its time; its messages wait for that time in the scheduler.
-    /// Returns the `/error` for its sender when it cannot wait.
-    private func schedule(_ bundle: (due: Double, peer: OSCPeer, messages: [OSCMessage], bytes: Int))
-        -> (OSCPacket, OSCPeer)? {
-        guard let scheduler else { return nil }
-        let staged = rehearse(bundle.messages, from: bundle.peer)
-        let bytes = bundle.bytes + staged.count * MemoryLayout<Change>.stride
-        if let reason = scheduler.schedule(bundle.messages, at: bundle.due, from: bundle.peer,
-                                           staged: staged, bytes: bytes) {
-            logger.warning("dropped a bundle from \(bundle.peer): \(reason)")
-            let address = bundle.messages.first?.address ?? ""
-            return (.message(OSCMessage("/error", [.string(address), .string(reason)])), bundle.peer)
+    /// with its time; its messages wait for that time in the scheduler. What
+    /// waits is bounded: a bundle that would cross a limit is refused with an
+    /// `/error` at the message that crosses it (the address of the first
+    /// when only its staged changes do), and none of it applies.
+    private func hold(_ bundle: OSCBundle, due: Double, from peer: OSCPeer,
+                      in scheduler: BundleScheduler) -> [OSCPacket] {
+        if let reason = scheduler.refusal(bytes: 0, from: peer) { return refuse(bundle, reason, from: peer) }
+        var bytes = 0
+        for message in bundle.messages {
+            bytes += 16 + message.encodedSize
+            if let reason = scheduler.refusal(bytes: bytes, from: peer) { return reject(message, reason, from: peer) }
         }
-        mixer.submit(staged, due: bundle.due)
-        return nil
+        let staged = rehearse(bundle.messages, from: peer)
+        bytes += staged.count * MemoryLayout<Change>.stride
+        if let reason = scheduler.schedule(bundle.messages, at: due, from: peer, staged: staged, bytes: bytes) {
+            logger.warning("dropped a bundle from \(peer): \(reason)")
+            let address = bundle.messages.first?.address ?? ""
+            return [.message(OSCMessage("/error", [.string(address), .string(reason)]))]
+        }
+        mixer.submit(staged, due: due)
+        return []
     }
 
     /// The audio changes `messages` will make, worked out now on the state
@@ -84,50 +79,31 @@ extension Controller {
         pending.removeAll(keepingCapacity: true)
         rehearsing = true
         logger = Logger(label: logger.label, factory: { _ in SwiftLogNoOpLogHandler() })
-        bundleDepth += 1
         for message in messages { _ = dispatch(message, from: peer) }
         let changes = pending
-        bundleDepth -= 1
         rehearsing = false
         (state, undoState, logger, sceneChanged, touched, pending) = saved
         return changes
-    }
-
-    /// A bundle broke off part-way (a malformed element): whatever of it was
-    /// held for later is dropped, and what was already applied goes to the
-    /// audio thread, so that the rig never stays inside a bundle.
-    public func bundleAborted() {
-        lock.withLock { _ in
-            if held != nil { logger.warning("dropped a malformed bundle from \(held!.peer)") }
-            held = nil
-            bundleDepth = 0
-            lateBy = nil
-            refusal = nil
-            refusedFirst = false
-            flush()
-        }
     }
 
     /// Bundles that arrived after their time.
     public var lateBundleCount: Int { lock.withLock { _ in lateBundles } }
 
     /// Bundles whose frame the audio has played change the scene before
-    /// anything that arrives after them, as they did the audio: a message
+    /// anything that arrives after them, as they did the audio: a packet
     /// then acts on the scene the bundle left, not on the one before it.
-    /// Called before every message and bundle, and by the scheduler's thread
-    /// when one comes due (never at the same time as a message: the caller
-    /// holds the dispatch). Replies go through `send`.
-    public func releaseDueBundles() { catchUp() }
+    /// Called by the scheduler's thread when one comes due; `handle` does
+    /// the same before every packet. Replies go through `reply`.
+    public func releaseDueBundles() {
+        serial.withLock { _ in catchUp() }
+    }
 
+    /// Handles the bundles now due, earliest first (`serial` held).
     func catchUp() {
-        guard let scheduler, scheduler.waiting > 0,
-              lock.withLock({ _ in bundleDepth == 0 && !catchingUp }) else { return }
-        let due = scheduler.takeDue()
-        guard !due.isEmpty else { return }
-        lock.withLock { _ in catchingUp = true }
-        defer { lock.withLock { _ in catchingUp = false } }
-        for bundle in due {
-            handleScheduled(bundle.messages, from: bundle.peer, staged: bundle.staged, reply: reply)
+        guard let scheduler, scheduler.waiting > 0 else { return }
+        for bundle in scheduler.takeDue() {
+            let replies = lock.withLock { _ in applyScheduled(bundle.messages, from: bundle.peer, staged: bundle.staged) }
+            for packet in replies { reply(packet, bundle.peer) }
         }
     }
 
@@ -138,20 +114,24 @@ extension Controller {
     /// (another solo, a different undo), only the difference follows, now.
     public func handleScheduled(_ messages: [OSCMessage], from peer: OSCPeer, staged: [Change],
                                 reply: (OSCPacket, OSCPeer) -> Void) {
-        bundleStarted()
-        for message in messages {
-            for packet in handle(message, from: peer) { reply(packet, peer) }
+        let replies = serial.withLock { _ in
+            catchUp()
+            return lock.withLock { _ in applyScheduled(messages, from: peer, staged: staged) }
         }
-        lock.withLock { _ in
-            bundleDepth = max(0, bundleDepth - 1)
-            guard bundleDepth == 0 else { return }
-            let corrections = corrections(made: pending, staged: staged)
-            pending.removeAll(keepingCapacity: true)
-            if !corrections.isEmpty {
-                logger.info("a bundle from \(peer) changed meaning while it waited; \(corrections.count) parameters corrected at its time")
-                mixer.submit(corrections)
-            }
+        for packet in replies { reply(packet, peer) }
+    }
+
+    /// `handleScheduled` under the lock: the messages' replies. Their changes
+    /// do not go to the mixer: only the corrections to `staged` do.
+    private func applyScheduled(_ messages: [OSCMessage], from peer: OSCPeer, staged: [Change]) -> [OSCPacket] {
+        let replies = messages.flatMap { process($0, from: peer) }
+        let corrections = corrections(made: pending, staged: staged)
+        pending.removeAll(keepingCapacity: true)
+        if !corrections.isEmpty {
+            logger.info("a bundle from \(peer) changed meaning while it waited; \(corrections.count) parameters corrected at its time")
+            mixer.submit(corrections)
         }
+        return replies
     }
 
     /// The changes the audio thread still needs after it applied `staged`

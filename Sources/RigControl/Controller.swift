@@ -10,11 +10,14 @@ import Synchronization
 /// OSC address space, and turns every accepted change into ramps for the
 /// audio thread.
 ///
-/// Messages arrive on liblo's thread; the state keeper reads a snapshot from
-/// its own. A lock keeps them apart (never the audio thread: it only sees the
-/// queue). A message is checked whole before anything changes: a bad
-/// argument for any target it names rejects it with an `/error` reply and
-/// changes nothing.
+/// Packets come whole (`handle`), from every transport's threads and from
+/// the scheduler's: the controller takes them one at a time (`serial`), so
+/// that nothing comes between the messages of a bundle. The state keeper,
+/// the preset writer and discovery read or touch the state from their own
+/// threads: `lock` keeps them apart from the packet being handled (never
+/// the audio thread: it only sees the queue). A message is checked whole
+/// before anything changes: a bad argument for any target it names rejects
+/// it with an `/error` reply and changes nothing.
 public final class Controller: @unchecked Sendable {
     public let mixer: Mixer
     public let addressSpace: AddressSpace
@@ -33,27 +36,21 @@ public final class Controller: @unchecked Sendable {
     /// Called after every change of the rig state (scene, safes, preset),
     /// under the lock: keep it quick.
     let stateChanged: @Sendable () -> Void
+    /// Held for the whole of a packet, and of a due bundle the scheduler
+    /// hands over: packets are handled one at a time, whatever thread they
+    /// come from. Taken before `lock`, never while holding it.
+    let serial = Mutex<Void>(())
     let lock = Mutex<Void>(())
 
     // The state, guarded by `lock`.
     var state: RigState
     /// The state just before the last recall or undo, for `/preset/undo`.
     var undoState: RigState?
-    var bundleDepth = 0
+    /// The changes of the packet being handled: they go to the mixer as one
+    /// batch when it has been handled (`flush`).
     var pending: [Change] = []
-    /// The messages of a bundle whose time lies ahead, kept until its end,
-    /// and their size.
-    var held: (due: Double, peer: OSCPeer, messages: [OSCMessage], bytes: Int)?
     /// True while a timed bundle's audio changes are worked out ahead of its time.
     var rehearsing = false
-    /// True while bundles whose time has come are handled before a message.
-    var catchingUp = false
-    /// Set when a bundle arrived after its time: the first reply says so.
-    var lateBy: Double?
-    /// Set when a bundle cannot be kept for its time: its first message is
-    /// answered with this reason, and none of its messages applies.
-    var refusal: String?
-    var refusedFirst = false
     /// The furthest ahead a bundle's time may lie.
     public static let bundleHorizon: Double = 3600
     /// Where bundles for the future wait; nil: they apply at once.
@@ -74,10 +71,9 @@ public final class Controller: @unchecked Sendable {
     public var hasListeners: @Sendable () -> Bool = { false }
     /// Where replies go that come after `handle` has returned: a preset
     /// save, delete or rename is answered once the disk holds it
-    /// (Controller+Presets.swift), from the preset writer's thread; a timed
-    /// bundle refused once its size is known, and the replies of a timed
-    /// bundle handled at its time. Not called under the lock. Set it before
-    /// messages arrive.
+    /// (Controller+Presets.swift), from the preset writer's thread; the
+    /// replies of a timed bundle handled at its time. Not called under the
+    /// lock. Set it before messages arrive.
     public var reply: @Sendable (OSCPacket, OSCPeer) -> Void = { _, _ in }
 
     /// `initial` is the state to start from; the mixer must already hold its scene.
@@ -104,12 +100,12 @@ public final class Controller: @unchecked Sendable {
     /// A copy of the whole rig state, for saving.
     public func snapshot() -> RigState { lock.withLock { _ in state } }
 
-    /// Queues changes for the audio thread: now, or at the end of the bundle.
+    /// Queues changes for the audio thread, with the rest of the packet's.
     func submit(_ changes: [Change]) {
         pending += changes
-        if bundleDepth == 0 { flush() }
     }
 
+    /// Hands the packet's changes to the mixer, as one batch.
     func flush() {
         guard !pending.isEmpty else { return }
         mixer.submit(pending)
@@ -118,48 +114,43 @@ public final class Controller: @unchecked Sendable {
 
     // MARK: - Messages
 
-    /// Handles one message and returns the replies for its sender.
-    public func handle(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
-        catchUp()
-        return lock.withLock { _ in
-            if let reason = refusal {
-                defer { refusedFirst = true }
-                return refusedFirst ? [] : reject(message, reason, from: peer)
-            }
-            if let bundle = held {
-                let bytes = bundle.bytes + 16 + message.encodedSize
-                if let reason = scheduler?.refusal(bytes: bytes, from: bundle.peer) {
-                    held = nil
-                    refusal = reason
-                    refusedFirst = true
-                    return reject(message, reason, from: peer)
+    /// Handles one packet and returns the replies for its sender. A bundle
+    /// is handled whole (Controller+Bundles.swift): its messages take effect
+    /// together, at its time. Bundles whose time has come are handled first.
+    public func handle(_ packet: OSCPacket, from peer: OSCPeer) -> [OSCPacket] {
+        serial.withLock { _ in
+            catchUp()
+            switch packet {
+            case .message(let message):
+                return lock.withLock { _ in
+                    defer { flush() }
+                    return process(message, from: peer)
                 }
-                held?.messages.append(message)
-                held?.bytes = bytes
-                return []
+            case .bundle(let bundle):
+                return handle(bundle, from: peer)
             }
-            var late: [OSCPacket] = []
-            if let seconds = lateBy {
-                lateBy = nil
-                late = [.message(OSCMessage("/late", [.string(message.address), .float(Float(seconds))]))]
-                logger.info("late bundle from \(peer): \(message.address) \(seconds) s after its time")
-            }
-            sceneChanged = false
-            touched.removeAll(keepingCapacity: true)
-            feedback?.renew(peer)
-            meters?.renew(peer)
-            let before = (state.safes, state.preset, state.modified)
-            let replies = dispatch(message, from: peer)
-            if sceneChanged { state.modified = true }
-            if sceneChanged || before != (state.safes, state.preset, state.modified) { stateChanged() }
-            // Feedback is built only when someone listens.
-            if !touched.isEmpty && ((feedback?.count ?? 0) > 0 || hasListeners()) {
-                let messages = feedbackMessages(for: touched)
-                feedback?.publish(messages)
-                onChange?(messages)
-            }
-            return late + replies
         }
+    }
+
+    /// One message of a packet, under the lock: its replies; its changes
+    /// wait in `pending`. The scene is marked modified, the state keeper
+    /// told, and feedback published, per message.
+    func process(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
+        sceneChanged = false
+        touched.removeAll(keepingCapacity: true)
+        feedback?.renew(peer)
+        meters?.renew(peer)
+        let before = (state.safes, state.preset, state.modified)
+        let replies = dispatch(message, from: peer)
+        if sceneChanged { state.modified = true }
+        if sceneChanged || before != (state.safes, state.preset, state.modified) { stateChanged() }
+        // Feedback is built only when someone listens.
+        if !touched.isEmpty && ((feedback?.count ?? 0) > 0 || hasListeners()) {
+            let messages = feedbackMessages(for: touched)
+            feedback?.publish(messages)
+            onChange?(messages)
+        }
+        return replies
     }
 
     func dispatch(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {

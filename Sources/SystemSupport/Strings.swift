@@ -56,3 +56,21 @@ extension StringProtocol {
         return String(self) < String(other)
     }
 }
+
+extension StringProtocol {
+    /// With control characters written as `\u{…}` escapes (backslashes
+    /// doubled): text from the network goes into log lines this way, so that
+    /// it cannot end a line or move the terminal's cursor.
+    public func escapingControlCharacters() -> String {
+        var result = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case _ where scalar.properties.generalCategory == .control:
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -69,11 +69,10 @@ final class Rig {
                                 smoothingSeconds: configuration.smoothingSeconds, logger: logger,
                                 stateChanged: { keeper.changed() })
         let controller = controller
-        // Scheduled bundles and WebSocket values go through the server's
-        // dispatch, so they never interleave with a bundle being received.
-        scheduler = BundleScheduler(clock: host) {
-            server.serialized { controller.releaseDueBundles() }
-        }
+        // The controller takes one packet at a time, whichever thread hands
+        // it over: due bundles and WebSocket values never come between the
+        // messages of a bundle.
+        scheduler = BundleScheduler(clock: host) { controller.releaseDueBundles() }
         mixer.use(clock: host)
         discovery = configuration.httpPort.map { port in
             let policy = configuration.osc.policy
@@ -81,11 +80,11 @@ final class Rig {
                 bind: configuration.osc.bind, port: port, oscPort: server.port, oscTransport: "UDP",
                 name: "Crosspoint \(configuration.host.clientName)",
                 model: RigNamespace(controller: controller, policy: policy), logger: logger,
-                onSet: { message, host in
-                    // A WebSocket client's value: handled like an OSC message from its host.
+                onSet: { packet, host in
+                    // A WebSocket client's values: handled like an OSC packet from its host.
                     guard let address = SocketAddress.resolve(host: host, port: 0) else { return }
                     let peer = OSCPeer(address: address, access: policy.access(forHost: host))
-                    _ = server.serialized { controller.handle(message, from: peer) }
+                    _ = controller.handle(packet, from: peer)
                 })
         }
         controller.feedback = feedback
@@ -134,10 +133,7 @@ final class Rig {
         start { scheduler.run() }
         let mixer = mixer
         start { mixer.runService() }
-        server.start(handler: { controller.handle($0, from: $1) },
-                     bundleStarted: { controller.bundleStarted(at: $0, from: $1) },
-                     bundleEnded: { controller.bundleEnded() },
-                     bundleAborted: { controller.bundleAborted() })
+        server.start(handler: { controller.handle($0, from: $1) })
         let tcp = configuration.osc.tcp ? " (and TCP)" : ""
         let http = discovery.map { ", OSCQuery on HTTP port \($0.port)" } ?? ""
         logger.notice("ready: OSC on UDP port \(server.port)\(tcp)\(http), JACK client '\(host.clientName)', \(mixer.inputs)x\(mixer.outputs), pan law \(configuration.panLaw.rawValue), smoothing \(configuration.smoothingSeconds * 1000) ms")

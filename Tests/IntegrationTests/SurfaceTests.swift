@@ -178,7 +178,7 @@ final class TCPOSCConnection {
     func close() { _ = Glibc.close(fd) }
 
     func send(_ packet: OSCTestClient.Packet) throws {
-        let bytes = try OSCTestClient.encode(packet)
+        let bytes = OSCTestClient.encode(packet)
         let framed = withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) } + bytes
         guard framed.withUnsafeBytes({ Glibc.send(fd, $0.baseAddress, $0.count, 0) }) == framed.count else {
             throw RigError("TCP send failed")

@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import NIOCore
 import Logging
 import OSC
+import OSCOracle
 import OSCQuery
 import Synchronization
 import Testing
@@ -21,9 +22,11 @@ import Testing
 
     /// What `onSet` received.
     final class SetLog: Sendable {
-        private let entries = Mutex<[(OSCMessage, String)]>([])
-        func append(_ message: OSCMessage, _ host: String) { entries.withLock { $0.append((message, host)) } }
-        var messages: [OSCMessage] { entries.withLock { $0.map(\.0) } }
+        private let entries = Mutex<[(OSCPacket, String)]>([])
+        func append(_ packet: OSCPacket, _ host: String) { entries.withLock { $0.append((packet, host)) } }
+        var packets: [OSCPacket] { entries.withLock { $0.map(\.0) } }
+        /// The messages of every packet, in order.
+        var messages: [OSCMessage] { packets.flatMap(\.messages) }
         var hosts: [String] { entries.withLock { $0.map(\.1) } }
     }
 
@@ -31,7 +34,7 @@ import Testing
     func withServer(model: FakeModel = FakeModel(), setLog: SetLog? = nil,
                     _ body: (OSCQueryServer) async throws -> Void) async throws {
         var onSet: OSCQueryServer.SetHandler?
-        if let setLog { onSet = { message, host in setLog.append(message, host) } }
+        if let setLog { onSet = { packet, host in setLog.append(packet, host) } }
         let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "Crosspoint test",
                                     model: model, logger: Self.logger, onSet: onSet)
         try await server.start()
@@ -227,13 +230,15 @@ import Testing
             let set = OSCMessage("/source/1/volume", [.float(0.125)])
             let bundle = [OSCMessage("/source/2/volume", [.float(1.5)]), OSCMessage("/output/1/mode", [.string("mono")])]
             try await WebSocketProbe.run(port: server.port) { inbound, outbound in
-                try await outbound.write(.binary(ByteBuffer(bytes: set.encoded())))
-                try await outbound.write(.binary(ByteBuffer(bytes: OSCPacket.bundle(bundle).encoded())))
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(set)))))
+                let later = OSCTimeTag(unixTime: 4_000_000_000)
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.bundle(bundle, at: later)))))
                 try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3])))  // garbage: ignored
-                while log.messages.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+                while log.packets.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
             }
-            #expect(log.messages == [set] + bundle)
-            #expect(log.hosts == ["127.0.0.1", "127.0.0.1", "127.0.0.1"])
+            // The bundle whole, to apply at once: its time tag is not kept.
+            #expect(log.packets == [.message(set), .bundle(bundle)])
+            #expect(log.hosts == ["127.0.0.1", "127.0.0.1"])
             #expect(server.deniedCount == 0)
         }
     }
@@ -248,7 +253,7 @@ import Testing
             let volume = OSCMessage("/source/1/volume", [.float(0.3)])
             try await WebSocketProbe.run(port: server.port) { inbound, outbound in
                 var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
-                try await outbound.write(.binary(ByteBuffer(bytes: OSCMessage("/source/1/volume", [.float(2)]).encoded())))
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(OSCMessage("/source/1/volume", [.float(2)]))))))
                 // Handled after the set attempt: once a value arrives, the set was refused.
                 try await outbound.write(WebSocketProbe.command("LISTEN", "/source/1/volume"))
                 let publisher = keepPublishing(server, [volume])
@@ -277,7 +282,7 @@ import Testing
             await #expect(throws: (any Error).self) {
                 try await WebSocketProbe.run(port: server.port) { _, outbound in
                     opened.store(true, ordering: .relaxed)
-                    try await outbound.write(.binary(ByteBuffer(bytes: OSCMessage("/source/1/volume", [.float(2)]).encoded())))
+                    try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(OSCMessage("/source/1/volume", [.float(2)]))))))
                 }
             }
             let wasOpened = opened.load(ordering: .relaxed)
@@ -300,7 +305,7 @@ import Testing
             // A page of some web site, opened in a browser on an allowed machine.
             try await WebSocketProbe.run(port: server.port, headers: [.origin: "http://evil.example"]) { inbound, outbound in
                 var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
-                try await outbound.write(.binary(ByteBuffer(bytes: set.encoded())))
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(set)))))
                 try await outbound.write(WebSocketProbe.command("LISTEN", "/source/1/volume"))
                 let publisher = keepPublishing(server, [set])
                 _ = try await WebSocketProbe.nextOSC(&messages)
@@ -310,7 +315,7 @@ import Testing
             #expect(server.deniedCount == 1)
             // A page served from this host (another port) may.
             try await WebSocketProbe.run(port: server.port, headers: [.origin: "http://127.0.0.1:8080"]) { _, outbound in
-                try await outbound.write(.binary(ByteBuffer(bytes: set.encoded())))
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(set)))))
                 while log.messages.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             }
             #expect(log.messages == [set])

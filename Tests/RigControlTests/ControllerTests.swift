@@ -31,7 +31,7 @@ extension Controller {
         let kept = reply
         reply = { packet, _ in later.append(packet) }
         defer { reply = kept }
-        let replies = handle(OSCMessage(address, arguments), from: peer)
+        let replies = handle(.message(OSCMessage(address, arguments)), from: peer)
         waitForPresetWrites()
         return replies + later.values
     }
@@ -122,7 +122,7 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
     func rejectsBadInputAndChangesNothing(message: OSCMessage, reason: String) {
         let c = makeController()
         let before = c.scene
-        #expect(errorReason(c.handle(message, from: peer)) == reason)
+        #expect(errorReason(c.handle(.message(message), from: peer)) == reason)
         #expect(c.scene == before)
         #expect(c.mixer.queuedChanges == 0)
         #expect(c.send("/ping") == [.message(OSCMessage("/pong"))])
@@ -147,7 +147,8 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         c.send("/s?urce/[!1]/solo", .bool(true))
         #expect(c.scene.sources.map(\.solo) == [false, true, true, true])
         // A wildcard query's replies come packed in one bundle.
-        guard case .bundle(let replies)? = c.send("/source/*/pan").first else { Issue.record("no bundle"); return }
+        guard case .bundle(let bundle)? = c.send("/source/*/pan").first else { Issue.record("no bundle"); return }
+        let replies = bundle.messages
         #expect(replies.map(\.address) == (1...4).map { "/source/\($0)/pan" })
     }
 
@@ -184,11 +185,9 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
 
     @Test func aBundleIsOneBatch() {
         let c = makeController()
-        c.bundleStarted()
-        c.send("/matrix/1/1", .float(0))
-        c.send("/matrix/2/2", .float(0))
-        #expect(c.mixer.queuedChanges == 0) // held back
-        c.bundleEnded()
+        let replies = c.handle(.bundle([OSCMessage("/matrix/1/1", [.float(0)]), OSCMessage("/matrix/2/2", [.float(0)]),
+                                        OSCMessage("/matrix/3/3")]), from: peer)
+        #expect(replies == [.message(OSCMessage("/matrix/3/3", [.float(1)]))])
         #expect(c.mixer.queuedChanges == 2)
     }
 
@@ -252,14 +251,30 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         #expect(errorReason(c.send("/source/1/name", .string(String(repeating: "e\u{301}", count: 20) + String(repeating: "\u{301}", count: 300)))) != nil)
     }
 
-    @Test func aBrokenBundleLeavesNoBundleOpen() {
+    /// Packets from many threads at once (UDP, TCP connections, WebSocket
+    /// clients, the scheduler): the controller takes them one at a time, and
+    /// a reader on another thread never sees half a bundle.
+    @Test func packetsFromManyThreadsAreHandledOneAtATime() async {
         let c = makeController()
-        c.bundleStarted()
-        c.send("/matrix/1/1", .float(0))
-        c.bundleAborted()
-        #expect(c.mixer.queuedChanges == 1, "what was applied reached the queue")
-        c.send("/matrix/2/2", .float(0))
-        #expect(c.mixer.queuedChanges == 2, "and later messages are not held back")
+        await withTaskGroup(of: Void.self) { group in
+            for sender in 0..<4 {
+                group.addTask {
+                    for step in 0..<200 {
+                        let value = Float(sender * 1000 + step) / 4000
+                        _ = c.handle(.bundle([OSCMessage("/matrix/1/1", [.float(value)]),
+                                              OSCMessage("/matrix/2/2", [.float(value)])]), from: peer)
+                        c.releaseDueBundles()
+                    }
+                }
+            }
+            group.addTask {
+                for _ in 0..<2000 {
+                    let scene = c.snapshot().scene
+                    #expect(scene.crosspoints[1, 1] == scene.crosspoints[2, 2], "half a bundle seen")
+                }
+            }
+        }
+        #expect(c.mixer.queuedChanges == 4 * 200 * 2)
     }
 }
 

@@ -163,7 +163,7 @@ private func queuedByRecall(_ c: Controller, _ name: String, fade: Float) -> Int
         let c = makeController(presets: directory)
         let before = c.snapshot()
         for command in ["/preset/save", "/preset/recall", "/preset/delete"] {
-            #expect(errorReason(c.handle(OSCMessage(command, [.string(name)]), from: peer)) != nil, "\(command) '\(name)'")
+            #expect(errorReason(c.handle(.message(OSCMessage(command, [.string(name)])), from: peer)) != nil, "\(command) '\(name)'")
         }
         #expect(errorReason(c.send("/preset/rename", .string("ok"), .string(name))) != nil)
         #expect(c.snapshot() == before)

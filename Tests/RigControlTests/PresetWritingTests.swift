@@ -31,7 +31,7 @@ extension Controller {
     /// The replies `handle` returns, without waiting for any write.
     @discardableResult
     fileprivate func now(_ address: String, _ arguments: OSCArgument..., from sender: OSCPeer = peer) -> [String] {
-        handle(OSCMessage(address, arguments), from: sender).flatMap(words)
+        handle(.message(OSCMessage(address, arguments)), from: sender).flatMap(words)
     }
 
     /// Collects what is sent through `reply`, as address and arguments.

@@ -31,10 +31,7 @@ struct StoppedClock: AudioClock {
     }
 
     func sendBundle(_ c: Controller, secondsAhead: Double, _ messages: [OSCMessage]) -> [OSCPacket] {
-        c.bundleStarted(at: OSCTimeTag(unixTime: Date().timeIntervalSince1970 + secondsAhead), from: peer)
-        let replies = messages.flatMap { c.handle($0, from: peer) }
-        c.bundleEnded()
-        return replies
+        c.handle(.bundle(messages, at: OSCTimeTag(unixTime: Date().timeIntervalSince1970 + secondsAhead)), from: peer)
     }
 
     @Test func aBundleForLaterStagesItsChangesAndLeavesTheSceneAlone() {
@@ -92,15 +89,39 @@ struct StoppedClock: AudioClock {
         #expect(c.mixer.offlineKernel.pointee.ramp(c.mixer.parameters.crosspoint(1, 1)).targetValue == 1)
     }
 
+    @Test func aLateBundleAppliesAtOnceAndSaysSo() throws {
+        let (c, scheduler, _) = timedController()
+        let replies = sendBundle(c, secondsAhead: -2, [OSCMessage("/matrix/1/1", [.float(0)]), OSCMessage("/ping")])
+        #expect(replies.count == 2)
+        guard case .message(let late)? = replies.first, late.address == "/late",
+              case .string("/matrix/1/1")? = late.arguments.first,
+              case .float(let seconds)? = late.arguments.last else {
+            Issue.record("no /late first: \(replies)")
+            return
+        }
+        #expect(seconds > 1.9 && seconds < 3)
+        #expect(replies.last == .message(OSCMessage("/pong")))
+        #expect(c.scene.crosspoints[1, 1] == 0)
+        #expect(c.lateBundleCount == 1 && scheduler.waiting == 0)
+    }
+
+    @Test func aBundleTooFarAheadIsRefusedWhole() {
+        let (c, scheduler, _) = timedController()
+        let replies = sendBundle(c, secondsAhead: 7200, [OSCMessage("/matrix/1/1", [.float(0)]),
+                                                         OSCMessage("/matrix/2/2", [.float(0)])])
+        #expect(errorReason(replies) == "time tag more than an hour ahead")
+        #expect(replies.count == 1)
+        #expect(c.scene.crosspoints[1, 1] == 1 && c.scene.crosspoints[2, 2] == 1)
+        #expect(scheduler.waiting == 0 && c.mixer.queuedChanges == 0)
+    }
+
     @Test func aBundleTooLargeToWaitIsRefused() {
         let (c, scheduler, sent) = timedController()
         // A wildcard that would stage every crosspoint of a 4x4 rig is small;
         // messages past the per-client byte limit are not.
         let big = String(repeating: "x", count: 60_000)
-        var replies: [OSCPacket] = []
-        c.bundleStarted(at: OSCTimeTag(unixTime: Date().timeIntervalSince1970 + 60), from: peer)
-        for _ in 0..<300 { replies += c.handle(OSCMessage("/source/1/name", [.string(big)]), from: peer) }
-        c.bundleEnded()
+        let messages = Array(repeating: OSCMessage("/source/1/name", [.string(big)]), count: 300)
+        let replies = sendBundle(c, secondsAhead: 60, messages)
         #expect(errorReason(replies)?.contains("MiB") == true, "\(replies.first.map { "\($0)" } ?? "no reply")")
         #expect(replies.count == 1, "one /error for the bundle")
         #expect(scheduler.waiting == 0 && scheduler.waitingBytes == 0)

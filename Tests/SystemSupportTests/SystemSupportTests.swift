@@ -86,3 +86,13 @@ import Testing
         #expect(!"same".naturallyPrecedes("same"))
     }
 }
+
+@Suite struct EscapingTests {
+    /// Text from the network cannot end a log line or drive the terminal.
+    @Test func controlCharactersAreEscaped() {
+        #expect("/source/1\n/volume".escapingControlCharacters() == "/source/1\\u{a}/volume")
+        #expect("\u{1b}[2J\u{0}\u{7f}\u{85}".escapingControlCharacters() == "\\u{1b}[2J\\u{0}\\u{7f}\\u{85}")
+        #expect("a\\u{a}".escapingControlCharacters() == "a\\\\u{a}", "an escape in the text stays distinguishable")
+        #expect("héllo ✓ 'x'".escapingControlCharacters() == "héllo ✓ 'x'")
+    }
+}

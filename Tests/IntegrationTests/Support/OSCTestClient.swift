@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import OSC
 import Synchronization
 
 /// A real OSC-over-UDP client for integration tests: a tablet, a lighting
@@ -11,9 +12,10 @@ import Synchronization
 /// sends everything, so the server sees one consistent sender and replies to
 /// it; the same socket collects the replies.
 ///
-/// liblo encodes and decodes the messages. The socket itself is plain POSIX:
-/// liblo 0.31 cannot bind a server to a specific local address, and
-/// ``sendRaw(_:)`` must be able to send datagrams liblo would refuse to build.
+/// The oracle (Tests/OSCOracle) encodes and decodes the messages, not the
+/// product's codec, so that the two are checked against each other. The
+/// socket is plain POSIX: it binds to a chosen local address, and
+/// ``sendRaw(_:)`` sends datagrams no encoder would build.
 ///
 /// Received messages wait in an inbox until a test takes them:
 /// ``receive(timeout:)`` takes everything, ``waitFor(address:timeout:where:)``
@@ -138,7 +140,7 @@ public final class OSCTestClient: @unchecked Sendable {
     /// Sends a message or a (possibly nested) bundle, to ``target`` or to
     /// `destination`.
     public func send(_ packet: Packet, to destination: Endpoint? = nil) throws {
-        try sendRaw(try Self.encode(packet), to: destination)
+        try sendRaw(Self.encode(packet), to: destination)
     }
 
     /// Sends `bytes` as one datagram, unchecked: for malformed packets.

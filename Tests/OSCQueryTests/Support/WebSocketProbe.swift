@@ -2,6 +2,7 @@ import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import OSC
+import OSCOracle
 
 /// A real WebSocket client (HummingbirdWSClient) run against the server
 /// under test, with a deadline so that a missing frame fails the test
@@ -46,7 +47,7 @@ enum WebSocketProbe {
     static func nextOSC(_ messages: inout WebSocketInboundMessageStream.AsyncIterator) async throws -> OSCMessage {
         guard let message = try await messages.next() else { throw Unexpected(description: "connection closed") }
         guard case .binary(let buffer) = message else { throw Unexpected(description: "not binary: \(message)") }
-        guard case .message(let osc) = try OSCPacket(decoding: Array(buffer.readableBytesView)) else {
+        guard case .message(let osc) = try OSCOracle.decodeProduct(Array(buffer.readableBytesView)) else {
             throw Unexpected(description: "a bundle")
         }
         return osc
