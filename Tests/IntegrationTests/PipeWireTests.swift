@@ -53,8 +53,31 @@ extension Integration {
     static let signals: [JackTap.Signal] = [.sine(frequency, amplitude), .code(0.5), .code(0.5)]
     static let periodSize = 64
 
+    /// How many takes the test makes before it gives up on a machine too
+    /// busy to record a usable one.
+    static let takes = 3
+
+    /// A take the machine spoiled: too many periods unusable or cycles
+    /// missing to judge crosspoint by (a busy 2-core machine, not a fault of
+    /// crosspoint's; a graph that carries no audio fails every check).
+    struct UnusableTake: Error, CustomStringConvertible {
+        let description: String
+    }
+
     @Test("Under PipeWire's JACK: a tone at unity gain, a crosspoint change with its ramp, a timed bundle on time")
     func crosspointUnderPipeWire() async throws {
+        for take in 1...Self.takes {
+            do {
+                try await recordAndCheck()
+                return
+            } catch let unusable as UnusableTake where take < Self.takes {
+                print("PipeWire: take \(take) of \(Self.takes) unusable, taken again: \(unusable)")
+            }
+        }
+    }
+
+    /// One take, from a fresh PipeWire daemon to the numeric checks.
+    private func recordAndCheck() async throws {
         let pipewire = try await PipeWireServer.start(quantum: 64, sampleRate: 48_000)
         defer { pipewire.stop() }
         let directory = try CrosspointRig.makeDirectory()
@@ -130,6 +153,8 @@ extension Integration {
             let tagUnixTime = Double(tag.seconds) - 2_208_988_800 + Double(tag.fraction) / 4_294_967_296
 
             try check(take, startup: startup, changeSent: changeSent, bundleDue: tagUnixTime)
+        } catch let unusable as UnusableTake {
+            throw unusable
         } catch {
             Issue.record("\(error)\n\(diagnostics())")
             throw error
@@ -371,10 +396,12 @@ extension Integration {
               + "\(uncoded) without a code on out_3, out_1 silent in \(silent1) and another cycle's in \(elsewhere1), "
               + "out_2 silent in \(silent2) and another cycle's in \(elsewhere2); \(displaced) placed in a cycle other than the "
               + "recorder's, \(repeated) recorded twice; \(missingPeriods) of \(spanPeriods) cycles missing (\(runs.count - 1) dropouts)")
-        #expect(Double(unusable) <= Self.maximumDropoutShare * Double(recording.periods.count),
-                "\(unusable) of \(recording.periods.count) periods unusable")
-        #expect(Double(missingPeriods) <= Self.maximumMissingShare * Double(spanPeriods),
-                "\(missingPeriods) of \(spanPeriods) cycles missing")
+        guard Double(unusable) <= Self.maximumDropoutShare * Double(recording.periods.count),
+              Double(missingPeriods) <= Self.maximumMissingShare * Double(spanPeriods) else {
+            throw UnusableTake(description: "\(unusable) of \(recording.periods.count) periods unusable "
+                               + "(at most \(Self.maximumDropoutShare) allowed), \(missingPeriods) of \(spanPeriods) "
+                               + "cycles missing (at most \(Self.maximumMissingShare))")
+        }
 
         // Input 1 at unity gain, then at 0.5 after a ramp of the smoothing time.
         let sine = Self.signals[0]
