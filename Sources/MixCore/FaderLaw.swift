@@ -65,3 +65,31 @@ public enum FaderLaw {
         return powf(10, db / 20)
     }
 }
+
+/// The same law on 8 positions at once, for the render kernel's level ramps:
+/// the arithmetic of `decibels(position:)` and `gain(position:)` lane by
+/// lane, so both give the same bits (`FaderLawTests` holds them equal).
+extension FaderLaw {
+    @inlinable @inline(__always) @_noLocks
+    public static func gain(positions f: SIMD8<Float>) -> SIMD8<Float> {
+        typealias V = SIMD8<Float>
+        var db = V(repeating: 480) * f - V(repeating: 90)
+        db.replace(with: V(repeating: 160) * f - V(repeating: 70), where: f .>= V(repeating: 0.0625))
+        db.replace(with: V(repeating: 80) * f - V(repeating: 50), where: f .>= V(repeating: 0.25))
+        db.replace(with: V(repeating: 40) * f - V(repeating: 30), where: f .>= V(repeating: 0.5))
+        let gain = FastMath.exp2(db * V(repeating: 0.166_096_4))
+        return gain.replacing(with: V(), where: db .<= V(repeating: -90))
+    }
+
+    /// The slope of the law, dB per unit of position, at each position: the
+    /// segment's factor in `decibels(position:)`.
+    @inlinable @inline(__always) @_noLocks
+    public static func decibelsPerPosition(_ f: SIMD8<Float>) -> SIMD8<Float> {
+        typealias V = SIMD8<Float>
+        var slope = V(repeating: 480)
+        slope.replace(with: V(repeating: 160), where: f .>= V(repeating: 0.0625))
+        slope.replace(with: V(repeating: 80), where: f .>= V(repeating: 0.25))
+        slope.replace(with: V(repeating: 40), where: f .>= V(repeating: 0.5))
+        return slope
+    }
+}

@@ -11,8 +11,8 @@ public enum FastMath {
     /// the Taylor series of e^(f·ln2) to degree 7 (error below 10⁻⁸ there).
     /// The rounding adds and subtracts 1.5·2²³: the sum has no fraction bits
     /// left, and its low mantissa bits are the integer itself. The render
-    /// kernel runs the same arithmetic on 16 lanes at once
-    /// (`RenderKernel.exp2`), so both give the same bits.
+    /// kernel runs the same arithmetic on 8 lanes at once
+    /// (`exp2(_: SIMD8<Float>)` below), so both give the same bits.
     @inlinable @_noLocks
     public static func exp2(_ x: Float) -> Float {
         let clamped = min(max(x, -126), 126)
@@ -30,6 +30,30 @@ public enum FastMath {
         p = Float(1).addingProduct(p, t)
         let exponent = Int32(bitPattern: shifted.bitPattern) &- roundingMagicBits &+ 127
         return p * Float(bitPattern: UInt32(bitPattern: exponent) << 23)
+    }
+
+    /// 2^x on 8 lanes: the scalar `exp2`'s arithmetic lane by lane, so
+    /// both give the same bits (`FastMathTests` holds them equal).
+    @inlinable @inline(__always) @_noLocks
+    public static func exp2(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        typealias V = SIMD8<Float>
+        typealias I = SIMD8<Int32>
+        var clamped = x.replacing(with: V(repeating: -126), where: x .< V(repeating: -126))
+        clamped.replace(with: V(repeating: 126), where: clamped .> V(repeating: 126))
+        let magic = V(repeating: 12_582_912) // 1.5·2²³, `roundingMagic`
+        let shifted = clamped + magic
+        let whole = shifted - magic
+        let t = (clamped - whole) * V(repeating: 0.693_147_18)
+        var p = V(repeating: 1.0 / 5040)
+        p = V(repeating: 1.0 / 720).addingProduct(p, t)
+        p = V(repeating: 1.0 / 120).addingProduct(p, t)
+        p = V(repeating: 1.0 / 24).addingProduct(p, t)
+        p = V(repeating: 1.0 / 6).addingProduct(p, t)
+        p = V(repeating: 0.5).addingProduct(p, t)
+        p = V(repeating: 1).addingProduct(p, t)
+        p = V(repeating: 1).addingProduct(p, t)
+        let exponent = unsafeBitCast(shifted, to: I.self) &- I(repeating: 0x4B40_0000) &+ I(repeating: 127)
+        return p * unsafeBitCast(exponent &<< 23, to: V.self)
     }
 
     /// 1.5·2²³, and its bit pattern: x + 1.5·2²³ rounds x to an integer.

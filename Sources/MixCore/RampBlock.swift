@@ -23,13 +23,20 @@ public struct RampBlock: Hashable, Sendable {
         case delay
     }
 
+    /// How the ramps move: linearly in fader position (a level, whose
+    /// value is the position's gain by `FaderLaw`), or in the value itself.
+    public enum Shape: UInt8, Sendable {
+        case linear
+        case fader
+    }
+
     public var strip: Strip
     public var role: Role
     /// `.fader`: the position is a fader position and the value its gain;
     /// `.linear`: the value is the position.
-    public var shape: Ramp.Shape
+    public var shape: Shape
 
-    public init(_ strip: Strip, _ role: Role, _ shape: Ramp.Shape) {
+    public init(_ strip: Strip, _ role: Role, _ shape: Shape) {
         self.strip = strip
         self.role = role
         self.shape = shape

@@ -69,7 +69,7 @@ public struct RampLayout: Equatable, Sendable {
 
     /// The shape a slot's ramp moves in: crosspoints and `.fader` blocks by
     /// the fader law, the rest linearly.
-    public func shape(ofSlot slot: Int) -> Ramp.Shape {
+    public func shape(ofSlot slot: Int) -> RampBlock.Shape {
         if slot >= crosspointBase { return .fader }
         let block = blocks.indices.last { blockBase[$0] <= slot && blocks[$0].strip == strip(ofSlot: slot) }
         return block.map { blocks[$0].shape } ?? .linear

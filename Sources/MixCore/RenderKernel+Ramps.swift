@@ -125,9 +125,9 @@ extension RenderKernel {
         let p1 = p0.replacing(with: p0 + advance, where: goes).replacing(with: tp, where: lands)
         let moved: V
         if exact {
-            moved = Self.faderGain(p1)
-            let perPeriod = Self.decibelsPerPosition(p1) * advance * V(repeating: 0.166_096_4)
-            UnsafeMutableRawPointer(ratio + base).storeBytes(of: Self.exp2(perPeriod), as: V.self)
+            moved = FaderLaw.gain(positions: p1)
+            let perPeriod = FaderLaw.decibelsPerPosition(p1) * advance * V(repeating: 0.166_096_4)
+            UnsafeMutableRawPointer(ratio + base).storeBytes(of: FastMath.exp2(perPeriod), as: V.self)
         } else {
             moved = p1
         }

@@ -1,7 +1,14 @@
 /// The audio-thread side of the mixer: every parameter's ramp and the mixing
-/// loop. All memory is allocated in `init`, on the control side; everything
+/// loop. All memory is allocated in `init`, on the control side, in one
+/// allocation (`KernelArena`; the delay lines keep their own); everything
 /// after that is `@_noLocks`, which the compiler checks: no allocation, no
 /// locks, no C calls.
+///
+/// By stage: `+Period` runs one period; `+Changes` applies staged changes;
+/// `+Ramps` advances the moving ramps; `+Fold` folds strip gains into
+/// crosspoint gains; `+Mix` holds the mixing micro-kernels; `+Sanitize`
+/// keeps non-finite samples off the outputs; then `DelayLines` and the
+/// meters (`MeterBank`) run after the mix.
 ///
 /// Per period: the ramps that are moving advance by the period's length, the
 /// effective gain of every crosspoint whose path moved is recomputed, and each
@@ -134,6 +141,9 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let progress: UnsafeMutablePointer<Float>
     @usableFromInline var progressFrames = 0
 
+    /// The one allocation every array above lives in.
+    let arena: KernelArena
+
     // MARK: Stages after the mix
 
     /// The outputs' delay lines.
@@ -162,63 +172,38 @@ public struct RenderKernel: ~Copyable {
         self.lanes = lanes
         framesPerBlock = Self.block
         let gains = [rampLayout.bases(.source, .gain), rampLayout.bases(.output, .gain), rampLayout.bases(.master, .gain)]
-        gainBases = .allocate(capacity: max(1, gains.joined().count))
-        gainBases.initialize(from: Array(gains.joined()), count: gains.joined().count)
         (sourceGains, outputGains, masterGains) = (gains[0].count, gains[1].count, gains[2].count)
         panBase = rampLayout.bases(.source, .pan).first ?? -1
         delayBase = rampLayout.bases(.output, .delay).first ?? -1
-        let levels = rampLayout.levelChunks
-        levelChunk = .allocate(capacity: max(1, levels.count))
-        levelChunk.initialize(from: levels, count: levels.count)
         delays = DelayLines(outputs: outputs, longest: longestDelay)
 
-        func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * 4, alignment: 64)
-            return raw.initializeMemory(as: Float.self, repeating: 0, count: max(1, count))
-        }
-        func ints(_ count: Int) -> UnsafeMutablePointer<Int32> {
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * 4, alignment: 64)
-            return raw.initializeMemory(as: Int32.self, repeating: 0, count: max(1, count))
-        }
-        position = floats(slots)
-        value = floats(slots)
-        targetPosition = floats(slots)
-        targetValue = floats(slots)
-        step = floats(slots)
-        remaining = ints(slots)
-        movingChunks = ints(slots / lanes)
-        ratio = floats(slots)
-        periodsToResync = ints(slots / lanes)
-        chunkListed = .allocate(capacity: slots / lanes)
-        chunkListed.initialize(repeating: false, count: slots / lanes)
-
-        sides = .allocate(capacity: max(1, outputs))
-        sides.initialize(from: layout.sides, count: outputs)
-        sourceMono = floats(inputStride)
-        sourceLeft = floats(inputStride)
-        sourceRight = floats(inputStride)
-        outputGain = floats(outputStride)
-        gainStart = floats(outputs * inputStride)
-        gainDelta = floats(outputs * inputStride)
-        gainEnd = floats(outputs * inputStride)
-        inUse = ints(outputs * inputStride)
-        activeInputs = ints(outputs * inputs)
-        compactStart = floats(outputs * inputs)
-        compactDelta = floats(outputs * inputs)
-        gathered = .allocate(capacity: max(1, outputs * inputs))
-        gatheredValid = .allocate(capacity: max(1, outputs))
-        gatheredValid.initialize(repeating: false, count: max(1, outputs))
-        lastInputs = .allocate(capacity: max(1, inputs))
-        lastInputs.initialize(repeating: nil, count: max(1, inputs))
-        activeCount = .allocate(capacity: max(1, outputs))
-        activeCount.initialize(repeating: 0, count: max(1, outputs))
-        rowRamping = .allocate(capacity: max(1, outputs))
-        rowRamping.initialize(repeating: false, count: max(1, outputs))
-        rowDirty = .allocate(capacity: max(1, outputs))
-        rowDirty.initialize(repeating: false, count: max(1, outputs))
-        sourceChunkDirty = .allocate(capacity: inputStride / lanes)
-        sourceChunkDirty.initialize(repeating: false, count: inputStride / lanes)
-        progress = floats(maxFrames)
+        let arena = KernelArena(ramps: rampLayout, maxFrames: maxFrames)
+        (position, value, targetPosition, targetValue) =
+            (arena.array(arena.position), arena.array(arena.value),
+             arena.array(arena.targetPosition), arena.array(arena.targetValue))
+        (step, ratio, remaining) = (arena.array(arena.step), arena.array(arena.ratio), arena.array(arena.remaining))
+        (movingChunks, periodsToResync, chunkListed) =
+            (arena.array(arena.movingChunks), arena.array(arena.periodsToResync), arena.array(arena.chunkListed))
+        levelChunk = arena.array(arena.levelChunk)
+        levelChunk.update(from: rampLayout.levelChunks, count: slots / lanes)
+        gainBases = arena.array(arena.gainBases)
+        gainBases.update(from: Array(gains.joined()), count: gains.joined().count)
+        (sourceMono, sourceLeft, sourceRight, outputGain) =
+            (arena.array(arena.sourceMono), arena.array(arena.sourceLeft),
+             arena.array(arena.sourceRight), arena.array(arena.outputGain))
+        (gainStart, gainDelta, gainEnd, inUse) =
+            (arena.array(arena.gainStart), arena.array(arena.gainDelta), arena.array(arena.gainEnd), arena.array(arena.inUse))
+        (activeInputs, activeCount, compactStart, compactDelta) =
+            (arena.array(arena.activeInputs), arena.array(arena.activeCount),
+             arena.array(arena.compactStart), arena.array(arena.compactDelta))
+        (gathered, gatheredValid, lastInputs) =
+            (arena.array(arena.gathered), arena.array(arena.gatheredValid), arena.array(arena.lastInputs))
+        (rowRamping, rowDirty, sourceChunkDirty) =
+            (arena.array(arena.rowRamping), arena.array(arena.rowDirty), arena.array(arena.sourceChunkDirty))
+        sides = arena.array(arena.sides)
+        sides.update(from: layout.sides, count: outputs)
+        progress = arena.array(arena.progress)
+        self.arena = arena
 
         for change in initial {
             let i = Int(change.ramp)
@@ -242,42 +227,8 @@ public struct RenderKernel: ~Copyable {
         rampingRows = 0
     }
 
-    deinit {
-        for pointer in [position, value, targetPosition, targetValue, step, sourceMono, sourceLeft, sourceRight,
-                        outputGain, gainStart, gainDelta, gainEnd, progress] {
-            UnsafeMutableRawPointer(pointer).deallocate()
-        }
-        for pointer in [remaining, movingChunks, inUse, activeInputs, periodsToResync] {
-            UnsafeMutableRawPointer(pointer).deallocate()
-        }
-        UnsafeMutableRawPointer(ratio).deallocate()
-        UnsafeMutableRawPointer(compactStart).deallocate()
-        UnsafeMutableRawPointer(compactDelta).deallocate()
-        chunkListed.deallocate()
-        gainBases.deallocate()
-        levelChunk.deallocate()
-        gathered.deallocate()
-        gatheredValid.deallocate()
-        lastInputs.deallocate()
-        sides.deallocate()
-        activeCount.deallocate()
-        rowRamping.deallocate()
-        rowDirty.deallocate()
-        sourceChunkDirty.deallocate()
-    }
-
     /// The value a parameter has reached (for tests and diagnostics).
     public func value(ofRamp slot: Int) -> Float { value[slot] }
-
-    /// A parameter's ramp as it stands (for tests and diagnostics).
-    public func ramp(_ i: Int) -> Ramp {
-        var ramp = Ramp(shape: rampLayout.shape(ofSlot: i), position: position[i], value: value[i])
-        ramp.targetPosition = targetPosition[i]
-        ramp.targetValue = targetValue[i]
-        ramp.step = step[i]
-        ramp.remaining = Int(remaining[i])
-        return ramp
-    }
 
     /// Crosspoints in use on each output, for diagnostics and tests.
     public func inputsInUse(output m: Int) -> [Int] {

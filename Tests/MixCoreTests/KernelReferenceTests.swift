@@ -185,18 +185,6 @@ struct SeededGenerator: RandomNumberGenerator {
             #expect(Array(rig.recorded[n - 1][before...]) == expected, "output \(n)")
         }
     }
-
-    /// The kernel's 8-lane exp2 and fader law give the same bits as the
-    /// scalar ones the control side uses.
-    @Test func vectorFaderLawMatchesScalar() {
-        var f: Float = 0
-        while f <= 1.06 {
-            let lanes = SIMD8<Float>((0..<8).map { f + Float($0) * 0.000_37 })
-            let vector = RenderKernel.faderGain(lanes)
-            for lane in 0..<8 { #expect(vector[lane] == FaderLaw.gain(position: lanes[lane])) }
-            f += 0.006
-        }
-    }
 }
 
 @Suite struct RampRatioTests {

@@ -30,12 +30,51 @@ import Testing
         }
     }
 
+    /// The 8-lane law the kernel's level ramps run gives the same bits as
+    /// the scalar one the control side uses, over the whole travel and past it.
+    @Test func vectorLawMatchesScalar() {
+        var f: Float = 0
+        while f <= 1.06 {
+            let lanes = SIMD8<Float>((0..<8).map { f + Float($0) * 0.000_37 })
+            let vector = FaderLaw.gain(positions: lanes)
+            for lane in 0..<8 { #expect(vector[lane] == FaderLaw.gain(position: lanes[lane]), "f \(lanes[lane])") }
+            f += 0.006
+        }
+    }
+
+    /// The slope the kernel multiplies a ramp's step by is the slope of the
+    /// scalar law's segment at that position.
+    @Test func vectorSlopeIsTheScalarLawsSlope() {
+        let h: Float = 1.0 / 4096
+        for step in 0..<1050 {
+            // A point and a neighbour inside the same segment (segment ends are multiples of 1/16).
+            let f = Float(step) / 1000
+            let (low, high) = (f.truncatingRemainder(dividingBy: 0.0625) < 0.03 ? (f, f + h) : (f - h, f))
+            let slope = (FaderLaw.decibels(position: high) - FaderLaw.decibels(position: low)) / h
+            let vector = FaderLaw.decibelsPerPosition(SIMD8(repeating: f))
+            #expect(abs(vector[0] - slope) <= slope * 1e-3, "f \(f): \(vector[0]) against \(slope)")
+        }
+    }
+}
+
+@Suite struct FastMathTests {
     @Test func exp2AndSineApproximations() {
         for x in stride(from: Float(-30), through: 30, by: 0.037) {
             #expect(abs(FastMath.exp2(x) - exp2f(x)) <= exp2f(x) * 3e-7)
         }
         for x in stride(from: Float(0), through: .pi / 2, by: 0.001) {
             #expect(abs(FastMath.sinQuadrant(x) - sinf(x)) < 2e-7)
+        }
+    }
+
+    /// The 8-lane exp2 gives the same bits as the scalar one, clamps included.
+    @Test func vectorExp2MatchesScalar() {
+        var x: Float = -140
+        while x <= 140 {
+            let lanes = SIMD8<Float>((0..<8).map { x + Float($0) * 0.013 })
+            let vector = FastMath.exp2(lanes)
+            for lane in 0..<8 { #expect(vector[lane] == FastMath.exp2(lanes[lane]), "x \(lanes[lane])") }
+            x += 0.29
         }
     }
 }

@@ -1,0 +1,1 @@
+../MixCoreTests/Ramp.swift
