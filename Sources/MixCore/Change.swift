@@ -1,7 +1,7 @@
 /// One parameter change, as the control side hands it to the audio thread:
 /// compact and fixed-size so that the queue is a flat array.
 public struct Change: Equatable, Sendable {
-    /// Which ramp, as numbered by `ParameterIndex`.
+    /// Which ramp: its slot in `RampLayout`.
     public var ramp: Int32
     /// The target in the ramp's domain (fader position for levels).
     public var position: Float

@@ -18,11 +18,12 @@
 ///
 /// Layout. The ramps are kept as structure-of-arrays (positions, values,
 /// targets, steps, samples remaining), in blocks padded to 16 lanes so that a
-/// ramp update is one `SIMD16` operation for 16 parameters: source volumes,
-/// pans, mute and solo gates, output volumes and mute gates, master volume,
-/// master mute gate, then the crosspoints output-major (one padded row of
-/// inputs per output, the order the mixing loop reads them in). Only chunks of
-/// 16 that hold a moving ramp are visited, through a list kept on the fly.
+/// ramp update is one `SIMD16` operation for 16 parameters: the catalogue's
+/// blocks of every source, output and master, then the crosspoints
+/// output-major (one padded row of inputs per output, the order the mixing
+/// loop reads them in). `RampLayout` alone says where each block is. Only
+/// chunks of 16 that hold a moving ramp are visited, through a list kept on
+/// the fly.
 ///
 /// Each output row keeps its effective gains at the start of the period and
 /// their change over the period, and a compact list of the inputs whose gain

@@ -1,0 +1,36 @@
+import Foundation
+import Catalogue
+import MixCore
+import Testing
+
+/// The catalogue's defaults are facts about a new `Scene`: the scene's parts
+/// hold them as field initialisers (the scene is a value type of its own
+/// module), and this test holds the two equal, so neither can drift.
+@Suite struct CatalogueDefaultsTests {
+    @Test func everyParameterOfANewSceneHasItsCataloguedDefault() {
+        let catalogue = Catalogue()
+        let scene = Scene(inputs: 5, outputs: 3)
+        var checked = 0
+        for parameter in catalogue.parameters {
+            for place in catalogue.places(parameter.strip, inputs: 5, outputs: 3) {
+                var expected = parameter.defaultValue
+                switch (expected, place) {
+                // Names are numbered: "in_{n}", "out_{m}".
+                case (.text(let template), .source(let n)):
+                    expected = .text(template.replacingOccurrences(of: "{n}", with: "\(n)"))
+                case (.text(let template), .output(let m)):
+                    expected = .text(template.replacingOccurrences(of: "{m}", with: "\(m)"))
+                // A new scene routes input k to output k at unity.
+                case (_, .crosspoint(let input, let output)) where input == output:
+                    expected = .number(1)
+                default:
+                    break
+                }
+                #expect(parameter.get(scene, place) == expected, "\(parameter.strip) \(parameter.name) at \(place)")
+                checked += 1
+            }
+        }
+        // 5 sources × 6, 15 crosspoints, 3 outputs × 4, the master's 2.
+        #expect(checked == 30 + 15 + 12 + 2)
+    }
+}
