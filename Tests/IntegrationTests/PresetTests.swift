@@ -276,6 +276,17 @@ extension Integration {
                 try client.send("/matrix/\(k % 16 + 1)/\(round % 16 + 1)", .float(Float(k) / 40))
                 try client.send("/preset/save", .string("p\(k % 5)"), .string(String(repeating: "n", count: k * 20)))
             }
+            if round == 0 {
+                // Every name safe on disk once before any kill: the writer
+                // runs at idle priority, so on a busy machine it may not get
+                // to them within the pause. What follows checks that no kill
+                // loses or corrupts what was saved.
+                var saved: Set<String> = []
+                while saved.count < 5 {
+                    let reply = try await client.waitFor(address: "/preset/saved", timeout: .seconds(60))
+                    if case .string(let name)? = reply.argument(0) { saved.insert(name) }
+                }
+            }
             try await Task.sleep(for: .milliseconds(1000 + round * 25))
             for k in 0..<40 {
                 try client.send("/source/\(k % 16 + 1)/volume", .float(Float(round) / 8))
