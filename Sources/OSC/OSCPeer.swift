@@ -18,6 +18,12 @@ public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var host: String { address.host }
+
+    /// Whether replies to both go the same way: the same socket address over
+    /// UDP, or the same connection (whatever access each was given).
+    public func isSamePath(as other: OSCPeer) -> Bool {
+        transport == other.transport && (transport != .udp || address == other.address)
+    }
     public var port: Int { address.port }
 
     public var description: String {

@@ -17,6 +17,10 @@ import Glibc
 /// call from several threads at once (the `Controller` serialises itself).
 public final class OSCServer: @unchecked Sendable {
     public typealias Handler = @Sendable (OSCPacket, OSCPeer) -> [OSCPacket]
+    /// Told when a peer is shown to be gone: a TCP connection closed or cut
+    /// off, or a UDP destination that answered a send with ICMP "port
+    /// unreachable" (nothing listens there any more).
+    public typealias Departure = @Sendable (OSCPeer) -> Void
 
     public struct Options: Sendable {
         /// Address to listen on: "0.0.0.0" (every IPv4 interface), "::" (IPv4 and IPv6), or one address.
@@ -38,6 +42,7 @@ public final class OSCServer: @unchecked Sendable {
     private let tcpListener: Int32?
     // Set once by start(), before any thread reads it.
     private var handler: Handler = { _, _ in [] }
+    private var departure: Departure = { _ in }
     /// At most this many TCP connections at once.
     public static let connectionLimit = 64
     /// A TCP client that takes more than this to accept a write is cut off.
@@ -89,6 +94,14 @@ public final class OSCServer: @unchecked Sendable {
         // Room for bursts while the handler is busy: 4 MiB (the kernel caps it at net.core.rmem_max).
         var buffer: Int32 = 4 << 20
         setsockopt(udp, SOL_SOCKET, SO_RCVBUF, &buffer, socklen_t(MemoryLayout<Int32>.size))
+        // ICMP errors for our sends are queued on the socket with the
+        // destination that caused them (ip(7), IP_RECVERR): how a
+        // subscriber that has gone away is noticed (`readErrors`).
+        var on: Int32 = 1
+        if local.family == AF_INET6 {
+            setsockopt(udp, Int32(IPPROTO_IPV6), IPV6_RECVERR, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
+        setsockopt(udp, Int32(IPPROTO_IP), IP_RECVERR, &on, socklen_t(MemoryLayout<Int32>.size))
         var length = socklen_t(128)
         var storage = [UInt8](repeating: 0, count: 128)
         let bound = storage.withUnsafeMutableBytes { raw in
@@ -129,10 +142,11 @@ public final class OSCServer: @unchecked Sendable {
     }
 
     /// Starts the receiving threads. Every packet goes to `handler`, whose
-    /// replies go back to the sender.
-    public func start(handler: @escaping Handler) {
+    /// replies go back to the sender; peers shown to be gone go to `departure`.
+    public func start(handler: @escaping Handler, departure: @escaping Departure = { _ in }) {
         guard !running.load(ordering: .sequentiallyConsistent) else { return }
         self.handler = handler
+        self.departure = departure
         running.store(true, ordering: .sequentiallyConsistent)
         let udpThread = Thread { [self] in receiveDatagrams() }
         udpThread.name = "osc-udp"
@@ -199,7 +213,12 @@ public final class OSCServer: @unchecked Sendable {
             var length = socklen_t(storage.count)
             let count = recvfrom(udp, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), sender, &length)
             guard count > 0 else {
-                if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { _ = wait(for: udp) }
+                if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    _ = wait(for: udp)
+                } else if count < 0 {
+                    // An ICMP error for one of our sends (ECONNREFUSED and the like).
+                    readErrors()
+                }
                 continue
             }
             let peer: OSCPeer
@@ -213,6 +232,52 @@ public final class OSCServer: @unchecked Sendable {
             guard peer.access != .denied else { deniedPackets.add(1, ordering: .relaxed); continue }
             handle(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), from: peer)
         }
+    }
+
+    /// Empties the socket's error queue (it must be emptied, or `poll` keeps
+    /// reporting it). A destination that answered "port unreachable" is gone;
+    /// other errors (a host unreachable while Wi-Fi drops) may pass, and
+    /// are let be.
+    private func readErrors() {
+        var name = [UInt8](repeating: 0, count: 128)
+        var control = [UInt8](repeating: 0, count: 512)
+        var payload = [UInt8](repeating: 0, count: 64)
+        while true {
+            let (count, nameLength, refused) = name.withUnsafeMutableBytes { nameBytes in
+                control.withUnsafeMutableBytes { controlBytes in
+                    payload.withUnsafeMutableBytes { payloadBytes in
+                        var vector = iovec(iov_base: payloadBytes.baseAddress, iov_len: payloadBytes.count)
+                        return withUnsafeMutablePointer(to: &vector) { vector in
+                            var header = msghdr()
+                            header.msg_name = nameBytes.baseAddress
+                            header.msg_namelen = socklen_t(nameBytes.count)
+                            header.msg_iov = vector
+                            header.msg_iovlen = 1
+                            header.msg_control = controlBytes.baseAddress
+                            header.msg_controllen = controlBytes.count
+                            let count = recvmsg(udp, &header, Int32(MSG_ERRQUEUE) | Int32(MSG_DONTWAIT))
+                            return (count, header.msg_namelen, count >= 0 && Self.isPortUnreachable(header))
+                        }
+                    }
+                }
+            }
+            guard count >= 0 else { return }
+            guard refused, nameLength > 0 else { continue }
+            let destination = name.withUnsafeBytes { SocketAddress($0.baseAddress!, length: nameLength) }
+            departure(OSCPeer(address: destination, transport: .udp, access: options.policy.access(for: destination.ipBytes)))
+        }
+    }
+
+    /// Whether a message from the error queue reports ECONNREFUSED: its
+    /// `sock_extended_err` (linux/errqueue.h) begins with `ee_errno`.
+    private static func isPortUnreachable(_ header: msghdr) -> Bool {
+        guard header.msg_controllen >= MemoryLayout<cmsghdr>.size, let control = header.msg_control else { return false }
+        let message = control.loadUnaligned(as: cmsghdr.self)
+        let isError = (message.cmsg_level == Int32(IPPROTO_IP) && message.cmsg_type == IP_RECVERR)
+            || (message.cmsg_level == Int32(IPPROTO_IPV6) && message.cmsg_type == IPV6_RECVERR)
+        guard isError, message.cmsg_len >= MemoryLayout<cmsghdr>.size + 4 else { return false }
+        let errorNumber = control.loadUnaligned(fromByteOffset: MemoryLayout<cmsghdr>.size, as: UInt32.self)
+        return errorNumber == UInt32(ECONNREFUSED)
     }
 
     private func acceptConnections() {
@@ -254,6 +319,7 @@ public final class OSCServer: @unchecked Sendable {
         defer {
             connections.withLock { _ = $0.removeValue(forKey: id) }
             close(fd)
+            departure(peer)
         }
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)

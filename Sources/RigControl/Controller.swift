@@ -227,9 +227,7 @@ public final class Controller: @unchecked Sendable {
             return reject(message, error.reason, from: peer)
         }
         if subscribe {
-            guard let destination = feedback.subscribe(peer, port: port) else {
-                return reject(message, "too many subscriptions", from: peer)
-            }
+            let destination = feedback.subscribe(peer, port: port)
             feedback.publish(feedbackMessages(for: allParameters()), to: destination)
         } else {
             feedback.unsubscribe(peer, port: port)

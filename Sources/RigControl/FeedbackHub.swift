@@ -6,8 +6,13 @@ import SystemSupport
 /// Keeps every subscribed surface in sync: each change, whoever made it, goes
 /// to every subscriber at the parameter's own address.
 ///
-/// - A subscription lasts while its client is alive: any message from that
-///   client renews it; without one for `lease` it lapses.
+/// - A subscription lasts until `/unsubscribe`, until its connection closes,
+///   or until its client is shown to be gone (`depart`: a closed TCP
+///   connection, ICMP "port unreachable" on a send), never because the
+///   client was quiet: a listen-only tablet stays in sync for the whole
+///   show. An idle limit (`lease`) is optional.
+/// - At most 256 subscriptions, 64 from one host; past that the least
+///   recently heard makes room (`SubscriptionLimit`).
 /// - Feedback is coalesced: at most 30 updates a second per address per
 ///   client, the latest value winning and the final value always sent.
 /// - It is packed into bundles that fit one UDP datagram (≤ 1400 bytes) and
@@ -15,9 +20,6 @@ import SystemSupport
 ///   64x64 recall reaches a tablet whole instead of as a burst of lost packets.
 public final class FeedbackHub: @unchecked Sendable {
     public static let datagramLimit = 1400
-    /// At most this many subscriptions, and this many per host.
-    public static let subscriberLimit = 64
-    public static let subscriberLimitPerHost = 8
     static let minimumInterval: Duration = .milliseconds(33) // 30 updates/s per address
     static let datagramsPerTick = 10
     static let tick = 0.01
@@ -25,7 +27,8 @@ public final class FeedbackHub: @unchecked Sendable {
     public typealias Sender = @Sendable (OSCPacket, OSCPeer) -> Void
 
     private let send: Sender
-    private let lease: Duration
+    /// Nil: subscriptions never lapse for want of messages.
+    private let lease: Duration?
     private let logger: Logger
     private let state = Mutex<[OSCPeer: Subscriber]>([:])
     private let stopping = Atomic<Bool>(false)
@@ -40,7 +43,7 @@ public final class FeedbackHub: @unchecked Sendable {
         var lastSent: [String: ContinuousClock.Instant] = [:]
     }
 
-    public init(lease: Duration, logger: Logger, send: @escaping Sender) {
+    public init(lease: Duration? = nil, logger: Logger, send: @escaping Sender) {
         self.lease = lease
         self.logger = logger
         self.send = send
@@ -50,14 +53,18 @@ public final class FeedbackHub: @unchecked Sendable {
 
     /// Registers `client` for feedback at `port` on its host (or, for a TCP
     /// client or without a port, where it sends from). Returns the destination.
-    /// Nil when the limits are reached.
+    /// At a limit, the least recently heard subscription (of the host, when
+    /// the host's limit is the one reached) ends to make room, with a log line.
     @discardableResult
-    public func subscribe(_ client: OSCPeer, port: Int?) -> OSCPeer? {
+    public func subscribe(_ client: OSCPeer, port: Int?) -> OSCPeer {
         let destination = Self.destination(client, port: port)
-        return state.withLock { subscribers -> OSCPeer? in
+        return state.withLock { subscribers -> OSCPeer in
             if subscribers[destination] == nil {
-                let fromHost = subscribers.keys.filter { $0.host == destination.host }.count
-                guard subscribers.count < Self.subscriberLimit, fromHost < Self.subscriberLimitPerHost else { return nil }
+                if let (oldest, among) = SubscriptionLimit.makingRoom(in: subscribers, for: destination.host,
+                                                                      lastHeard: \.lastSeen) {
+                    subscribers.removeValue(forKey: oldest)
+                    logger.notice("\(oldest): feedback subscription ended to make room for \(destination) (the least recently heard of \(among))")
+                }
                 logger.info("\(destination) subscribed to feedback")
                 subscribers[destination] = Subscriber(client: client, lastSeen: .now)
             } else {
@@ -78,6 +85,18 @@ public final class FeedbackHub: @unchecked Sendable {
     static func destination(_ client: OSCPeer, port: Int?) -> OSCPeer {
         guard let port, case .udp = client.transport else { return client }
         return OSCPeer(address: client.address.with(port: port), transport: .udp, access: client.access)
+    }
+
+    /// Ends every subscription that sends to `peer`, or that a TCP
+    /// connection now closed made: the client is gone.
+    public func depart(_ peer: OSCPeer) {
+        state.withLock { subscribers in
+            for (destination, subscriber) in subscribers where destination.isSamePath(as: peer)
+                || (subscriber.client.isSamePath(as: peer) && peer.transport != .udp) {
+                subscribers.removeValue(forKey: destination)
+                logger.info("\(destination): gone; feedback subscription ended")
+            }
+        }
     }
 
     /// Any message from a client renews its subscriptions: those made from
@@ -135,7 +154,7 @@ public final class FeedbackHub: @unchecked Sendable {
             var result: [(OSCPeer, [OSCPacket])] = []
             for destination in Array(subscribers.keys) {
                 guard var subscriber = subscribers[destination] else { continue }
-                if now - subscriber.lastSeen > lease {
+                if let lease, now - subscriber.lastSeen > lease {
                     logger.info("\(destination): feedback subscription lapsed (nothing heard for \(lease))")
                     subscribers.removeValue(forKey: destination)
                     continue

@@ -8,8 +8,8 @@ import SystemSupport
 /// Streams level meters to subscribers: `/meters/input` and `/meters/output`
 /// (peak dBFS per channel over the interval), `/meters/input/rms` and
 /// `/meters/output/rms` (RMS, AES17: a sine reads its peak level), at each
-/// subscriber's own rate. Levels are floored at −90 dBFS. Subscriptions lapse
-/// like feedback ones, unless renewed by any message from the client.
+/// subscriber's own rate. Levels are floored at −90 dBFS. Subscriptions last
+/// and are limited like feedback ones (`FeedbackHub`).
 public final class MeterStream: @unchecked Sendable {
     public static let defaultRate = 20.0
     public static let highestRate = 60.0
@@ -18,7 +18,8 @@ public final class MeterStream: @unchecked Sendable {
     public typealias Sender = @Sendable (OSCPacket, OSCPeer) -> Void
 
     private let mixer: Mixer
-    private let lease: Duration
+    /// Nil: subscriptions never lapse for want of messages.
+    private let lease: Duration?
     private let logger: Logger
     private let send: Sender
     private let subscribers = Mutex<[OSCPeer: Subscriber]>([:])
@@ -33,7 +34,7 @@ public final class MeterStream: @unchecked Sendable {
         var frames = 0
     }
 
-    public init(mixer: Mixer, lease: Duration, logger: Logger, send: @escaping Sender) {
+    public init(mixer: Mixer, lease: Duration? = nil, logger: Logger, send: @escaping Sender) {
         self.mixer = mixer
         self.lease = lease
         self.logger = logger
@@ -46,7 +47,14 @@ public final class MeterStream: @unchecked Sendable {
     public func subscribe(_ client: OSCPeer, rate: Double) {
         let channels = mixer.inputs + mixer.outputs
         subscribers.withLock { subscribers in
-            if subscribers[client] == nil { logger.info("\(client) subscribed to meters at \(rate) Hz") }
+            if subscribers[client] == nil {
+                if let (oldest, among) = SubscriptionLimit.makingRoom(in: subscribers, for: client.host,
+                                                                      lastHeard: \.lastSeen) {
+                    subscribers.removeValue(forKey: oldest)
+                    logger.notice("\(oldest): meter subscription ended to make room for \(client) (the least recently heard of \(among))")
+                }
+                logger.info("\(client) subscribed to meters at \(rate) Hz")
+            }
             subscribers[client] = Subscriber(interval: .milliseconds(Int(1000 / rate)), lastSent: .now, lastSeen: .now,
                                              peak: Array(repeating: 0, count: channels),
                                              sum: Array(repeating: 0, count: channels))
@@ -57,6 +65,17 @@ public final class MeterStream: @unchecked Sendable {
     public func unsubscribe(_ client: OSCPeer) {
         subscribers.withLock { subscribers in
             subscribers.removeValue(forKey: client)
+            if subscribers.isEmpty { mixer.meters.setEnabled(false) }
+        }
+    }
+
+    /// Ends the meters of a client shown to be gone.
+    public func depart(_ peer: OSCPeer) {
+        subscribers.withLock { subscribers in
+            for client in subscribers.keys where client.isSamePath(as: peer) {
+                subscribers.removeValue(forKey: client)
+                logger.info("\(client): gone; meter subscription ended")
+            }
             if subscribers.isEmpty { mixer.meters.setEnabled(false) }
         }
     }
@@ -78,7 +97,7 @@ public final class MeterStream: @unchecked Sendable {
             subscribers.withLock { subscribers in
                 for client in Array(subscribers.keys) {
                     guard var s = subscribers[client] else { continue }
-                    if now - s.lastSeen > lease {
+                    if let lease, now - s.lastSeen > lease {
                         logger.info("\(client): meter subscription lapsed")
                         subscribers.removeValue(forKey: client)
                         continue

@@ -27,7 +27,8 @@ final class Rig {
         var osc: OSCServer.Options
         /// nil: no OSCQuery server.
         var httpPort: Int?
-        var subscriptionLease: Duration
+        /// An idle limit on subscriptions; nil: none.
+        var subscriptionLease: Duration?
         var presets: URL
         var state: URL
         /// A preset to start from instead of the saved state.
@@ -133,7 +134,10 @@ final class Rig {
         start { scheduler.run() }
         let mixer = mixer
         start { mixer.runService() }
-        server.start(handler: { controller.handle($0, from: $1) })
+        // A client shown to be gone (its connection closed, or "port
+        // unreachable" where it listened) takes its subscriptions with it.
+        server.start(handler: { controller.handle($0, from: $1) },
+                     departure: { feedback.depart($0); meters.depart($0) })
         let tcp = configuration.osc.tcp ? " (and TCP)" : ""
         let http = discovery.map { ", OSCQuery on HTTP port \($0.port)" } ?? ""
         logger.notice("ready: OSC on UDP port \(server.port)\(tcp)\(http), JACK client '\(host.clientName)', \(mixer.inputs)x\(mixer.outputs), pan law \(configuration.panLaw.rawValue), smoothing \(configuration.smoothingSeconds * 1000) ms")

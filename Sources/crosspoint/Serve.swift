@@ -39,8 +39,8 @@ struct Serve: ParsableCommand {
     @Flag(help: "Do not accept OSC over TCP (by default TCP listens on the same port number as UDP).")
     var noTcp = false
 
-    @Option(help: "Seconds a feedback subscription lasts without any message from its client.")
-    var subscriptionTimeout: Double = 30
+    @Option(help: "An idle limit: seconds a feedback or meter subscription lasts without any message from its client (0, the default: no limit; a subscription ends on /unsubscribe, when its connection closes, or when its client is gone).")
+    var subscriptionTimeout: Double = 0
 
     @Option(help: "Ramp time, in milliseconds, of a change sent without a fade time (0-1000).")
     var smoothingMs: Double = 20
@@ -94,7 +94,7 @@ struct Serve: ParsableCommand {
         guard (0...65535).contains(httpPort) else { throw ValidationError("--http-port must be 0-65535") }
         _ = try monoOutputSet()
         _ = try accessPolicy()
-        guard subscriptionTimeout > 0 && subscriptionTimeout <= 86_400 else {
+        guard subscriptionTimeout >= 0 && subscriptionTimeout <= 86_400 else {
             throw ValidationError("--subscription-timeout must be 0-86400 seconds")
         }
     }
@@ -145,7 +145,7 @@ struct Serve: ParsableCommand {
         let configuration = Rig.Configuration(
             inputs: inputs, outputs: outputs, panLaw: panLaw, monoOutputs: try monoOutputSet(),
             smoothingSeconds: Float(smoothingMs / 1000), longestDelay: Float(maxDelayMs), host: host, osc: osc, httpPort: noHttp ? nil : httpPort,
-            subscriptionLease: .milliseconds(Int(subscriptionTimeout * 1000)),
+            subscriptionLease: subscriptionTimeout > 0 ? .milliseconds(Int(subscriptionTimeout * 1000)) : nil,
             presets: URL(fileURLWithPath: presets),
             state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
             scene: scene)

@@ -21,13 +21,10 @@ extension Integration {
             #expect(dump.first { $0.address == "/matrix/1/1" }?.arguments == [.float(1)])
 
             // oscdump, subscribed for by a script on its behalf with a port.
-            let probe = try OSCTestClient(target: .init(port: 9))
-            let oscdumpPort = probe.localEndpoint.port
-            probe.close()
-            let oscdump = try ChildProcess(executable: "oscdump", arguments: ["-L", "\(oscdumpPort)"])
+            let listener = try await Oscdump.start()
+            let oscdump = listener.process
             defer { oscdump.terminate() }
-            try await Task.sleep(for: .milliseconds(200))
-            try rig.osc.send("/subscribe", .int32(Int32(oscdumpPort)))
+            try rig.osc.send("/subscribe", .int32(Int32(listener.port)))
             try await oscdump.waitForOutput(containing: "/matrix/1/2 f 0", timeout: .seconds(5))
 
             // Another client changes a crosspoint: both subscribers hear it,
