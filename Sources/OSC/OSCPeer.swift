@@ -5,6 +5,8 @@ public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
         case udp
         /// A TCP connection, by the server's number for it.
         case tcp(Int)
+        /// A WebSocket (OSCQuery's port), by that server's number for it.
+        case webSocket(Int)
     }
 
     public var address: SocketAddress
@@ -27,8 +29,11 @@ public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var port: Int { address.port }
 
     public var description: String {
-        if case .tcp = transport { return "\(address) (tcp)" }
-        return address.description
+        switch transport {
+        case .udp: address.description
+        case .tcp: "\(address) (tcp)"
+        case .webSocket: "\(address.host) (websocket)"
+        }
     }
 }
 

@@ -195,6 +195,8 @@ public final class OSCServer: @unchecked Sendable {
                 shutdown(connection.socket, Int32(SHUT_RDWR))
             }
             return written
+        case .webSocket:
+            return false // not ours: the OSCQuery server's
         }
     }
 

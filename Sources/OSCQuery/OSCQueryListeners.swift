@@ -66,6 +66,13 @@ final class OSCQueryListeners: Sendable {
         }
     }
 
+    /// Queues one frame for one client; false when it is gone.
+    func send(_ frame: ByteBuffer, to id: Int) -> Bool {
+        guard let queue = state.withLock({ $0.clients[id]?.queue }) else { return false }
+        if case .dropped = queue.yield(frame) { dropped.add(1, ordering: .relaxed) }
+        return true
+    }
+
     /// Ends every client's queue, and refuses new clients.
     func closeAll() {
         let queues = state.withLock { state in

@@ -19,22 +19,29 @@ import Synchronization
 ///   the `EXTENSIONS` this server has.
 /// - WebSocket: text frames `{"COMMAND":"LISTEN","DATA":"/path"}` and
 ///   `IGNORE`; changes given to `publish` are pushed to the clients
-///   listening to their address as binary OSC frames; binary OSC frames from
-///   clients with full access are handed to `onSet`.
+///   listening to their address as binary OSC frames. Each WebSocket is a
+///   client session: the binary OSC frames it sends go to `onPacket` with
+///   the session as their peer (`OSCPeer.Transport.webSocket`), the replies
+///   come back on it as binary frames, and `send` reaches it later
+///   (feedback, meters, late replies). `onClose` is told when it ends.
 ///
 /// Access control: the model says for each client IP whether it has full,
 /// read-only or no access. Denied clients get HTTP 403 and no WebSocket;
-/// read-only clients may GET and LISTEN but not set. Every refusal is
-/// counted in `deniedCount`.
+/// a read-only client's packets reach `onPacket` marked read-only, and
+/// whoever handles them refuses changes. Every refusal here is counted in
+/// `deniedCount`.
 ///
 /// Usable from synchronous code (`start()`/`stop()` block until done) and
 /// from async code (`await start()`/`await stop()`). A server runs once:
 /// after `stop()` make a new one.
 public final class OSCQueryServer: Sendable {
-    /// Called with each OSC packet a full-access WebSocket client sends (a
-    /// bundle with its time tag set to immediately), and the client's IP
-    /// address. Called on the server's threads; it must not block for long.
-    public typealias SetHandler = @Sendable (_ packet: OSCPacket, _ host: String) -> Void
+    /// Called with each OSC packet a WebSocket client sends, and the client
+    /// as a peer (its IP address, port 0, its session's number and its
+    /// access); returns the replies for it. Called on the server's threads;
+    /// it must not block for long.
+    public typealias PacketHandler = @Sendable (_ packet: OSCPacket, _ client: OSCPeer) -> [OSCPacket]
+    /// Called when a WebSocket client's session ends.
+    public typealias CloseHandler = @Sendable (_ client: OSCPeer) -> Void
 
     private let bind: String
     private let requestedPort: Int
@@ -42,7 +49,8 @@ public final class OSCQueryServer: Sendable {
     private let responder: OSCQueryResponder
     private let gate: OSCQueryAccessGate
     private let listeners = OSCQueryListeners()
-    private let onSet: SetHandler?
+    private let onPacket: PacketHandler?
+    private let onClose: CloseHandler
     private let phase = Mutex(Phase.idle)
 
     private enum Phase {
@@ -65,14 +73,17 @@ public final class OSCQueryServer: Sendable {
     ///   - name: the host's name (`NAME`).
     ///   - model: the namespace and the access rules.
     ///   - logger: where the server logs; requests are logged at debug level.
-    ///   - onSet: what to do with values that WebSocket clients send; nil
-    ///     accepts none.
+    ///   - onPacket: what to do with the OSC packets WebSocket clients send;
+    ///     nil accepts none.
+    ///   - onClose: told when a WebSocket client's session ends.
     public init(bind: String, port: Int, oscPort: Int, oscTransport: String = "UDP", oscIP: String? = nil,
-                name: String, model: any OSCQueryModel, logger: Logger, onSet: SetHandler? = nil) {
+                name: String, model: any OSCQueryModel, logger: Logger, onPacket: PacketHandler? = nil,
+                onClose: @escaping CloseHandler = { _ in }) {
         self.bind = bind
         self.requestedPort = port
         self.logger = logger
-        self.onSet = onSet
+        self.onPacket = onPacket
+        self.onClose = onClose
         gate = OSCQueryAccessGate(model: model, logger: logger)
         responder = OSCQueryResponder(gate: gate, name: name, oscIP: oscIP, oscPort: oscPort,
                                       oscTransport: oscTransport)
@@ -103,6 +114,15 @@ public final class OSCQueryServer: Sendable {
     /// thread; does not wait for the network.
     public func publish(_ message: OSCMessage) {
         listeners.publish(message)
+    }
+
+    /// Sends `packet` as one binary frame to a WebSocket client's session;
+    /// false when it has ended (or `client` is not a WebSocket). Callable
+    /// from any thread; does not wait for the network.
+    @discardableResult
+    public func send(_ packet: OSCPacket, to client: OSCPeer) -> Bool {
+        guard case .webSocket(let id) = client.transport, let bytes = OSCCodec.encode(packet) else { return false }
+        return listeners.send(ByteBuffer(bytes: bytes), to: id)
     }
 
     // MARK: Starting and stopping
@@ -209,7 +229,7 @@ public final class OSCQueryServer: Sendable {
             access = .readOnly
         }
         let session = OSCQueryWebSocketSession(host: host, access: access, gate: gate, listeners: listeners,
-                                               onSet: onSet, logger: self.logger)
+                                               onPacket: onPacket, onClose: onClose, logger: self.logger)
         return .upgrade([:]) { inbound, outbound, _ in
             await session.run(inbound: inbound, outbound: outbound)
         }

@@ -4,9 +4,11 @@ import Logging
 import NIOCore
 import OSC
 
-/// One client's WebSocket: LISTEN and IGNORE commands in text frames,
-/// changes pushed to it as binary OSC frames, and binary OSC frames from
-/// it taken as requests to set values.
+/// One client's WebSocket, a client session: LISTEN and IGNORE commands in
+/// text frames, changes pushed to it as binary OSC frames; the binary OSC
+/// frames it sends are handled like packets from any OSC client (values,
+/// queries, subscriptions, bundles with their time), and the replies come
+/// back on it as binary frames.
 struct OSCQueryWebSocketSession: Sendable {
     /// Addresses one client may LISTEN to at once.
     static let maximumListens = 65_536
@@ -19,13 +21,20 @@ struct OSCQueryWebSocketSession: Sendable {
     let access: OSCQueryClientAccess
     let gate: OSCQueryAccessGate
     let listeners: OSCQueryListeners
-    let onSet: OSCQueryServer.SetHandler?
+    let onPacket: OSCQueryServer.PacketHandler?
+    let onClose: OSCQueryServer.CloseHandler
     let logger: Logger
 
     /// Serves the connection until the client closes it or the server stops.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
-        guard let (id, frames) = listeners.add(host: host) else { return }
-        defer { listeners.remove(id) }
+        // NIO names the peer by its numeric address, which always resolves.
+        guard let address = SocketAddress.resolve(host: host, port: 0),
+              let (id, frames) = listeners.add(host: host) else { return }
+        let peer = OSCPeer(address: address, transport: .webSocket(id), access: access == .full ? .full : .readOnly)
+        defer {
+            listeners.remove(id)
+            onClose(peer)
+        }
         logger.debug("OSCQuery: WebSocket open", metadata: ["host": "\(host)"])
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -39,7 +48,7 @@ struct OSCQueryWebSocketSession: Sendable {
                     for try await message in inbound.messages(maxSize: Self.maximumMessageSize) {
                         switch message {
                         case .text(let text): handleCommand(text, id: id, listening: &listening)
-                        case .binary(let buffer): handleOSC(Array(buffer.readableBytesView))
+                        case .binary(let buffer): handleOSC(Array(buffer.readableBytesView), from: peer, id: id)
                         }
                     }
                 } catch {
@@ -75,8 +84,8 @@ struct OSCQueryWebSocketSession: Sendable {
         }
     }
 
-    private func handleOSC(_ bytes: [UInt8]) {
-        var packet: OSCPacket
+    private func handleOSC(_ bytes: [UInt8], from peer: OSCPeer, id: Int) {
+        let packet: OSCPacket
         do {
             packet = try OSCCodec.decode(bytes)
         } catch {
@@ -84,21 +93,22 @@ struct OSCQueryWebSocketSession: Sendable {
             return
         }
         // Rules may have changed since the upgrade: ask again.
-        guard access == .full, gate.model.access(for: host) == .full else {
-            for message in packet.messages { gate.refuse(host, "WebSocket set \(message.address)") }
+        var peer = peer
+        switch gate.model.access(for: host) {
+        case .denied:
+            for message in packet.messages { gate.refuse(host, "WebSocket OSC \(message.address)") }
+            return
+        case .readOnly: peer.access = .readOnly
+        case .full: break
+        }
+        guard let onPacket else {
+            logger.debug("OSCQuery: OSC not accepted", metadata: ["host": "\(host)"])
             return
         }
-        guard let onSet else {
-            logger.debug("OSCQuery: sets not accepted", metadata: ["host": "\(host)"])
-            return
+        for reply in onPacket(packet, peer) {
+            guard let bytes = OSCCodec.encode(reply) else { continue }
+            _ = listeners.send(ByteBuffer(bytes: bytes), to: id)
         }
-        // A bundle's messages take effect together, at once: its time tag is
-        // not kept (replies, such as /late, have no way back to this client).
-        if case .bundle(var bundle) = packet {
-            bundle.timeTag = .immediately
-            packet = .bundle(bundle)
-        }
-        onSet(packet, host)
     }
 
     /// Whether a browser sent the upgrade from a page of another host. Such

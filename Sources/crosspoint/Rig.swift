@@ -9,6 +9,7 @@ import OSC
 import OSCQuery
 import Presets
 import RigControl
+import Synchronization
 import SystemSupport
 
 /// The running rig: the mixer in JACK, the OSC server and the controller
@@ -63,8 +64,18 @@ final class Rig {
         host = JackHost(mixer: mixer, options: configuration.host, logger: logger)
         server = try OSCServer(options: configuration.osc)
         let server = server
-        feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger) { server.send($0, to: $1) }
-        meters = MeterStream(mixer: mixer, lease: configuration.subscriptionLease, logger: logger) { server.send($0, to: $1) }
+        // Every packet for a client goes back the way the client came: over
+        // UDP or its TCP connection, or its WebSocket (set below).
+        let webSockets = Mutex<OSCQueryServer?>(nil)
+        let deliver: @Sendable (OSCPacket, OSCPeer) -> Void = { packet, peer in
+            if case .webSocket = peer.transport {
+                webSockets.withLock { $0 }?.send(packet, to: peer)
+            } else {
+                server.send(packet, to: peer)
+            }
+        }
+        feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger, send: deliver)
+        meters = MeterStream(mixer: mixer, lease: configuration.subscriptionLease, logger: logger, send: deliver)
         let keeper = keeper
         controller = Controller(state: initial, mixer: mixer, catalogue: catalogue, store: store,
                                 smoothingSeconds: configuration.smoothingSeconds, logger: logger,
@@ -75,27 +86,22 @@ final class Rig {
         // messages of a bundle.
         scheduler = BundleScheduler(clock: host) { controller.releaseDueBundles() }
         mixer.use(clock: host)
+        let (feedback, meters) = (feedback, meters)
         discovery = configuration.httpPort.map { port in
-            let policy = configuration.osc.policy
-            return OSCQueryServer(
+            OSCQueryServer(
                 bind: configuration.osc.bind, port: port, oscPort: server.port, oscTransport: "UDP",
                 name: "Crosspoint \(configuration.host.clientName)",
-                model: RigNamespace(controller: controller, policy: policy), logger: logger,
-                onSet: { packet, host in
-                    // A WebSocket client's values: handled like an OSC packet from its host.
-                    guard let address = SocketAddress.resolve(host: host, port: 0) else { return }
-                    let peer = OSCPeer(address: address, access: policy.access(forHost: host))
-                    _ = controller.handle(packet, from: peer)
-                })
+                model: RigNamespace(controller: controller, policy: configuration.osc.policy), logger: logger,
+                // A WebSocket is a client session like any other.
+                onPacket: { controller.handle($0, from: $1) },
+                onClose: { feedback.depart($0); meters.depart($0) })
         }
+        webSockets.withLock { $0 = discovery }
         controller.feedback = feedback
         controller.meters = meters
         // Preset saves, deletes and renames are answered from the writer's
-        // thread once on disk, timed bundles at their time. A WebSocket
-        // value's peer (port 0) gets no replies, as above.
-        controller.reply = { packet, peer in
-            if peer.port != 0 { server.send(packet, to: peer) }
-        }
+        // thread once on disk, timed bundles at their time.
+        controller.reply = deliver
         controller.scheduler = scheduler
         if let discovery {
             controller.onChange = { $0.forEach(discovery.publish) }

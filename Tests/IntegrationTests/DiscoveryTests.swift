@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
+import NIOCore
 import Synchronization
 import Testing
 
@@ -82,6 +83,69 @@ extension Integration {
             #expect(messages.first?.address == "/matrix/2/1")
             #expect(messages.first?.arguments == [.float(0.25)])
         }
+    }
+
+    /// A WebSocket is a client session: its queries, pings and errors are
+    /// answered on it, `/subscribe` subscribes it (not some UDP port), and
+    /// its subscription ends with it.
+    @Test func aWebSocketClientQueriesAndSubscribes() async throws {
+        try await withRig { rig in
+            let port = rig.httpPort
+            let heard = Heard()
+            func waitFor(_ address: String, _ arguments: [OSCTestClient.Argument]? = nil) async throws -> OSCTestClient.ReceivedMessage {
+                for _ in 0..<200 {
+                    let found = heard.messages.withLock { messages in
+                        messages.first { $0.address == address && (arguments == nil || $0.arguments == arguments) }
+                    }
+                    if let found { return found }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                throw RigError("no \(address) \(arguments.map { "\($0)" } ?? "") over the WebSocket")
+            }
+            func subscribers() async throws -> [OSCTestClient.Argument] {
+                try rig.osc.send("/status")
+                return try await rig.osc.waitFor(address: "/status/subscribers").arguments
+            }
+            let session = Task {
+                var logger = Logger(label: "ws-test")
+                logger.logLevel = .warning
+                try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/", logger: logger) { inbound, outbound, _ in
+                    for packet: OSCTestClient.Packet in [.message(.init("/matrix/1/1")), .message(.init("/ping")),
+                                                         .message(.init("/nowhere", arguments: [.int32(1)])),
+                                                         .message(.init("/subscribe"))] {
+                        try await outbound.write(.binary(ByteBuffer(bytes: OSCTestClient.encode(packet))))
+                    }
+                    for try await frame in inbound.messages(maxSize: 1 << 20) {
+                        guard case .binary(let buffer) = frame,
+                              let messages = OSCTestClient.decode(datagram: Array(buffer.readableBytesView),
+                                                                  sender: .init(port: 0), receivedAt: .now) else { continue }
+                        heard.messages.withLock { $0 += messages }
+                    }
+                }
+            }
+            defer { session.cancel() }
+            #expect(try await waitFor("/matrix/1/1").arguments == [.float(1)])
+            _ = try await waitFor("/pong")
+            #expect(try await waitFor("/error").arguments.first == .string("/nowhere"))
+            _ = try await waitFor("/matrix/2/2")  // the full state
+            #expect(try await subscribers() == [.int32(1)])
+            // Another client's change reaches the WebSocket as feedback.
+            try await rig.sendAndSettle("/matrix/2/1", .float(0.25))
+            _ = try await waitFor("/matrix/2/1", [.float(0.25)])
+            // Its subscription ends with it.
+            session.cancel()
+            var left = try await subscribers()
+            for _ in 0..<50 where left != [.int32(0)] {
+                try await Task.sleep(for: .milliseconds(100))
+                left = try await subscribers()
+            }
+            #expect(left == [.int32(0)])
+        }
+    }
+
+    /// What a WebSocket client has heard so far.
+    final class Heard: Sendable {
+        let messages = Mutex<[OSCTestClient.ReceivedMessage]>([])
     }
 
     @Test func aDeniedHostGetsNothingOverHTTP() async throws {

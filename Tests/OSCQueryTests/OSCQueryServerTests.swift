@@ -20,23 +20,31 @@ import Testing
         return logger
     }()
 
-    /// What `onSet` received.
+    /// What `onPacket` received, and what it answers: `/pong` to `/ping`.
     final class SetLog: Sendable {
-        private let entries = Mutex<[(OSCPacket, String)]>([])
-        func append(_ packet: OSCPacket, _ host: String) { entries.withLock { $0.append((packet, host)) } }
+        private let entries = Mutex<[(OSCPacket, OSCPeer)]>([])
+        private let closed = Mutex<[OSCPeer]>([])
+        func append(_ packet: OSCPacket, _ peer: OSCPeer) -> [OSCPacket] {
+            entries.withLock { $0.append((packet, peer)) }
+            return packet.messages.contains { $0.address == "/ping" } ? [.message(OSCMessage("/pong", []))] : []
+        }
+        func close(_ peer: OSCPeer) { closed.withLock { $0.append(peer) } }
         var packets: [OSCPacket] { entries.withLock { $0.map(\.0) } }
         /// The messages of every packet, in order.
         var messages: [OSCMessage] { packets.flatMap(\.messages) }
-        var hosts: [String] { entries.withLock { $0.map(\.1) } }
+        var peers: [OSCPeer] { entries.withLock { $0.map(\.1) } }
+        var hosts: [String] { peers.map(\.host) }
+        var closedPeers: [OSCPeer] { closed.withLock { $0 } }
     }
 
     /// Runs `body` with a started server, and stops it whatever happens.
     func withServer(model: FakeModel = FakeModel(), setLog: SetLog? = nil,
                     _ body: (OSCQueryServer) async throws -> Void) async throws {
-        var onSet: OSCQueryServer.SetHandler?
-        if let setLog { onSet = { packet, host in setLog.append(packet, host) } }
+        var onPacket: OSCQueryServer.PacketHandler?
+        if let setLog { onPacket = { packet, peer in setLog.append(packet, peer) } }
         let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "Crosspoint test",
-                                    model: model, logger: Self.logger, onSet: onSet)
+                                    model: model, logger: Self.logger, onPacket: onPacket,
+                                    onClose: { peer in setLog?.close(peer) })
         try await server.start()
         do {
             try await body(server)
@@ -224,21 +232,38 @@ import Testing
         }
     }
 
-    @Test func aFullAccessClientSetsValuesWithBinaryOSC() async throws {
+    @Test func aWebSocketIsAClientSessionWithItsOwnReplies() async throws {
         let log = SetLog()
         try await withServer(setLog: log) { server in
             let set = OSCMessage("/source/1/volume", [.float(0.125)])
             let bundle = [OSCMessage("/source/2/volume", [.float(1.5)]), OSCMessage("/output/1/mode", [.string("mono")])]
+            let later = OSCTimeTag(unixTime: 4_000_000_000)
             try await WebSocketProbe.run(port: server.port) { inbound, outbound in
+                var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
                 try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(set)))))
-                let later = OSCTimeTag(unixTime: 4_000_000_000)
                 try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.bundle(bundle, at: later)))))
                 try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3])))  // garbage: ignored
-                while log.packets.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+                // The handler's reply comes back on this WebSocket.
+                try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(OSCMessage("/ping", []))))))
+                #expect(try await WebSocketProbe.nextOSC(&messages) == OSCMessage("/pong", []))
+                // So does whatever is sent to the session later (feedback, meters).
+                let peer = try #require(log.peers.first)
+                #expect(server.send(.message(OSCMessage("/later", [.int32(1)])), to: peer))
+                #expect(try await WebSocketProbe.nextOSC(&messages) == OSCMessage("/later", [.int32(1)]))
             }
-            // The bundle whole, to apply at once: its time tag is not kept.
-            #expect(log.packets == [.message(set), .bundle(bundle)])
-            #expect(log.hosts == ["127.0.0.1", "127.0.0.1"])
+            // The bundle whole, with its time tag, like a bundle over UDP.
+            #expect(log.packets == [.message(set), .bundle(bundle, at: later), .message(OSCMessage("/ping", []))])
+            #expect(log.hosts == ["127.0.0.1", "127.0.0.1", "127.0.0.1"])
+            let peers = Set(log.peers)
+            #expect(peers.count == 1 && peers.first?.access == .full)
+            guard case .webSocket? = peers.first?.transport else {
+                Issue.record("not a WebSocket peer: \(log.peers)")
+                return
+            }
+            // The session's end is told, and nothing reaches it any more.
+            while log.closedPeers.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(log.closedPeers == Array(peers))
+            #expect(!server.send(.message(OSCMessage("/later", [])), to: log.peers[0]))
             #expect(server.deniedCount == 0)
         }
     }
@@ -254,15 +279,17 @@ import Testing
             try await WebSocketProbe.run(port: server.port) { inbound, outbound in
                 var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
                 try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(OSCMessage("/source/1/volume", [.float(2)]))))))
-                // Handled after the set attempt: once a value arrives, the set was refused.
                 try await outbound.write(WebSocketProbe.command("LISTEN", "/source/1/volume"))
                 let publisher = keepPublishing(server, [volume])
                 let received = try await WebSocketProbe.nextOSC(&messages)
                 publisher.cancel()
                 #expect(received == volume)
             }
-            #expect(log.messages.isEmpty)
-            #expect(server.deniedCount == 1)
+            // Its packets go on marked read-only: the rig refuses the changes
+            // (with /error) and answers the queries.
+            #expect(log.messages == [OSCMessage("/source/1/volume", [.float(2)])])
+            #expect(log.peers.map(\.access) == [.readOnly])
+            #expect(server.deniedCount == 0)
         }
     }
 
@@ -311,15 +338,16 @@ import Testing
                 _ = try await WebSocketProbe.nextOSC(&messages)
                 publisher.cancel()
             }
-            #expect(log.messages.isEmpty)
-            #expect(server.deniedCount == 1)
+            // At most read-only: the rig refuses what it would change.
+            #expect(log.peers.map(\.access) == [.readOnly])
             // A page served from this host (another port) may.
             try await WebSocketProbe.run(port: server.port, headers: [.origin: "http://127.0.0.1:8080"]) { _, outbound in
                 try await outbound.write(.binary(ByteBuffer(bytes: OSCOracle.encode(.message(set)))))
-                while log.messages.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                while log.messages.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
             }
-            #expect(log.messages == [set])
-            #expect(server.deniedCount == 1)
+            #expect(log.messages == [set, set])
+            #expect(log.peers.map(\.access) == [.readOnly, .full])
+            #expect(server.deniedCount == 0)
         }
     }
 
