@@ -31,14 +31,7 @@ extension Controller {
     func currentValue(_ target: Target) -> [OSCArgument]? {
         switch target {
         case .parameter(let number, let place, let form):
-            let value = catalogue.parameters[number].get(state.scene, place)
-            switch (value, form) {
-            case (.number(let gain), .decibels): return [.float(FaderLaw.decibels(gain: gain))]
-            case (.number(let gain), .fader): return [.float(Self.faderPosition(gain))]
-            case (.number(let number), _): return [.float(number)]
-            case (.toggle(let on), _): return [.int32(on ? 1 : 0)]
-            case (.text(let text), _): return [.string(text)]
-            }
+            return arguments(of: catalogue.parameters[number].get(state.scene, place), in: form)
         case .matrixMap:
             return channelMap(state.scene).map { .int32(Int32($0)) }
         case .safe(.source(let n)): return [.int32(state.safes.sources.contains(n) ? 1 : 0)]
@@ -46,6 +39,17 @@ extension Controller {
         case .safe(.master): return [.int32(state.safes.master ? 1 : 0)]
         case .matrixClear, .status, .ping, .preset, .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe:
             return nil
+        }
+    }
+
+    /// A parameter's value as an address of `form` carries it.
+    func arguments(of value: Parameter.Value, in form: Target.Form) -> [OSCArgument] {
+        switch (value, form) {
+        case (.number(let gain), .decibels): [.float(FaderLaw.decibels(gain: gain))]
+        case (.number(let gain), .fader): [.float(Self.faderPosition(gain))]
+        case (.number(let number), _): [.float(number)]
+        case (.toggle(let on), _): [.int32(on ? 1 : 0)]
+        case (.text(let text), _): [.string(text)]
         }
     }
 

@@ -12,10 +12,14 @@ extension Controller {
     func set(_ number: Int, at place: Parameter.Place, to value: Parameter.Value, seconds: Float,
              into changes: inout [Change]) {
         let parameter = catalogue.parameters[number]
-        guard parameter.get(state.scene, place) != value else { return }
+        let old = parameter.get(state.scene, place)
+        guard old != value else { return }
         parameter.set(&state.scene, place, value)
         sceneChanged = true
-        touched.append(.parameter(number, place, .plain))
+        // Fed back now, or as it moves when it fades.
+        if !follow(number, at: place, from: old, to: value, seconds: seconds) {
+            touched.append(.parameter(number, place, .plain))
+        }
         if let change = catalogue.change(number, at: place, to: value, in: ramps, seconds: seconds) {
             changes.append(change)
         }
@@ -86,6 +90,7 @@ extension Controller {
         let (before, wanted) = (live.gains, target.gains)
         let level = crosspointLevel
         var moved: [Target] = []
+        var anyMoved = false
         var index = 0
         for n in stride(from: 1, through: live.inputs, by: 1) {
             for m in stride(from: 1, through: live.outputs, by: 1) {
@@ -93,12 +98,16 @@ extension Controller {
                 let gain = wanted[index]
                 guard gain != before[index] else { continue }
                 live[n, m] = gain
-                moved.append(.parameter(level, .crosspoint(input: n, output: m), .plain))
+                anyMoved = true
+                if !follow(level, at: .crosspoint(input: n, output: m), from: .number(before[index]), to: .number(gain),
+                           seconds: seconds) {
+                    moved.append(.parameter(level, .crosspoint(input: n, output: m), .plain))
+                }
                 changes.append(Change(ramp: Int32(ramps.crosspoint(n, m)), position: FaderLaw.position(gain: gain),
                                       value: gain, seconds: seconds))
             }
         }
-        guard !moved.isEmpty else { return }
+        guard anyMoved else { return }
         state.scene.crosspoints = live
         sceneChanged = true
         touched += moved

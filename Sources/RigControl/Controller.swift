@@ -60,6 +60,11 @@ public final class Controller: @unchecked Sendable {
     var sceneChanged = false
     /// Every parameter changed by the current message, for feedback.
     var touched: [Target] = []
+    /// Parameters fading now, by their plain target: what subscribers are
+    /// shown as they move (Controller+Fades.swift).
+    var fades: [Target: Fade] = [:]
+    /// The order fading parameters take turns in (`publishFades`).
+    var fadeTurns: [Target] = []
     /// Where feedback goes; nil: no feedback.
     public var feedback: FeedbackHub?
     /// Where meters go; nil: no meters.

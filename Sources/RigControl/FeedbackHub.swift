@@ -31,6 +31,10 @@ public final class FeedbackHub: @unchecked Sendable {
     private let lease: Duration?
     private let logger: Logger
     private let state = Mutex<[OSCPeer: Subscriber]>([:])
+    /// Called every 33 ms (30 updates a second), before sending: where the
+    /// values of fading parameters are published (`Controller.publishFades`).
+    /// Set it before `run`.
+    public var everyUpdate: (@Sendable (ContinuousClock.Instant) -> Void)?
     private let stopping = Atomic<Bool>(false)
 
     struct Subscriber {
@@ -138,9 +142,15 @@ public final class FeedbackHub: @unchecked Sendable {
     /// Sends what is due every 10 ms and lets leases lapse, until `stop()`.
     /// Call on its own thread.
     public func run() {
+        var lastUpdate = ContinuousClock.now
         while !stopping.load(ordering: .relaxed) {
             Thread.sleep(forTimeInterval: Self.tick)
-            for (destination, packets) in due(at: .now) {
+            let now = ContinuousClock.now
+            if now - lastUpdate >= Self.minimumInterval {
+                everyUpdate?(now)
+                lastUpdate = now
+            }
+            for (destination, packets) in due(at: now) {
                 for packet in packets { send(packet, destination) }
             }
         }

@@ -99,6 +99,8 @@ final class Rig {
         webSockets.withLock { $0 = discovery }
         controller.feedback = feedback
         controller.meters = meters
+        // Fading parameters are shown moving (the feedback thread asks).
+        feedback.everyUpdate = { [weak controller] in controller?.publishFades(at: $0) }
         // Preset saves, deletes and renames are answered from the writer's
         // thread once on disk, timed bundles at their time.
         controller.reply = deliver
