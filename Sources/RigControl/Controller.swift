@@ -204,6 +204,10 @@ public final class Controller: @unchecked Sendable {
         if solos { updateSoloGates(from: gates, seconds: smoothing, into: &changes) }
         logger.debug("\(peer) \(message)")
         submit(changes)
+        // A value set at one parameter's own address is not echoed to its sender.
+        if targets.count == 1, case .parameter = targets[0], !OSCAddressPattern.isPattern(message.address) {
+            feedback?.noteOwnValue(message, from: peer)
+        }
         return []
     }
 

@@ -13,6 +13,11 @@ import SystemSupport
 ///   show. An idle limit (`lease`) is optional.
 /// - At most 256 subscriptions, 64 from one host; past that the least
 ///   recently heard makes room (`SubscriptionLimit`).
+/// - No echo: a client is not sent back the value it has itself just set at
+///   that same address (for `echoWindow` after its last send there), so a
+///   fader under a finger over Wi-Fi is not pulled back by late copies of
+///   its own values; unless the rig kept another value (clamped, or changed
+///   since by someone else). The other forms of the parameter still go to it.
 /// - Feedback is coalesced: at most 30 updates a second per address per
 ///   client, the latest value winning and the final value always sent.
 /// - It is packed into bundles that fit one UDP datagram (≤ 1400 bytes) and
@@ -21,6 +26,8 @@ import SystemSupport
 public final class FeedbackHub: @unchecked Sendable {
     public static let datagramLimit = 1400
     static let minimumInterval: Duration = .milliseconds(33) // 30 updates/s per address
+    /// How long a value a client set is not echoed back to it.
+    static let echoWindow: Duration = .milliseconds(500)
     static let datagramsPerTick = 10
     static let tick = 0.01
 
@@ -45,6 +52,8 @@ public final class FeedbackHub: @unchecked Sendable {
         /// Addresses waiting to be sent, oldest first.
         var order: [String] = []
         var lastSent: [String: ContinuousClock.Instant] = [:]
+        /// What the client itself last set at each address, and when: not echoed.
+        var ownValues: [String: (arguments: [OSCArgument], at: ContinuousClock.Instant)] = [:]
     }
 
     public init(lease: Duration? = nil, logger: Logger, send: @escaping Sender) {
@@ -115,6 +124,20 @@ public final class FeedbackHub: @unchecked Sendable {
         }
     }
 
+    /// Notes that `client` has just set `message`'s address to its value:
+    /// its feedback will not echo it. Only feedback that goes back where the
+    /// client sends from (its socket, connection or WebSocket): feedback a
+    /// script asked for on another port is for someone else (a display, a
+    /// logger), who did not make the change.
+    public func noteOwnValue(_ message: OSCMessage, from client: OSCPeer) {
+        let now = ContinuousClock.now
+        state.withLock { subscribers in
+            for destination in subscribers.keys where destination.isSamePath(as: client) {
+                subscribers[destination]?.ownValues[message.address] = (message.arguments, now)
+            }
+        }
+    }
+
     /// Queues messages for every subscriber.
     public func publish(_ messages: [OSCMessage]) {
         guard !messages.isEmpty else { return }
@@ -132,7 +155,19 @@ public final class FeedbackHub: @unchecked Sendable {
     }
 
     private static func enqueue(_ messages: [OSCMessage], into subscriber: inout Subscriber) {
+        let now = ContinuousClock.now
         for message in messages {
+            if let own = subscriber.ownValues[message.address] {
+                if now - own.at > echoWindow {
+                    subscriber.ownValues.removeValue(forKey: message.address)
+                } else if Self.sameValue(own.arguments, message.arguments) {
+                    // Its own value: nothing to send, and nothing older either.
+                    if subscriber.pending.removeValue(forKey: message.address) != nil {
+                        subscriber.order.removeAll { $0 == message.address }
+                    }
+                    continue
+                }
+            }
             if subscriber.pending.updateValue(message, forKey: message.address) == nil {
                 subscriber.order.append(message.address)
             }
@@ -158,6 +193,23 @@ public final class FeedbackHub: @unchecked Sendable {
 
     public func stop() { stopping.store(true, ordering: .relaxed) }
 
+    /// Whether feedback carries what the client sent: numbers compared as
+    /// numbers (a toggle sent as `f 1` comes back as `i 1`), to within what
+    /// a round trip through the fader law moves them.
+    static func sameValue(_ sent: [OSCArgument], _ kept: [OSCArgument]) -> Bool {
+        guard sent.count >= kept.count else { return false }
+        return zip(sent, kept).allSatisfy { a, b in
+            if case .string(let x) = a, case .string(let y) = b { return x == y }
+            guard let x = Self.numeric(a), let y = Self.numeric(b) else { return false }
+            return abs(x - y) <= 1e-4 * max(1, abs(x))
+        }
+    }
+
+    private static func numeric(_ argument: OSCArgument) -> Double? {
+        if case .bool(let on) = argument { return on ? 1 : 0 }
+        return argument.number
+    }
+
     /// Takes, for each subscriber, the bundles to send now.
     func due(at now: ContinuousClock.Instant) -> [(OSCPeer, [OSCPacket])] {
         state.withLock { subscribers in
@@ -169,6 +221,7 @@ public final class FeedbackHub: @unchecked Sendable {
                     subscribers.removeValue(forKey: destination)
                     continue
                 }
+                subscriber.ownValues = subscriber.ownValues.filter { now - $0.value.at <= Self.echoWindow }
                 let packets = Self.take(from: &subscriber, now: now)
                 subscribers[destination] = subscriber
                 if !packets.isEmpty { result.append((destination, packets)) }
