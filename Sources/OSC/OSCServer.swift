@@ -181,10 +181,18 @@ public final class OSCServer: @unchecked Sendable {
         guard let bytes = OSCCodec.encode(packet) else { return false }
         switch peer.transport {
         case .udp:
-            let sent = bytes.withUnsafeBytes { data in
-                peer.address.withSockaddr { sendto(udp, data.baseAddress, data.count, Int32(MSG_DONTWAIT), $0, $1) }
+            // An ICMP error for an earlier send to someone else (IP_RECVERR)
+            // is reported once, by whichever call comes next: that send did
+            // not go out, so it goes again. The error waits in the queue for
+            // `readErrors`.
+            for _ in 0..<4 {
+                let sent = bytes.withUnsafeBytes { data in
+                    peer.address.withSockaddr { sendto(udp, data.baseAddress, data.count, Int32(MSG_DONTWAIT), $0, $1) }
+                }
+                if sent == bytes.count { return true }
+                guard sent < 0, [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN].contains(errno) else { return false }
             }
-            return sent == bytes.count
+            return false
         case .tcp(let id):
             guard let connection = connections.withLock({ $0[id] }) else { return false }
             var framed = withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) }

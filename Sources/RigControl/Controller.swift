@@ -67,6 +67,10 @@ public final class Controller: @unchecked Sendable {
     var fadeTurns: [Target] = []
     /// Where feedback goes; nil: no feedback.
     public var feedback: FeedbackHub?
+    /// Whether a client that changes something is subscribed to feedback
+    /// (changes from then on, not the full state), as if it had sent
+    /// `/subscribe`. Set it before messages arrive.
+    public var autoSubscribe = false
     /// Where meters go; nil: no meters.
     public var meters: MeterStream?
     /// Also told of every change, with the same messages as feedback (for
@@ -204,6 +208,7 @@ public final class Controller: @unchecked Sendable {
         if solos { updateSoloGates(from: gates, seconds: smoothing, into: &changes) }
         logger.debug("\(peer) \(message)")
         submit(changes)
+        if autoSubscribe { feedback?.subscribe(peer, port: nil, automatically: true) }
         // A value set at one parameter's own address is not echoed to its sender.
         if targets.count == 1, case .parameter = targets[0], !OSCAddressPattern.isPattern(message.address) {
             feedback?.noteOwnValue(message, from: peer)

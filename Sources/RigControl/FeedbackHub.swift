@@ -68,8 +68,10 @@ public final class FeedbackHub: @unchecked Sendable {
     /// client or without a port, where it sends from). Returns the destination.
     /// At a limit, the least recently heard subscription (of the host, when
     /// the host's limit is the one reached) ends to make room, with a log line.
+    /// `automatically`: subscribed for a change it made (`--auto-subscribe`);
+    /// only the log line says so.
     @discardableResult
-    public func subscribe(_ client: OSCPeer, port: Int?) -> OSCPeer {
+    public func subscribe(_ client: OSCPeer, port: Int?, automatically: Bool = false) -> OSCPeer {
         let destination = Self.destination(client, port: port)
         return state.withLock { subscribers -> OSCPeer in
             if subscribers[destination] == nil {
@@ -78,7 +80,7 @@ public final class FeedbackHub: @unchecked Sendable {
                     subscribers.removeValue(forKey: oldest)
                     logger.notice("\(oldest): feedback subscription ended to make room for \(destination) (the least recently heard of \(among))")
                 }
-                logger.info("\(destination) subscribed to feedback")
+                logger.info("\(destination) \(automatically ? "subscribed to feedback by its change" : "subscribed to feedback")")
                 subscribers[destination] = Subscriber(client: client, lastSeen: .now)
             } else {
                 subscribers[destination]?.client = client

@@ -30,6 +30,8 @@ final class Rig {
         var httpPort: Int?
         /// An idle limit on subscriptions; nil: none.
         var subscriptionLease: Duration?
+        /// Subscribe a client that changes something (`--auto-subscribe`).
+        var autoSubscribe = false
         var presets: URL
         var state: URL
         /// A preset to start from instead of the saved state.
@@ -98,6 +100,7 @@ final class Rig {
         }
         webSockets.withLock { $0 = discovery }
         controller.feedback = feedback
+        controller.autoSubscribe = configuration.autoSubscribe
         controller.meters = meters
         // Fading parameters are shown moving (the feedback thread asks).
         feedback.everyUpdate = { [weak controller] in controller?.publishFades(at: $0) }

@@ -39,6 +39,9 @@ struct Serve: ParsableCommand {
     @Flag(help: "Do not accept OSC over TCP (by default TCP listens on the same port number as UDP).")
     var noTcp = false
 
+    @Flag(help: "Subscribe a client to feedback (changes, not the full state) as soon as it changes something, as if it had sent /subscribe: a layout with no special message stays in sync.")
+    var autoSubscribe = false
+
     @Option(help: "An idle limit: seconds a feedback or meter subscription lasts without any message from its client (0, the default: no limit; a subscription ends on /unsubscribe, when its connection closes, or when its client is gone).")
     var subscriptionTimeout: Double = 0
 
@@ -146,6 +149,7 @@ struct Serve: ParsableCommand {
             inputs: inputs, outputs: outputs, panLaw: panLaw, monoOutputs: try monoOutputSet(),
             smoothingSeconds: Float(smoothingMs / 1000), longestDelay: Float(maxDelayMs), host: host, osc: osc, httpPort: noHttp ? nil : httpPort,
             subscriptionLease: subscriptionTimeout > 0 ? .milliseconds(Int(subscriptionTimeout * 1000)) : nil,
+            autoSubscribe: autoSubscribe,
             presets: URL(fileURLWithPath: presets),
             state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
             scene: scene)

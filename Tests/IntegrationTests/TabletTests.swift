@@ -33,3 +33,44 @@ extension Integration {
     }
 }
 }
+
+extension Integration {
+/// `--auto-subscribe`: a layout that sends no special message stays in sync,
+/// and one-shot scripts leave nothing behind.
+@Suite struct AutoSubscribeTests {
+    @Test("A client that changes something is subscribed (changes, not the full state); one-shots are dropped once gone")
+    func aChangeSubscribes() async throws {
+        try await withRig(arguments: ["--auto-subscribe"]) { rig in
+            let tablet = try OSCTestClient(target: .init(port: rig.oscPort))
+            defer { tablet.close() }
+            try tablet.send("/source/1/pan", .float(0.5))
+            try await Task.sleep(for: .milliseconds(200))
+            // One-shot scripts change things too: liblo's oscsend and crosspoint send.
+            let oscsend = try ChildProcess(executable: "oscsend",
+                                           arguments: ["localhost", "\(rig.oscPort)", "/source/2/mute", "i", "1"])
+            #expect(try await oscsend.waitForExit() == .exited(0))
+            #expect(try await rig.send(["/source/2/pan", "-0.5"], wait: 0).status == .exited(0))
+            // Another client's change reaches the tablet: it is subscribed,
+            // without the full state (no crosspoint it did not hear change).
+            try await rig.sendAndSettle("/matrix/2/1", .float(0.25))
+            let heard = try await tablet.waitFor(address: "/matrix/2/1", timeout: .seconds(3))
+            #expect(heard.arguments == [.float(0.25)])
+            let all = try await tablet.collect(for: .milliseconds(300)) + [heard]
+            #expect(!all.contains { $0.address == "/matrix/1/1" }, "the full state was sent")
+            // The one-shots' sockets are gone: the changes met closed ports, so
+            // the tablet is left, and the test's own client, subscribed by its
+            // changes.
+            var count: [OSCTestClient.Argument] = []
+            for _ in 0..<20 {
+                try await rig.sendAndSettle("/source/1/pan", .float(Float.random(in: -1...1)))
+                try rig.osc.send("/status")
+                count = try await rig.osc.waitFor(address: "/status/subscribers").arguments
+                if count == [.int32(2)] { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(count == [.int32(2)])
+            #expect(rig.crosspoint.standardError.contains("subscribed to feedback by its change"))
+        }
+    }
+}
+}
