@@ -249,31 +249,36 @@ public final class OSCServer: @unchecked Sendable {
     }
 
     /// A TCP stream carries packets each prefixed by its length (4 bytes,
-    /// big-endian), as liblo and OSC 1.0 stream clients send them.
+    /// big-endian), as liblo and OSC 1.0 stream clients send them. A packet
+    /// over 64 KiB closes the connection: the client is not speaking OSC, or
+    /// would take unbounded memory.
     private func readStream(_ fd: Int32, peer: OSCPeer, id: Int) {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
         defer {
+            chunk.deallocate()
             connections.withLock { _ = $0.removeValue(forKey: id) }
             close(fd)
         }
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var decoder = LengthPrefixDecoder()
         while running.load(ordering: .relaxed) {
             guard wait(for: fd) else { continue }
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let count = recv(fd, chunk.baseAddress, chunk.count, 0)
             guard count > 0 else { return }
-            pending += chunk[0..<count]
-            var start = 0
-            while pending.count - start >= 4 {
-                let size = Int(pending[start]) << 24 | Int(pending[start + 1]) << 16
-                    | Int(pending[start + 2]) << 8 | Int(pending[start + 3])
-                guard size <= 65_536 else { OSCLog.write("\(peer): TCP packet of \(size) bytes refused; closing"); return }
-                guard pending.count - start >= 4 + size else { break }
-                pending.withUnsafeBytes { bytes in
-                    handle(UnsafeRawBufferPointer(rebasing: bytes[(start + 4)..<(start + 4 + size)]), from: peer)
-                }
-                start += 4 + size
+            guard read(UnsafeRawBufferPointer(rebasing: chunk[0..<count]), with: &decoder, from: peer) else { return }
+        }
+    }
+
+    /// Handles the packets `bytes` complete; false if the connection must close.
+    private func read(_ bytes: UnsafeRawBufferPointer, with decoder: inout LengthPrefixDecoder,
+                      from peer: OSCPeer) -> Bool {
+        do {
+            try decoder.decode(bytes) { handle($0, from: peer) }
+            return true
+        } catch {
+            switch error {
+            case .packetTooLong(let size): OSCLog.write("\(peer): TCP packet of \(size) bytes refused; closing")
             }
-            pending.removeFirst(start)
+            return false
         }
     }
 
