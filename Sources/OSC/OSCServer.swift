@@ -55,7 +55,10 @@ public final class OSCServer: @unchecked Sendable {
 
     private final class Connection: @unchecked Sendable {
         let socket: Int32
-        let writeLock = Mutex<Void>(())
+        /// Held while writing, so that packets never interleave; holds the
+        /// framing replies go in, the client's own, set from its first byte
+        /// before anything can be sent to it.
+        let output = Mutex<StreamFraming>(.lengthPrefixed)
         init(socket: Int32) { self.socket = socket }
     }
 
@@ -195,9 +198,7 @@ public final class OSCServer: @unchecked Sendable {
             return false
         case .tcp(let id):
             guard let connection = connections.withLock({ $0[id] }) else { return false }
-            var framed = withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) }
-            framed += bytes
-            let written = connection.writeLock.withLock { _ in Self.writeAll(connection.socket, framed) }
+            let written = connection.output.withLock { framing in Self.writeAll(connection.socket, framing.frame(bytes)) }
             if !written {
                 // Too slow to read (or gone): cut it off rather than stall everyone.
                 shutdown(connection.socket, Int32(SHUT_RDWR))
@@ -315,42 +316,89 @@ public final class OSCServer: @unchecked Sendable {
             var timeout = Self.writeTimeout
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let id = nextConnection.add(1, ordering: .relaxed).oldValue
-            connections.withLock { $0[id] = Connection(socket: fd) }
+            let connection = Connection(socket: fd)
+            connections.withLock { $0[id] = connection }
             let peer = OSCPeer(address: address, transport: .tcp(id), access: access)
-            let reader = Thread { [self] in readStream(fd, peer: peer, id: id) }
+            let reader = Thread { [self] in readStream(connection, peer: peer, id: id) }
             reader.name = "osc-tcp-\(id)"
             reader.start()
         }
     }
 
-    /// A TCP stream carries packets each prefixed by its length (4 bytes,
-    /// big-endian), as liblo and OSC 1.0 stream clients send them.
-    private func readStream(_ fd: Int32, peer: OSCPeer, id: Int) {
+    /// A TCP stream carries packets in OSC 1.0's framing (each prefixed by
+    /// its length, as liblo sends them) or OSC 1.1's (SLIP, as TouchOSC and
+    /// QLab send them), told apart by the first byte. Either way a packet
+    /// over 64 KiB closes the connection: the client is not speaking OSC, or
+    /// would take unbounded memory.
+    private func readStream(_ connection: Connection, peer: OSCPeer, id: Int) {
+        let fd = connection.socket
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
         defer {
+            chunk.deallocate()
             connections.withLock { _ = $0.removeValue(forKey: id) }
             close(fd)
             departure(peer)
         }
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var framing: StreamFraming?
+        var lengthPrefixed = LengthPrefixDecoder()
+        var slip = SLIPDecoder()
         while running.load(ordering: .relaxed) {
             guard wait(for: fd) else { continue }
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let count = recv(fd, chunk.baseAddress, chunk.count, 0)
             guard count > 0 else { return }
-            pending += chunk[0..<count]
-            var start = 0
-            while pending.count - start >= 4 {
-                let size = Int(pending[start]) << 24 | Int(pending[start + 1]) << 16
-                    | Int(pending[start + 2]) << 8 | Int(pending[start + 3])
-                guard size <= 65_536 else { OSCLog.write("\(peer): TCP packet of \(size) bytes refused; closing"); return }
-                guard pending.count - start >= 4 + size else { break }
-                pending.withUnsafeBytes { bytes in
-                    handle(UnsafeRawBufferPointer(rebasing: bytes[(start + 4)..<(start + 4 + size)]), from: peer)
-                }
-                start += 4 + size
+            let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
+            let current: StreamFraming
+            if let framing {
+                current = framing
+            } else {
+                // Set before the first packet is handled, so that every reply goes back in kind.
+                current = StreamFraming(firstByte: bytes[0])
+                connection.output.withLock { $0 = current }
+                framing = current
             }
-            pending.removeFirst(start)
+            let keepOpen = switch current {
+            case .slip: read(bytes, with: &slip, from: peer)
+            case .lengthPrefixed: read(bytes, with: &lengthPrefixed, from: peer)
+            }
+            guard keepOpen else { return }
         }
+    }
+
+    /// Handles the packets `bytes` complete; false if the connection must close.
+    private func read(_ bytes: UnsafeRawBufferPointer, with decoder: inout SLIPDecoder, from peer: OSCPeer) -> Bool {
+        do {
+            try decoder.decode(bytes) { event in
+                switch event {
+                case .packet(let packet):
+                    handle(packet, from: peer)
+                case .badEscape(let byte):
+                    OSCLog.write("\(peer): SLIP escape 0xDB followed by \(Self.hex(byte)), frame dropped")
+                }
+            }
+            return true
+        } catch {
+            OSCLog.write("\(peer): SLIP frame over \(decoder.limit) bytes refused; closing")
+            return false
+        }
+    }
+
+    /// Handles the packets `bytes` complete; false if the connection must close.
+    private func read(_ bytes: UnsafeRawBufferPointer, with decoder: inout LengthPrefixDecoder,
+                      from peer: OSCPeer) -> Bool {
+        do {
+            try decoder.decode(bytes) { handle($0, from: peer) }
+            return true
+        } catch {
+            switch error {
+            case .packetTooLong(let size): OSCLog.write("\(peer): TCP packet of \(size) bytes refused; closing")
+            }
+            return false
+        }
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return "0x" + (digits.count < 2 ? "0" + digits : digits)
     }
 
     /// Waits up to 0.2 s for `fd` to be readable, so that `stop()` is noticed.

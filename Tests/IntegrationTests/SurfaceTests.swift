@@ -161,15 +161,7 @@ final class TCPOSCConnection {
     private let fd: Int32
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { close(); throw RigError("cannot connect over TCP to port \(port)") }
+        fd = try connectToLoopback(tcpPort: port)
     }
 
     func close() { _ = Glibc.close(fd) }
