@@ -13,9 +13,9 @@ import OSC
 /// and the commands are the rig's own:
 ///
 ///     /matrix/map   /matrix/clear   /status   /ping
-///     /preset/{save,recall,list,delete,rename,undo,current}
+///     /preset/{save,recall,list,delete,rename,undo,current}   /preset/recall/{name}
 ///     /safe/source/{n}   /safe/output/{m}   /safe/master
-///     /subscribe   /unsubscribe   /meters/subscribe   /meters/unsubscribe
+///     /subscribe   /unsubscribe   /meters/{subscribe,unsubscribe,rate}
 public struct AddressSpace: Sendable {
     public let inputs: Int
     public let outputs: Int
@@ -94,6 +94,7 @@ public struct AddressSpace: Sendable {
         case ("meters", 1):
             return (matches(rest[0], "subscribe") ? [.metersSubscribe] : [])
                 + (matches(rest[0], "unsubscribe") ? [.metersUnsubscribe] : [])
+                + (matches(rest[0], "rate") ? [.metersRate] : [])
         case ("source", 2):
             return parameters(.source, leaf: rest[1], at: try channels(rest[0], "source", inputs).map { .source($0) })
         case ("output", 2):
@@ -112,6 +113,11 @@ public struct AddressSpace: Sendable {
                               at: ins.flatMap { i in outs.map { Parameter.Place.crosspoint(input: i, output: $0) } })
         case ("preset", 1):
             return Target.PresetCommand.allCases.filter { matches(rest[0], $0.rawValue) }.map { .preset($0) }
+        case ("preset", 2):
+            // A scene on a button. An action, like clearing: "recall" is never
+            // a pattern; the name is taken as it is written, and checked
+            // as `/preset/recall` checks it.
+            return rest[0] == "recall" ? [.recallPreset(String(rest[1]))] : []
         case ("safe", 1):
             return matches(rest[0], "master") ? [.safe(.master)] : []
         case ("safe", 2):

@@ -24,6 +24,17 @@ struct ArgumentReader {
                 fade.map { min(max($0, 0), Self.longestFade) })
     }
 
+    /// Whether the button value at `index` is a press: an int or float
+    /// (non-zero is pressed; TouchOSC buttons send 1.0, then 0.0 on release)
+    /// or T/F.
+    func isPressed(at index: Int) throws(Failure) -> Bool {
+        if case .bool(let on) = arguments[index] { return on }
+        guard arguments[index].number != nil else {
+            throw Failure(reason: "wrong argument type '\(arguments[index].typeTag)' at \(index + 1), expected a button value (i, f or T/F)")
+        }
+        return try number(at: index) != 0
+    }
+
     /// One on/off argument: an int or float (non-zero is on) or T/F, as
     /// TouchOSC buttons send 1.0 and 0.0.
     func onOff() throws(Failure) -> Bool {

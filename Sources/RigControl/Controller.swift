@@ -153,11 +153,20 @@ public final class Controller: @unchecked Sendable {
         return replies
     }
 
-    func dispatch(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
+    func dispatch(_ received: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
         let targets: [Target]
-        switch addressSpace.resolve(message.address) {
-        case .failure(let error): return reject(message, error.description, from: peer)
+        switch addressSpace.resolve(received.address) {
+        case .failure(let error): return reject(received, error.description, from: peer)
         case .success(let resolved): targets = resolved
+        }
+        // An action's button: a release does nothing, from anyone; a press
+        // is the action without it (Controller+Buttons.swift).
+        let message: OSCMessage
+        do {
+            guard let pressed = try Self.pressed(received, on: targets) else { return [] }
+            message = pressed
+        } catch {
+            return reject(received, error.reason, from: peer)
         }
         if peer.access == .readOnly && changes(targets, message) {
             return reject(message, "read-only", from: peer)
@@ -167,8 +176,18 @@ public final class Controller: @unchecked Sendable {
             return meterSubscription(targets[0] == .metersSubscribe, ArgumentReader(arguments: message.arguments),
                                      message, from: peer)
         }
+        if targets.first == .metersRate {
+            return meterRate(message, from: peer)
+        }
         if targets.first == .subscribe || targets.first == .unsubscribe {
             return subscription(targets[0] == .subscribe, ArgumentReader(arguments: message.arguments), message, from: peer)
+        }
+        if case .recallPreset(let name)? = targets.first {
+            do {
+                return try recall(named: name)
+            } catch {
+                return reject(message, error.reason, from: peer)
+            }
         }
         if case .preset(let command)? = targets.first {
             guard targets.count == 1 else { return reject(message, "preset commands take no patterns", from: peer) }
@@ -207,9 +226,9 @@ public final class Controller: @unchecked Sendable {
     private func changes(_ targets: [Target], _ message: OSCMessage) -> Bool {
         targets.contains { target in
             switch target {
-            case .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe, .status, .ping,
+            case .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe, .metersRate, .status, .ping,
                  .preset(.list), .preset(.current): false
-            case .matrixClear, .preset: true
+            case .matrixClear, .preset, .recallPreset: true
             default: !message.arguments.isEmpty
             }
         }
@@ -217,12 +236,13 @@ public final class Controller: @unchecked Sendable {
 
     /// `/subscribe [i port]`: feedback to the sender's host at `port` (or to
     /// where it sends from), starting with the whole state. `/unsubscribe [i port]` ends it.
+    /// (A number below 1024 is a button's, read before: Controller+Buttons.swift.)
     private func subscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
                               from peer: OSCPeer) -> [OSCPacket] {
         guard let feedback else { return reject(message, "feedback is not available", from: peer) }
         var port: Int?
         do {
-            if let number = try args.optionalNumber(in: 1...65535, usage: "[port]") { port = Int(number) }
+            if let number = try args.optionalNumber(in: 1024...65535, usage: "[port]") { port = Int(number) }
         } catch {
             return reject(message, error.reason, from: peer)
         }
@@ -239,6 +259,7 @@ public final class Controller: @unchecked Sendable {
 
     /// `/meters/subscribe [f rate]` (default 20 Hz, at most 60): meters to
     /// where the sender sends from. `/meters/unsubscribe` ends them.
+    /// (A rate of 1 or less is a button's, read before: Controller+Buttons.swift.)
     private func meterSubscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
                                    from peer: OSCPeer) -> [OSCPacket] {
         guard let meters else { return reject(message, "meters are not available", from: peer) }
@@ -291,8 +312,6 @@ public final class Controller: @unchecked Sendable {
         case set(Int, Parameter.Place, Parameter.Value, fade: Float?)
         case safe(Target.Safe, Bool)
         case map([Int])
-        case clear
-        case none
     }
 
     private func edit(_ target: Target, _ args: ArgumentReader) throws(ArgumentReader.Failure) -> Edit {
@@ -304,10 +323,11 @@ public final class Controller: @unchecked Sendable {
             return .safe(safe, try args.onOff())
         case .matrixMap:
             return .map(try args.channelNumbers(in: 0...state.scene.inputCount, atMost: state.scene.outputCount))
-        case .matrixClear:
-            // A tablet button sends 1 when pressed and 0 when released.
-            return try args.onOff() ? .clear : .none
-        case .status, .ping, .preset, .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe:
+        case .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,
+             .metersUnsubscribe, .metersRate:
+            // Commands branch off before (an action's button is read first:
+            // Controller+Buttons.swift); only a pattern mixing them with
+            // parameters could come here.
             throw ArgumentReader.Failure(reason: "takes no arguments")
         }
     }
@@ -348,10 +368,6 @@ public final class Controller: @unchecked Sendable {
                     setCrosspoint(n, index + 1, n == input ? 1 : 0, seconds: smoothing, into: &changes)
                 }
             }
-        case .clear:
-            clearMatrix(into: &changes)
-        case .none:
-            break
         }
     }
 

@@ -16,6 +16,9 @@ public enum Target: Hashable, Sendable {
     case unsubscribe
     case metersSubscribe
     case metersUnsubscribe
+    case metersRate
+    /// `/preset/recall/{name}`: a preset recalled by the name in its address.
+    case recallPreset(String)
 
     /// How a parameter's value is written: a level as linear gain, dB, or
     /// console fader position 0…1; anything else plainly.
@@ -46,6 +49,8 @@ public enum Target: Hashable, Sendable {
         case .unsubscribe: "/unsubscribe"
         case .metersSubscribe: "/meters/subscribe"
         case .metersUnsubscribe: "/meters/unsubscribe"
+        case .metersRate: "/meters/rate"
+        case .recallPreset(let name): "/preset/recall/\(name)"
         }
     }
 }

@@ -45,6 +45,20 @@ import Testing
             == .parameter(space.catalogue.number(.crosspoint, "") ?? -1, .crosspoint(input: 12, output: 10), .fader))
     }
 
+    @Test func aPresetIsRecalledByTheNameInItsAddress() {
+        #expect(space.resolve("/preset/recall/chorus") == .success([.recallPreset("chorus")]))
+        #expect(space.resolve("/preset/recall/verse 1") == .success([.recallPreset("verse 1")]))
+        // The name is taken as written (and refused as a name by the recall).
+        #expect(space.resolve("/preset/recall/*") == .success([.recallPreset("*")]))
+        #expect(space.address(.recallPreset("chorus")) == "/preset/recall/chorus")
+        for address in ["/preset/*/chorus", "/preset/recal?/chorus", "/preset/recall/a/b", "/preset/recall/",
+                        "/preset/save/chorus"] {
+            #expect(space.resolve(address) == .failure(.unknownAddress), "\(address)")
+        }
+        #expect(space.resolve("/preset/recall") == .success([.preset(.recall)]))
+        #expect(space.resolve("/meters/rate") == .success([.metersRate]))
+    }
+
     @Test func errorsStillNameTheProblem() {
         #expect(space.resolve("/source/13/volume") == .failure(.outOfRange(what: "source", number: 13, limit: 12)))
         #expect(space.resolve("/matrix/1/11") == .failure(.outOfRange(what: "output", number: 11, limit: 10)))
