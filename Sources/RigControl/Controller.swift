@@ -197,7 +197,8 @@ public final class Controller: @unchecked Sendable {
                 return reject(message, error.reason, from: peer)
             }
         }
-        if message.arguments.isEmpty {
+        // `…/delta` without a step is no query: the check below refuses it.
+        if message.arguments.isEmpty && targets.first?.isDelta != true {
             let replies = targets.flatMap { answer($0, from: peer) }
             return replies.count > 1 ? Self.packed(replies) : replies
         }
@@ -319,6 +320,12 @@ public final class Controller: @unchecked Sendable {
         case .parameter(let number, let place, let form):
             let (value, fade) = try Self.read(catalogue.parameters[number].kind, form, args)
             return .set(number, place, value, fade: fade)
+        case .delta(let number, let place, let form):
+            // From the scene's value now: deltas earlier in the bundle have moved it.
+            let (step, fade) = try args.stepAndFade()
+            let parameter = catalogue.parameters[number]
+            let value = Self.stepped(parameter.kind, form, from: parameter.get(state.scene, place), by: step)
+            return .set(number, place, value, fade: fade.map(Float.init))
         case .safe(let safe):
             return .safe(safe, try args.onOff())
         case .matrixMap:
