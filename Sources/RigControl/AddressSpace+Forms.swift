@@ -2,20 +2,72 @@ import Catalogue
 
 /// The address forms of the catalogue's parameters: a level has three
 /// (`/source/1/volume`, `/source/1/db`, `/source/1/fader`; `/matrix/1/2`,
-/// `/matrix/1/2/db`, `/matrix/1/2/fader`), anything else one.
+/// `/matrix/1/2/db`, `/matrix/1/2/fader`), anything else one. Every form of
+/// a continuous parameter (a level or a number) also takes relative steps at
+/// its address with `/delta` after it (`/source/1/db/delta`,
+/// `/matrix/1/2/delta`, `/output/1/delay/delta`); toggles and texts do not.
 extension AddressSpace {
+    /// One way of addressing a parameter of a strip: the parts of the
+    /// address after the place (`["db"]`, `["pan", "delta"]`; none for the
+    /// crosspoint's own level), and what they name there.
+    struct Leaf {
+        let parts: [String]
+        let number: Int
+        let form: Target.Form
+        /// A relative step (`…/delta`), not a value.
+        let isDelta: Bool
+
+        func target(at place: Parameter.Place) -> Target {
+            isDelta ? .delta(number, place, form) : .parameter(number, place, form)
+        }
+    }
+
+    /// The last part of a step's address.
+    static let deltaPart = "delta"
+
     /// The forms parameter `number` is addressed in, the first its own.
     public func forms(_ number: Int) -> [Target.Form] {
-        catalogue.parameters[number].isLevel ? [.linear, .decibels, .fader] : [.plain]
+        Self.forms(catalogue.parameters[number])
+    }
+
+    static func forms(_ parameter: Parameter) -> [Target.Form] {
+        parameter.isLevel ? [.linear, .decibels, .fader] : [.plain]
+    }
+
+    /// Whether a parameter moves by steps: levels and numbers, which have a
+    /// range to step in; on/off and names have none.
+    static func takesSteps(_ parameter: Parameter) -> Bool {
+        switch parameter.kind {
+        case .level, .number: true
+        case .toggle, .text: false
+        }
     }
 
     /// The last part of a form's address: the parameter's name, or the
     /// level's unit; "" for none (the crosspoint's linear level).
     func leaf(_ number: Int, _ form: Target.Form) -> String {
+        Self.leaf(catalogue.parameters[number].name, form)
+    }
+
+    static func leaf(_ name: String, _ form: Target.Form) -> String {
         switch form {
-        case .plain, .linear: catalogue.parameters[number].name
+        case .plain, .linear: name
         case .decibels: "db"
         case .fader: "fader"
+        }
+    }
+
+    /// Every way of addressing `strip`'s parameters, in catalogue order: each
+    /// form, then each form's step.
+    static func leaves(of strip: Parameter.Strip, in catalogue: Catalogue) -> [Leaf] {
+        catalogue.numbers(of: strip).flatMap { number -> [Leaf] in
+            let parameter = catalogue.parameters[number]
+            let values = forms(parameter).map { form in
+                let leaf = leaf(parameter.name, form)
+                return Leaf(parts: leaf.isEmpty ? [] : [leaf], number: number, form: form, isDelta: false)
+            }
+            guard takesSteps(parameter) else { return values }
+            return values + values.map { Leaf(parts: $0.parts + [deltaPart], number: number, form: $0.form, isDelta: true) }
         }
     }
 
@@ -28,13 +80,14 @@ extension AddressSpace {
 
     /// The address of a target.
     public func address(_ target: Target) -> String {
-        guard case .parameter(let number, let place, let form) = target else { return target.commandAddress }
-        let leaf = leaf(number, form)
-        return leaf.isEmpty ? place.prefix : "\(place.prefix)/\(leaf)"
-    }
-
-    /// Every form of every parameter of `strip`, with its leaf, in catalogue order.
-    func leaves(of strip: Parameter.Strip) -> [(leaf: String, number: Int, form: Target.Form)] {
-        catalogue.numbers(of: strip).flatMap { number in forms(number).map { (leaf(number, $0), number, $0) } }
+        switch target {
+        case .parameter(let number, let place, let form):
+            let leaf = leaf(number, form)
+            return leaf.isEmpty ? place.prefix : "\(place.prefix)/\(leaf)"
+        case .delta(let number, let place, let form):
+            return "\(address(.parameter(number, place, form)))/\(Self.deltaPart)"
+        default:
+            return target.commandAddress
+        }
     }
 }

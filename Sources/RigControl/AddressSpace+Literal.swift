@@ -7,8 +7,10 @@ import Catalogue
 extension AddressSpace {
     /// The one target a literal, valid parameter address names:
     ///
-    ///     /matrix/{in}/{out}[/leaf]   /source/{n}/leaf
-    ///     /output/{m}/leaf   /master/leaf
+    ///     /matrix/{in}/{out}[/leaf][/delta]   /source/{n}/leaf[/delta]
+    ///     /output/{m}/leaf[/delta]   /master/leaf[/delta]
+    ///
+    /// (an encoder's steps come as fast as a fader's values).
     ///
     /// Nil for anything else, patterns and errors included: the general
     /// path answers those (with the same result for every address this
@@ -34,12 +36,25 @@ extension AddressSpace {
             } else {
                 return nil
             }
-            let leaf = parts.next()
+            // At most two parts after the place: a leaf and `delta`.
+            let first = parts.next(), second = parts.next()
             guard parts.isAtEnd, let candidates = literalLeaves[strip] else { return nil }
-            for candidate in candidates where leaf?.equals(candidate.leaf) ?? candidate.leaf.isEmpty {
-                return .parameter(candidate.number, place, candidate.form)
+            for candidate in candidates where Self.names(candidate.parts, first, second) {
+                return candidate.leaf.target(at: place)
             }
             return nil
+        }
+    }
+}
+
+extension AddressSpace {
+    /// Whether the parts after a place (none, one or two) are exactly a leaf's.
+    fileprivate static func names(_ leaf: [[UInt8]], _ first: AddressPart?, _ second: AddressPart?) -> Bool {
+        switch leaf.count {
+        case 0: first == nil
+        case 1: second == nil && first?.equals(leaf[0]) == true
+        case 2: first?.equals(leaf[0]) == true && second?.equals(leaf[1]) == true
+        default: false
         }
     }
 }

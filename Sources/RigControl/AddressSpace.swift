@@ -10,40 +10,31 @@ import OSC
 ///     /output/{m}/{name}   /output/{m}/{db,fader}
 ///     /master/{name}       /master/{db,fader}
 ///
-/// and the commands are the rig's own:
+/// each continuous one also with `/delta` after it, for relative steps
+/// (`delta` itself is never matched by a pattern); and the commands are the
+/// rig's own:
 ///
 ///     /matrix/map   /matrix/clear   /status   /ping
-///     /preset/{save,recall,list,delete,rename,undo,current}
+///     /preset/{save,recall,list,delete,rename,undo,current}   /preset/recall/{name}
 ///     /safe/source/{n}   /safe/output/{m}   /safe/master
-///     /subscribe   /unsubscribe   /meters/subscribe   /meters/unsubscribe
+///     /subscribe   /unsubscribe   /meters/{subscribe,unsubscribe,rate}
 public struct AddressSpace: Sendable {
     public let inputs: Int
     public let outputs: Int
     public let catalogue: Catalogue
-    /// Per strip, every form's last part, for the literal fast path.
-    let literalLeaves: [Parameter.Strip: [(leaf: [UInt8], number: Int, form: Target.Form)]]
+    /// Per strip, every way of addressing its parameters (`AddressSpace+Forms`).
+    let leavesByStrip: [Parameter.Strip: [Leaf]]
+    /// The same with their parts as bytes, for the literal fast path.
+    let literalLeaves: [Parameter.Strip: [(parts: [[UInt8]], leaf: Leaf)]]
 
     public init(inputs: Int, outputs: Int, catalogue: Catalogue = Catalogue()) {
         self.inputs = inputs
         self.outputs = outputs
         self.catalogue = catalogue
-        var leaves: [Parameter.Strip: [(leaf: [UInt8], number: Int, form: Target.Form)]] = [:]
-        for strip in Parameter.Strip.allCases {
-            leaves[strip] = catalogue.numbers(of: strip).flatMap { number in
-                (catalogue.parameters[number].isLevel ? [Target.Form.linear, .decibels, .fader] : [.plain]).map {
-                    (Array(Self.leaf(catalogue.parameters[number].name, $0).utf8), number, $0)
-                }
-            }
-        }
-        literalLeaves = leaves
-    }
-
-    static func leaf(_ name: String, _ form: Target.Form) -> String {
-        switch form {
-        case .plain, .linear: name
-        case .decibels: "db"
-        case .fader: "fader"
-        }
+        var leaves: [Parameter.Strip: [Leaf]] = [:]
+        for strip in Parameter.Strip.allCases { leaves[strip] = Self.leaves(of: strip, in: catalogue) }
+        leavesByStrip = leaves
+        literalLeaves = leaves.mapValues { $0.map { (parts: $0.parts.map { Array($0.utf8) }, leaf: $0) } }
     }
 
     public enum ResolveError: Error, Equatable, CustomStringConvertible {
@@ -94,24 +85,30 @@ public struct AddressSpace: Sendable {
         case ("meters", 1):
             return (matches(rest[0], "subscribe") ? [.metersSubscribe] : [])
                 + (matches(rest[0], "unsubscribe") ? [.metersUnsubscribe] : [])
-        case ("source", 2):
-            return parameters(.source, leaf: rest[1], at: try channels(rest[0], "source", inputs).map { .source($0) })
-        case ("output", 2):
-            return parameters(.output, leaf: rest[1], at: try channels(rest[0], "output", outputs).map { .output($0) })
-        case ("master", 1):
-            return parameters(.master, leaf: rest[0], at: [.master])
+                + (matches(rest[0], "rate") ? [.metersRate] : [])
+        case ("source", 2...3):
+            return parameters(.source, rest.dropFirst(), at: try channels(rest[0], "source", inputs).map { .source($0) })
+        case ("output", 2...3):
+            return parameters(.output, rest.dropFirst(), at: try channels(rest[0], "output", outputs).map { .output($0) })
+        case ("master", 1...2):
+            return parameters(.master, rest[...], at: [.master])
         case ("matrix", 1):
             // Clearing is an action: never reached through a pattern.
             return (matches(rest[0], "map") ? [.matrixMap] : []) + (rest[0] == "clear" ? [.matrixClear] : [])
-        case ("matrix", 2), ("matrix", 3):
-            let leaf = rest.count == 3 ? rest[2] : nil
-            guard leaves(of: .crosspoint).contains(where: { matches(leaf, $0.leaf) }) else { return [] }
+        case ("matrix", 2...4):
+            let tail = rest.dropFirst(2)
+            guard leavesByStrip[.crosspoint, default: []].contains(where: { matches(tail, $0) }) else { return [] }
             let ins = try channels(rest[0], "input", inputs)
             let outs = try channels(rest[1], "output", outputs)
-            return parameters(.crosspoint, leaf: leaf,
+            return parameters(.crosspoint, tail,
                               at: ins.flatMap { i in outs.map { Parameter.Place.crosspoint(input: i, output: $0) } })
         case ("preset", 1):
             return Target.PresetCommand.allCases.filter { matches(rest[0], $0.rawValue) }.map { .preset($0) }
+        case ("preset", 2):
+            // A scene on a button. An action, like clearing: "recall" is never
+            // a pattern; the name is taken as it is written, and checked
+            // as `/preset/recall` checks it.
+            return rest[0] == "recall" ? [.recallPreset(String(rest[1]))] : []
         case ("safe", 1):
             return matches(rest[0], "master") ? [.safe(.master)] : []
         case ("safe", 2):
@@ -123,11 +120,24 @@ public struct AddressSpace: Sendable {
         }
     }
 
-    /// The forms of `strip`'s parameters whose last part `leaf` names (nil:
-    /// the form without one), at each place.
-    private func parameters(_ strip: Parameter.Strip, leaf: Substring?, at places: [Parameter.Place]) -> [Target] {
-        let named = leaves(of: strip).filter { matches(leaf, $0.leaf) }
-        return places.flatMap { place in named.map { Target.parameter($0.number, place, $0.form) } }
+    /// The forms (and steps) of `strip`'s parameters that the parts after
+    /// the place name, at each place.
+    private func parameters(_ strip: Parameter.Strip, _ tail: ArraySlice<Substring>,
+                            at places: [Parameter.Place]) -> [Target] {
+        let named = leavesByStrip[strip, default: []].filter { matches(tail, $0) }
+        return places.flatMap { place in named.map { $0.target(at: place) } }
+    }
+
+    /// Whether the parts after a place name `leaf`: as many parts, each
+    /// matching, and a step's `delta` written out (a pattern such as
+    /// `/source/1/volume/*` must not turn a value into a step).
+    private func matches(_ tail: ArraySlice<Substring>, _ leaf: Leaf) -> Bool {
+        guard tail.count == leaf.parts.count else { return false }
+        for (index, (part, name)) in zip(tail, leaf.parts).enumerated() {
+            let isDeltaPart = leaf.isDelta && index == leaf.parts.count - 1
+            guard isDeltaPart ? part == name : matches(part, name) else { return false }
+        }
+        return true
     }
 
     /// The channel numbers 1…limit that `part` names. A literal number is
@@ -141,12 +151,6 @@ public struct AddressSpace: Sendable {
             throw .outOfRange(what: what, number: number, limit: limit)
         }
         return [number]
-    }
-
-    /// A missing part names only an empty leaf; an empty leaf needs a missing part.
-    private func matches(_ part: Substring?, _ name: String) -> Bool {
-        guard let part else { return name.isEmpty }
-        return !name.isEmpty && matches(part, name)
     }
 
     private func matches(_ part: Substring, _ name: String) -> Bool {

@@ -24,6 +24,28 @@ struct ArgumentReader {
                 fade.map { min(max($0, 0), Self.longestFade) })
     }
 
+    /// `step [fade]`: a relative step, any finite number (what it is
+    /// clamped to depends on where it lands), and an optional fade in seconds.
+    func stepAndFade() throws(Failure) -> (step: Double, fade: Double?) {
+        guard (1...2).contains(arguments.count) else {
+            throw Failure(reason: "expected 1 or 2 arguments (step [fade seconds]), got \(arguments.count)")
+        }
+        let step = try number(at: 0)
+        let fade = arguments.count == 2 ? try number(at: 1) : nil
+        return (step, fade.map { min(max($0, 0), Self.longestFade) })
+    }
+
+    /// Whether the button value at `index` is a press: an int or float
+    /// (non-zero is pressed; TouchOSC buttons send 1.0, then 0.0 on release)
+    /// or T/F.
+    func isPressed(at index: Int) throws(Failure) -> Bool {
+        if case .bool(let on) = arguments[index] { return on }
+        guard arguments[index].number != nil else {
+            throw Failure(reason: "wrong argument type '\(arguments[index].typeTag)' at \(index + 1), expected a button value (i, f or T/F)")
+        }
+        return try number(at: index) != 0
+    }
+
     /// One on/off argument: an int or float (non-zero is on) or T/F, as
     /// TouchOSC buttons send 1.0 and 0.0.
     func onOff() throws(Failure) -> Bool {

@@ -161,8 +161,9 @@ extension Controller {
     /// that move parameters (all of which are undone after the rehearsal).
     static func isRehearsed(_ targets: [Target], _ message: OSCMessage) -> Bool {
         switch targets.first {
-        case .preset(.recall)?, .preset(.undo)?, .matrixClear?: true
-        case .preset?, .subscribe?, .unsubscribe?, .metersSubscribe?, .metersUnsubscribe?, .status?, .ping?, nil: false
+        case .preset(.recall)?, .preset(.undo)?, .recallPreset?, .matrixClear?: true
+        case .preset?, .subscribe?, .unsubscribe?, .metersSubscribe?, .metersUnsubscribe?, .metersRate?, .status?, .ping?,
+             nil: false
         default: !message.arguments.isEmpty
         }
     }

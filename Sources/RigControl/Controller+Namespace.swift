@@ -35,15 +35,18 @@ extension Controller {
         }
     }
 
+    /// The commands, for discovery. "[button]": a trailing button value,
+    /// which acts when non-zero and does nothing when 0 (Controller+Buttons.swift).
     static let actions: [(String, String, String)] = [
-        ("/matrix/clear", "", "Every crosspoint to 0"),
-        ("/status", "", "Replies /status/… with the rig's state"),
-        ("/ping", "", "Replies /pong"),
-        ("/subscribe", "", "Feedback of every change to the sender ([i port])"),
-        ("/meters/subscribe", "", "Meters to the sender ([f rate], 20 Hz)"),
+        ("/matrix/clear", "", "Every crosspoint to 0 ([button])"),
+        ("/status", "", "Replies /status/… with the rig's state ([button])"),
+        ("/ping", "", "Replies /pong ([button])"),
+        ("/subscribe", "", "Feedback of every change to the sender ([i port] [button]; a port is 1024 or more)"),
+        ("/meters/subscribe", "", "Meters to the sender ([f rate] [button], 20 Hz; a rate is above 1)"),
+        ("/meters/rate", "f", "Meters to the sender at this rate per second, 1-60"),
         ("/preset/save", "s", "Save the scene as a preset (s name [s notes])"),
-        ("/preset/recall", "s", "Recall a preset (s name [f fade] [s scope])"),
-        ("/preset/undo", "", "Back to the scene before the last recall ([f fade])"),
+        ("/preset/recall", "s", "Recall a preset (s name [f fade] [s scope]); /preset/recall/NAME [button] recalls one by name"),
+        ("/preset/undo", "", "Back to the scene before the last recall ([f fade] [button]; a lone 0 is a release)"),
     ]
 
     private func describe(_ target: Target) -> ParameterDescription {

@@ -164,6 +164,18 @@ extension Controller {
     private func recall(_ args: ArgumentReader) throws(ArgumentReader.Failure) -> [OSCPacket] {
         let received = ContinuousClock.now
         let (name, fade, scopeText) = try args.recallArguments()
+        return try recall(name, fade: fade, scope: scopeText, received: received)
+    }
+
+    /// `/preset/recall/{name}`: a scene on a button, recalled as `/preset/recall
+    /// name` recalls it (the file's fade, every part but the safes), and
+    /// refused with the same reasons.
+    func recall(named name: String) throws(ArgumentReader.Failure) -> [OSCPacket] {
+        try recall(name, fade: nil, scope: nil, received: .now)
+    }
+
+    private func recall(_ name: String, fade: Double?, scope scopeText: String?,
+                        received: ContinuousClock.Instant) throws(ArgumentReader.Failure) -> [OSCPacket] {
         var scope = RecallScope.all
         if let scopeText {
             guard let parsed = RecallScope(scopeText) else {

@@ -162,11 +162,20 @@ public final class Controller: @unchecked Sendable {
         return replies
     }
 
-    func dispatch(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
+    func dispatch(_ received: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
         let targets: [Target]
-        switch addressSpace.resolve(message.address) {
-        case .failure(let error): return reject(message, error.description, from: peer)
+        switch addressSpace.resolve(received.address) {
+        case .failure(let error): return reject(received, error.description, from: peer)
         case .success(let resolved): targets = resolved
+        }
+        // An action's button: a release does nothing, from anyone; a press
+        // is the action without it (Controller+Buttons.swift).
+        let message: OSCMessage
+        do {
+            guard let pressed = try Self.pressed(received, on: targets) else { return [] }
+            message = pressed
+        } catch {
+            return reject(received, error.reason, from: peer)
         }
         if peer.access == .readOnly && changes(targets, message) {
             return reject(message, "read-only", from: peer)
@@ -176,8 +185,18 @@ public final class Controller: @unchecked Sendable {
             return meterSubscription(targets[0] == .metersSubscribe, ArgumentReader(arguments: message.arguments),
                                      message, from: peer)
         }
+        if targets.first == .metersRate {
+            return meterRate(message, from: peer)
+        }
         if targets.first == .subscribe || targets.first == .unsubscribe {
             return subscription(targets[0] == .subscribe, ArgumentReader(arguments: message.arguments), message, from: peer)
+        }
+        if case .recallPreset(let name)? = targets.first {
+            do {
+                return try recall(named: name)
+            } catch {
+                return reject(message, error.reason, from: peer)
+            }
         }
         if case .preset(let command)? = targets.first {
             guard targets.count == 1 else { return reject(message, "preset commands take no patterns", from: peer) }
@@ -187,7 +206,8 @@ public final class Controller: @unchecked Sendable {
                 return reject(message, error.reason, from: peer)
             }
         }
-        if message.arguments.isEmpty {
+        // `…/delta` without a step is no query: the check below refuses it.
+        if message.arguments.isEmpty && targets.first?.isDelta != true {
             let replies = targets.flatMap { answer($0, from: peer) }
             return replies.count > 1 ? Self.packed(replies) : replies
         }
@@ -221,9 +241,9 @@ public final class Controller: @unchecked Sendable {
     private func changes(_ targets: [Target], _ message: OSCMessage) -> Bool {
         targets.contains { target in
             switch target {
-            case .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe, .status, .ping,
+            case .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe, .metersRate, .status, .ping,
                  .preset(.list), .preset(.current): false
-            case .matrixClear, .preset: true
+            case .matrixClear, .preset, .recallPreset: true
             default: !message.arguments.isEmpty
             }
         }
@@ -231,12 +251,13 @@ public final class Controller: @unchecked Sendable {
 
     /// `/subscribe [i port]`: feedback to the sender's host at `port` (or to
     /// where it sends from), starting with the whole state. `/unsubscribe [i port]` ends it.
+    /// (A number below 1024 is a button's, read before: Controller+Buttons.swift.)
     private func subscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
                               from peer: OSCPeer) -> [OSCPacket] {
         guard let feedback else { return reject(message, "feedback is not available", from: peer) }
         var port: Int?
         do {
-            if let number = try args.optionalNumber(in: 1...65535, usage: "[port]") { port = Int(number) }
+            if let number = try args.optionalNumber(in: 1024...65535, usage: "[port]") { port = Int(number) }
         } catch {
             return reject(message, error.reason, from: peer)
         }
@@ -251,6 +272,7 @@ public final class Controller: @unchecked Sendable {
 
     /// `/meters/subscribe [f rate]` (default 20 Hz, at most 60): meters to
     /// where the sender sends from. `/meters/unsubscribe` ends them.
+    /// (A rate of 1 or less is a button's, read before: Controller+Buttons.swift.)
     private func meterSubscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
                                    from peer: OSCPeer) -> [OSCPacket] {
         guard let meters else { return reject(message, "meters are not available", from: peer) }
@@ -303,8 +325,6 @@ public final class Controller: @unchecked Sendable {
         case set(Int, Parameter.Place, Parameter.Value, fade: Float?)
         case safe(Target.Safe, Bool)
         case map([Int])
-        case clear
-        case none
     }
 
     private func edit(_ target: Target, _ args: ArgumentReader) throws(ArgumentReader.Failure) -> Edit {
@@ -312,14 +332,21 @@ public final class Controller: @unchecked Sendable {
         case .parameter(let number, let place, let form):
             let (value, fade) = try Self.read(catalogue.parameters[number].kind, form, args)
             return .set(number, place, value, fade: fade)
+        case .delta(let number, let place, let form):
+            // From the scene's value now: deltas earlier in the bundle have moved it.
+            let (step, fade) = try args.stepAndFade()
+            let parameter = catalogue.parameters[number]
+            let value = Self.stepped(parameter.kind, form, from: parameter.get(state.scene, place), by: step)
+            return .set(number, place, value, fade: fade.map(Float.init))
         case .safe(let safe):
             return .safe(safe, try args.onOff())
         case .matrixMap:
             return .map(try args.channelNumbers(in: 0...state.scene.inputCount, atMost: state.scene.outputCount))
-        case .matrixClear:
-            // A tablet button sends 1 when pressed and 0 when released.
-            return try args.onOff() ? .clear : .none
-        case .status, .ping, .preset, .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe:
+        case .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,
+             .metersUnsubscribe, .metersRate:
+            // Commands branch off before (an action's button is read first:
+            // Controller+Buttons.swift); only a pattern mixing them with
+            // parameters could come here.
             throw ArgumentReader.Failure(reason: "takes no arguments")
         }
     }
@@ -360,10 +387,6 @@ public final class Controller: @unchecked Sendable {
                     setCrosspoint(n, index + 1, n == input ? 1 : 0, seconds: smoothing, into: &changes)
                 }
             }
-        case .clear:
-            clearMatrix(into: &changes)
-        case .none:
-            break
         }
     }
 

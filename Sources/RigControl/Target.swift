@@ -1,11 +1,14 @@
 import Catalogue
 
 /// One concrete thing an OSC address names: a parameter of the catalogue
-/// at one place and in one of its address forms, or one of the rig's
-/// commands. Channel numbers are 1-based.
+/// at one place and in one of its address forms, a relative step of one, or
+/// one of the rig's commands. Channel numbers are 1-based.
 public enum Target: Hashable, Sendable {
     /// Parameter number `parameter` of the catalogue, at `place`, written in `form`.
     case parameter(Int, Parameter.Place, Form)
+    /// A step of that parameter from its current value, counted in the
+    /// form's unit (`ADDRESS/delta`): for encoders and scripts.
+    case delta(Int, Parameter.Place, Form)
     case matrixMap
     case matrixClear
     case status
@@ -16,6 +19,9 @@ public enum Target: Hashable, Sendable {
     case unsubscribe
     case metersSubscribe
     case metersUnsubscribe
+    case metersRate
+    /// `/preset/recall/{name}`: a preset recalled by the name in its address.
+    case recallPreset(String)
 
     /// How a parameter's value is written: a level as linear gain, dB, or
     /// console fader position 0…1; anything else plainly.
@@ -30,10 +36,13 @@ public enum Target: Hashable, Sendable {
         case source(Int), output(Int), master
     }
 
+    /// Whether it is a relative step (`…/delta`).
+    public var isDelta: Bool { if case .delta = self { true } else { false } }
+
     /// The address of a command (parameters: `AddressSpace.address`).
     var commandAddress: String {
         switch self {
-        case .parameter: ""
+        case .parameter, .delta: ""
         case .matrixMap: "/matrix/map"
         case .matrixClear: "/matrix/clear"
         case .status: "/status"
@@ -46,6 +55,8 @@ public enum Target: Hashable, Sendable {
         case .unsubscribe: "/unsubscribe"
         case .metersSubscribe: "/meters/subscribe"
         case .metersUnsubscribe: "/meters/unsubscribe"
+        case .metersRate: "/meters/rate"
+        case .recallPreset(let name): "/preset/recall/\(name)"
         }
     }
 }

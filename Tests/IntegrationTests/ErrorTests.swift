@@ -22,7 +22,7 @@ extension Integration {
                 ("/source/1/pan", [.float(0), .float(.nan)], "non-finite value at argument 2"),
                 ("/matrix/map", [.int32(7)], "expected a whole number 0-2"),
                 ("/source/*/mute", [.string("on")], "wrong argument type 's'"),
-                ("/ping", [.int32(1)], "takes no arguments"),
+                ("/ping", [.int32(1), .int32(1)], "expected [button], got 2 arguments"),
             ]
             for (address, arguments, reason) in cases {
                 try rig.osc.send(address, arguments: arguments)

@@ -83,8 +83,8 @@ extension Integration {
             l = try await levels()
             #expect(near(l.out1.1, 0.5) && near(l.out1.0, 0) && near(l.out2.0, 0.5), "with a safe: \(l)")
 
-            // Undo: back to identity routing.
-            try await rig.sendAndSettle("/preset/undo", .float(0))
+            // Undo at once (fade 0, then a button's press): back to identity routing.
+            try await rig.sendAndSettle("/preset/undo", .float(0), .float(1))
             l = try await levels()
             #expect(near(l.out1.0, 0.5) && near(l.out1.1, 0) && near(l.out2.1, 0.5) && near(l.out2.0, 0), "after undo: \(l)")
         }

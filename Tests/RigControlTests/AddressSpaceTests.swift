@@ -45,6 +45,83 @@ import Testing
             == .parameter(space.catalogue.number(.crosspoint, "") ?? -1, .crosspoint(input: 12, output: 10), .fader))
     }
 
+    /// Every continuous form with `/delta` after it: levels in their three
+    /// forms (the crosspoint's linear one has no leaf of its own), pan, delay.
+    static let deltas: [(String, Parameter.Strip, String, Parameter.Place, Target.Form)] = [
+        ("/source/3/volume/delta", .source, "volume", .source(3), .linear),
+        ("/source/3/db/delta", .source, "volume", .source(3), .decibels),
+        ("/source/3/fader/delta", .source, "volume", .source(3), .fader),
+        ("/source/3/pan/delta", .source, "pan", .source(3), .plain),
+        ("/matrix/2/10/delta", .crosspoint, "", .crosspoint(input: 2, output: 10), .linear),
+        ("/matrix/2/10/db/delta", .crosspoint, "", .crosspoint(input: 2, output: 10), .decibels),
+        ("/matrix/2/10/fader/delta", .crosspoint, "", .crosspoint(input: 2, output: 10), .fader),
+        ("/output/4/volume/delta", .output, "volume", .output(4), .linear),
+        ("/output/4/db/delta", .output, "volume", .output(4), .decibels),
+        ("/output/4/fader/delta", .output, "volume", .output(4), .fader),
+        ("/output/4/delay/delta", .output, "delay", .output(4), .plain),
+        ("/master/volume/delta", .master, "volume", .master, .linear),
+        ("/master/db/delta", .master, "volume", .master, .decibels),
+        ("/master/fader/delta", .master, "volume", .master, .fader),
+    ]
+
+    @Test func everyContinuousFormTakesADelta() throws {
+        for (address, strip, name, place, form) in Self.deltas {
+            let number = try #require(space.catalogue.number(strip, name))
+            #expect(space.resolve(address) == .success([.delta(number, place, form)]), "\(address)")
+            #expect(space.literalTarget(address) == .delta(number, place, form), "fast path: \(address)")
+            #expect(space.address(.delta(number, place, form)) == address)
+        }
+        // Exactly those: the catalogue's levels and numbers, per place.
+        var steps = 0
+        for strip in Parameter.Strip.allCases {
+            steps += space.leavesByStrip[strip, default: []].filter(\.isDelta).count
+        }
+        #expect(steps == Self.deltas.count)
+    }
+
+    @Test func togglesAndTextsTakeNoDelta() {
+        for address in ["/source/1/mute/delta", "/source/1/solo/delta", "/source/1/invert/delta", "/source/1/name/delta",
+                        "/output/1/mute/delta", "/output/1/name/delta", "/master/mute/delta", "/source/1/delta",
+                        "/master/delta", "/source/1/volume/delta/x", "/source/1/volume/delta/delta",
+                        "/matrix/1/1/delta/db", "/matrix/1/1/pan/delta"] {
+            #expect(space.resolve(address) == .failure(.unknownAddress), "\(address)")
+        }
+    }
+
+    @Test func deltaAddressesTakePatternsButDeltaIsWrittenOut() {
+        func addresses(_ pattern: String) -> [String] {
+            (try? space.resolve(pattern).get())?.map(space.address) ?? []
+        }
+        #expect(addresses("/source/*/db/delta") == (1...12).map { "/source/\($0)/db/delta" })
+        #expect(addresses("/source/1/*/delta") == ["/source/1/volume/delta", "/source/1/db/delta", "/source/1/fader/delta",
+                                                   "/source/1/pan/delta"])
+        #expect(addresses("/matrix/[1-2]/1/delta") == ["/matrix/1/1/delta", "/matrix/2/1/delta"])
+        #expect(addresses("/output/{1,2}/delay/delta") == ["/output/1/delay/delta", "/output/2/delay/delta"])
+        // A pattern never turns a value into a step.
+        #expect(addresses("/matrix/1/1/*") == ["/matrix/1/1/db", "/matrix/1/1/fader"])
+        #expect(space.resolve("/source/1/volume/*") == .failure(.unknownAddress))
+        #expect(space.resolve("/source/1/db/delt?") == .failure(.unknownAddress))
+        #expect(space.resolve("/source/13/db/delta") == .failure(.outOfRange(what: "source", number: 13, limit: 12)))
+        for address in Self.deltas.map(\.0) + ["/source/*/db/delta", "/source/1/volume/*", "/source/13/db/delta",
+                                                "/matrix/11/1/delta", "/source/1/mute/delta", "/master/fader/delta/"] {
+            #expect(space.resolve(address) == space.resolveByPattern(address), "\(address)")
+        }
+    }
+
+    @Test func aPresetIsRecalledByTheNameInItsAddress() {
+        #expect(space.resolve("/preset/recall/chorus") == .success([.recallPreset("chorus")]))
+        #expect(space.resolve("/preset/recall/verse 1") == .success([.recallPreset("verse 1")]))
+        // The name is taken as written (and refused as a name by the recall).
+        #expect(space.resolve("/preset/recall/*") == .success([.recallPreset("*")]))
+        #expect(space.address(.recallPreset("chorus")) == "/preset/recall/chorus")
+        for address in ["/preset/*/chorus", "/preset/recal?/chorus", "/preset/recall/a/b", "/preset/recall/",
+                        "/preset/save/chorus"] {
+            #expect(space.resolve(address) == .failure(.unknownAddress), "\(address)")
+        }
+        #expect(space.resolve("/preset/recall") == .success([.preset(.recall)]))
+        #expect(space.resolve("/meters/rate") == .success([.metersRate]))
+    }
+
     @Test func errorsStillNameTheProblem() {
         #expect(space.resolve("/source/13/volume") == .failure(.outOfRange(what: "source", number: 13, limit: 12)))
         #expect(space.resolve("/matrix/1/11") == .failure(.outOfRange(what: "output", number: 11, limit: 10)))

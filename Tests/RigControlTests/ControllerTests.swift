@@ -110,7 +110,7 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         (OSCMessage("/source/1/name", [.int32(3)]), "wrong argument type 'i', expected a string"),
         (OSCMessage("/matrix/map", [.int32(9)]), "argument 1 is 9.0, expected a whole number 0-4"),
         (OSCMessage("/matrix/map", [.float(1.5)]), "argument 1 is 1.5, expected a whole number 0-4"),
-        (OSCMessage("/ping", [.int32(1)]), "takes no arguments"),
+        (OSCMessage("/ping", [.int32(1), .int32(1)]), "expected [button], got 2 arguments"),
         (OSCMessage("//source", [.int32(1)]), "unknown address"),
         (OSCMessage("/source/1/invert", [.string("yes")]), "wrong argument type 's' at 1, expected a number"),
         (OSCMessage("/source/1/invert", [.int32(1), .int32(1)]), "expected 1 argument (on/off), got 2"),

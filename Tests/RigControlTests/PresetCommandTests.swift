@@ -124,8 +124,8 @@ private func queuedByRecall(_ c: Controller, _ name: String, fade: Float) -> Int
         #expect(c.scene.sources[0].volume == 1, "recalled")
         #expect(c.scene.sources[1].volume == 0.5, "source 2 is safe")
         #expect(c.scene.master.volume == 2, "master is safe")
-        // Back to the live scene, which was "flat" modified.
-        #expect(strings(c.send("/preset/undo", .float(0))) == ["/preset/undone", "flat"])
+        // Back to the live scene, which was "flat" modified: at once (fade 0), pressed.
+        #expect(strings(c.send("/preset/undo", .float(0), .float(1))) == ["/preset/undone", "flat"])
         #expect(c.scene == live)
         #expect(strings(c.send("/preset/current")) == ["/preset/current", "flat", "1"])
         #expect(errorReason(c.send("/preset/undo", .string("x"))) != nil)
