@@ -5,7 +5,9 @@ import Catalogue
 /// `/matrix/1/2/db`, `/matrix/1/2/fader`), anything else one. Every form of
 /// a continuous parameter (a level or a number) also takes relative steps at
 /// its address with `/delta` after it (`/source/1/db/delta`,
-/// `/matrix/1/2/delta`, `/output/1/delay/delta`); toggles and texts do not.
+/// `/matrix/1/2/delta`, `/output/1/delay/delta`), touch and release at
+/// `/z` or `/touch` after it, and where it is now at `/current`; toggles
+/// and texts do not.
 extension AddressSpace {
     /// One way of addressing a parameter of a strip: the parts of the
     /// address after the place (`["db"]`, `["pan", "delta"]`; none for the
@@ -14,16 +16,33 @@ extension AddressSpace {
         let parts: [String]
         let number: Int
         let form: Target.Form
-        /// A relative step (`…/delta`), not a value.
-        let isDelta: Bool
+        let role: Role
+
+        /// What an address ending in a suffix names, beside the value itself.
+        enum Role: CaseIterable {
+            case value, delta, touch, current
+
+            /// The last parts that name it (any one of them), written out:
+            /// never matched by a pattern, so `/source/1/volume/*` stays a value.
+            var suffixes: [String] {
+                switch self {
+                case .value: []
+                case .delta: ["delta"]
+                case .touch: ["z", "touch"]
+                case .current: ["current"]
+                }
+            }
+        }
 
         func target(at place: Parameter.Place) -> Target {
-            isDelta ? .delta(number, place, form) : .parameter(number, place, form)
+            switch role {
+            case .value: .parameter(number, place, form)
+            case .delta: .delta(number, place, form)
+            case .touch: .touch(number, place, form)
+            case .current: .current(number, place, form)
+            }
         }
     }
-
-    /// The last part of a step's address.
-    static let deltaPart = "delta"
 
     /// The forms parameter `number` is addressed in, the first its own.
     public func forms(_ number: Int) -> [Target.Form] {
@@ -58,16 +77,20 @@ extension AddressSpace {
     }
 
     /// Every way of addressing `strip`'s parameters, in catalogue order: each
-    /// form, then each form's step.
+    /// form, then each form's step, touch and current value.
     static func leaves(of strip: Parameter.Strip, in catalogue: Catalogue) -> [Leaf] {
         catalogue.numbers(of: strip).flatMap { number -> [Leaf] in
             let parameter = catalogue.parameters[number]
             let values = forms(parameter).map { form in
                 let leaf = leaf(parameter.name, form)
-                return Leaf(parts: leaf.isEmpty ? [] : [leaf], number: number, form: form, isDelta: false)
+                return Leaf(parts: leaf.isEmpty ? [] : [leaf], number: number, form: form, role: .value)
             }
             guard takesSteps(parameter) else { return values }
-            return values + values.map { Leaf(parts: $0.parts + [deltaPart], number: number, form: $0.form, isDelta: true) }
+            return values + [Leaf.Role.delta, .touch, .current].flatMap { role in
+                role.suffixes.flatMap { suffix in
+                    values.map { Leaf(parts: $0.parts + [suffix], number: number, form: $0.form, role: role) }
+                }
+            }
         }
     }
 
@@ -85,7 +108,11 @@ extension AddressSpace {
             let leaf = leaf(number, form)
             return leaf.isEmpty ? place.prefix : "\(place.prefix)/\(leaf)"
         case .delta(let number, let place, let form):
-            return "\(address(.parameter(number, place, form)))/\(Self.deltaPart)"
+            return "\(address(.parameter(number, place, form)))/delta"
+        case .touch(let number, let place, let form):
+            return "\(address(.parameter(number, place, form)))/touch"
+        case .current(let number, let place, let form):
+            return "\(address(.parameter(number, place, form)))/current"
         default:
             return target.commandAddress
         }

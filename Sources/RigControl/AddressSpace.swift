@@ -10,9 +10,10 @@ import OSC
 ///     /output/{m}/{name}   /output/{m}/{db,fader}
 ///     /master/{name}       /master/{db,fader}
 ///
-/// each continuous one also with `/delta` after it, for relative steps
-/// (`delta` itself is never matched by a pattern); and the commands are the
-/// rig's own:
+/// each continuous one also with `/delta` after it, for relative steps,
+/// `/z` or `/touch` for a finger on its control, and `/current` for where it
+/// is while it fades (these suffixes are never matched by a pattern); and
+/// the commands are the rig's own:
 ///
 ///     /matrix/map   /matrix/clear   /status   /ping
 ///     /preset/{save,recall,list,delete,rename,undo,current}   /preset/recall/{name}
@@ -56,6 +57,15 @@ public struct AddressSpace: Sendable {
     public func resolve(_ address: String) -> Result<[Target], ResolveError> {
         if let target = literalTarget(address) { return .success([target]) }
         return resolveByPattern(address)
+    }
+
+    /// What TouchOSC sends of its own accord: the page shown (`/1`, `/2`, …)
+    /// and the accelerometer (`/accxyz`, many times a second). Not ours, and
+    /// no mistake: ignored without a reply or a log line.
+    public static func isTabletChatter(_ address: String) -> Bool {
+        guard address.hasPrefix("/") else { return false }
+        let name = address.dropFirst()
+        return name == "accxyz" || (!name.isEmpty && name.count <= 3 && name.allSatisfy { $0.isASCII && $0.isNumber })
     }
 
     /// `resolve` the general way: part by part, every part possibly a pattern.
@@ -134,8 +144,8 @@ public struct AddressSpace: Sendable {
     private func matches(_ tail: ArraySlice<Substring>, _ leaf: Leaf) -> Bool {
         guard tail.count == leaf.parts.count else { return false }
         for (index, (part, name)) in zip(tail, leaf.parts).enumerated() {
-            let isDeltaPart = leaf.isDelta && index == leaf.parts.count - 1
-            guard isDeltaPart ? part == name : matches(part, name) else { return false }
+            let isSuffix = leaf.role != .value && index == leaf.parts.count - 1
+            guard isSuffix ? part == name : matches(part, name) else { return false }
         }
         return true
     }

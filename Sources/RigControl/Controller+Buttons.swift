@@ -41,7 +41,7 @@ extension Controller {
             ButtonRule(own: ("[fade]", { $0.number.map { $0 != 0 } ?? false }))
         case .matrixClear, .status, .ping, .metersUnsubscribe, .preset(.list), .preset(.current), .recallPreset:
             ButtonRule(own: nil)
-        case .parameter, .delta, .matrixMap, .safe, .metersRate, .preset:
+        case .parameter, .delta, .touch, .current, .matrixMap, .safe, .metersRate, .preset:
             nil
         }
     }

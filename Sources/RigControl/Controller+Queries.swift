@@ -37,7 +37,9 @@ extension Controller {
         case .safe(.source(let n)): return [.int32(state.safes.sources.contains(n) ? 1 : 0)]
         case .safe(.output(let m)): return [.int32(state.safes.outputs.contains(m) ? 1 : 0)]
         case .safe(.master): return [.int32(state.safes.master ? 1 : 0)]
-        case .delta, .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,
+        case .current(let number, let place, let form):
+            return movingValue(.parameter(number, place, form))
+        case .delta, .touch, .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,
              .metersUnsubscribe, .metersRate:
             return nil
         }

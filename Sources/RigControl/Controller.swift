@@ -165,6 +165,7 @@ public final class Controller: @unchecked Sendable {
     func dispatch(_ received: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
         let targets: [Target]
         switch addressSpace.resolve(received.address) {
+        case .failure where AddressSpace.isTabletChatter(received.address): return []
         case .failure(let error): return reject(received, error.description, from: peer)
         case .success(let resolved): targets = resolved
         }
@@ -184,6 +185,9 @@ public final class Controller: @unchecked Sendable {
         if targets.first == .metersSubscribe || targets.first == .metersUnsubscribe {
             return meterSubscription(targets[0] == .metersSubscribe, ArgumentReader(arguments: message.arguments),
                                      message, from: peer)
+        }
+        if case .touch? = targets.first {
+            return touch(targets, message, from: peer)
         }
         if targets.first == .metersRate {
             return meterRate(message, from: peer)
@@ -242,7 +246,7 @@ public final class Controller: @unchecked Sendable {
         targets.contains { target in
             switch target {
             case .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe, .metersRate, .status, .ping,
-                 .preset(.list), .preset(.current): false
+                 .preset(.list), .preset(.current), .touch, .current: false
             case .matrixClear, .preset, .recallPreset: true
             default: !message.arguments.isEmpty
             }
@@ -342,9 +346,11 @@ public final class Controller: @unchecked Sendable {
             return .safe(safe, try args.onOff())
         case .matrixMap:
             return .map(try args.channelNumbers(in: 0...state.scene.inputCount, atMost: state.scene.outputCount))
-        case .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,
+        case .current:
+            throw ArgumentReader.Failure(reason: "query only")
+        case .touch, .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,
              .metersUnsubscribe, .metersRate:
-            // Commands branch off before (an action's button is read first:
+            // Touches and commands branch off before (an action's button is read first:
             // Controller+Buttons.swift); only a pattern mixing them with
             // parameters could come here.
             throw ArgumentReader.Failure(reason: "takes no arguments")

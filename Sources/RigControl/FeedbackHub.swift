@@ -54,6 +54,8 @@ public final class FeedbackHub: @unchecked Sendable {
         var lastSent: [String: ContinuousClock.Instant] = [:]
         /// What the client itself last set at each address, and when: not echoed.
         var ownValues: [String: (arguments: [OSCArgument], at: ContinuousClock.Instant)] = [:]
+        /// Addresses of the parameters under the client's finger: not sent.
+        var touching: Set<String> = []
     }
 
     public init(lease: Duration? = nil, logger: Logger, send: @escaping Sender) {
@@ -140,6 +142,30 @@ public final class FeedbackHub: @unchecked Sendable {
         }
     }
 
+    /// A finger on a parameter's control at `client`, or lifted: `values`
+    /// are the parameter's messages in every form, as it stands now. While
+    /// touched, feedback at those addresses does not go back where the
+    /// client sends from; on release it gets `values` once.
+    public func touch(_ values: [OSCMessage], by client: OSCPeer, touched: Bool) {
+        state.withLock { subscribers in
+            for destination in subscribers.keys where destination.isSamePath(as: client) {
+                guard var subscriber = subscribers[destination] else { continue }
+                let addresses = values.map(\.address)
+                if touched {
+                    subscriber.touching.formUnion(addresses)
+                    for address in addresses where subscriber.pending.removeValue(forKey: address) != nil {
+                        subscriber.order.removeAll { $0 == address }
+                    }
+                } else {
+                    subscriber.touching.subtract(addresses)
+                    for address in addresses { subscriber.ownValues.removeValue(forKey: address) }
+                    Self.enqueue(values, into: &subscriber)
+                }
+                subscribers[destination] = subscriber
+            }
+        }
+    }
+
     /// Queues messages for every subscriber.
     public func publish(_ messages: [OSCMessage]) {
         guard !messages.isEmpty else { return }
@@ -159,6 +185,7 @@ public final class FeedbackHub: @unchecked Sendable {
     private static func enqueue(_ messages: [OSCMessage], into subscriber: inout Subscriber) {
         let now = ContinuousClock.now
         for message in messages {
+            if subscriber.touching.contains(message.address) { continue }
             if let own = subscriber.ownValues[message.address] {
                 if now - own.at > echoWindow {
                     subscriber.ownValues.removeValue(forKey: message.address)

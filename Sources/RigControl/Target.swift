@@ -9,6 +9,12 @@ public enum Target: Hashable, Sendable {
     /// A step of that parameter from its current value, counted in the
     /// form's unit (`ADDRESS/delta`): for encoders and scripts.
     case delta(Int, Parameter.Place, Form)
+    /// A finger on that parameter's control, or lifted (`ADDRESS/z`,
+    /// `ADDRESS/touch`): its sender is not sent feedback for it meanwhile.
+    case touch(Int, Parameter.Place, Form)
+    /// Where that parameter is now, on its way while it fades
+    /// (`ADDRESS/current`, query only).
+    case current(Int, Parameter.Place, Form)
     case matrixMap
     case matrixClear
     case status
@@ -42,7 +48,7 @@ public enum Target: Hashable, Sendable {
     /// The address of a command (parameters: `AddressSpace.address`).
     var commandAddress: String {
         switch self {
-        case .parameter, .delta: ""
+        case .parameter, .delta, .touch, .current: ""
         case .matrixMap: "/matrix/map"
         case .matrixClear: "/matrix/clear"
         case .status: "/status"

@@ -4,6 +4,67 @@ import Testing
 extension Integration {
 /// A TouchOSC-style tablet: floats everywhere, a fader dragged under a finger.
 @Suite struct TabletTests {
+    @Test("A touched parameter is not fed back to the toucher, who gets its value on release; /z, /touch, pages and the accelerometer get no reply")
+    func touchHoldsFeedbackUntilRelease() async throws {
+        try await withRig { rig in
+            let tablet = try OSCTestClient(target: .init(port: rig.oscPort))
+            let other = try OSCTestClient(target: .init(port: rig.oscPort))
+            defer { tablet.close(); other.close() }
+            // A TouchOSC button subscribes with a float, press then release.
+            try tablet.send("/subscribe", .float(1))
+            try tablet.send("/subscribe", .float(0))
+            try other.send("/subscribe")
+            _ = try await tablet.collect(for: .milliseconds(400))
+            _ = try await other.collect(for: .milliseconds(10))
+
+            try tablet.send("/source/1/fader/z", .float(1))
+            try tablet.send("/2")
+            try tablet.send("/accxyz", .float(0.1), .float(-0.2), .float(0.98))
+            try await Task.sleep(for: .milliseconds(100))
+            // Someone else moves it while the finger is on it.
+            try other.send("/source/1/volume", .float(0.5))
+            #expect(try await other.waitFor(address: "/source/1/fader").arguments.count == 1, "others hear it")
+            let held = try await tablet.collect(for: .milliseconds(300))
+            #expect(!held.contains { ["/source/1/volume", "/source/1/db", "/source/1/fader"].contains($0.address) },
+                    "fed back under the finger: \(held)")
+            #expect(!held.contains { $0.address == "/error" }, "\(held)")
+
+            // Lifted: its value, once, in every form.
+            try tablet.send("/source/1/fader/z", .float(0))
+            let volume = try await tablet.waitFor(address: "/source/1/volume")
+            #expect(volume.arguments == [.float(0.5)])
+            _ = try await tablet.waitFor(address: "/source/1/db")
+            _ = try await tablet.waitFor(address: "/source/1/fader")
+            // The other spelling, with T/F.
+            try tablet.send("/source/2/pan/touch", .true)
+            try tablet.send("/source/2/pan/touch", .false)
+            _ = try await tablet.waitFor(address: "/source/2/pan")
+            let after = try await tablet.collect(for: .milliseconds(200))
+            #expect(!after.contains { $0.address == "/error" }, "\(after)")
+            let log = rig.crosspoint.standardError
+            #expect(!log.contains("/z") && !log.contains("accxyz") && !log.contains("rejected /2"), "\(log)")
+        }
+    }
+
+    @Test("ADDRESS/current answers where a fading parameter is now; the plain address answers its target")
+    func currentValueDuringAFade() async throws {
+        try await withRig { rig in
+            try rig.osc.send("/source/1/db", .float(-40), .float(2))
+            try await Task.sleep(for: .milliseconds(700))
+            try rig.osc.send("/source/1/db/current")
+            let now = try await rig.osc.waitFor(address: "/source/1/db/current")
+            let value = try #require(now.argument(0)?.floatValue)
+            #expect(value < -3 && value > -30, "\(value) dB a third of the way from 0 to -40 dB")
+            try rig.osc.send("/source/1/db")
+            #expect(try await rig.osc.waitFor(address: "/source/1/db").arguments == [.float(-40)])
+            try rig.osc.send("/source/1/db/current", .float(1))
+            #expect(try await rig.osc.waitFor(address: "/error").arguments == [.string("/source/1/db/current"), .string("query only")])
+            try await Task.sleep(for: .milliseconds(1500))
+            try rig.osc.send("/source/1/db/current")
+            #expect(try await rig.osc.waitFor(address: "/source/1/db/current").arguments == [.float(-40)])
+        }
+    }
+
     @Test("A fader being dragged is not sent its own values back; the other forms and other clients still hear them")
     func aDragIsNotEchoed() async throws {
         try await withRig { rig in

@@ -74,9 +74,29 @@ import Testing
         // Exactly those: the catalogue's levels and numbers, per place.
         var steps = 0
         for strip in Parameter.Strip.allCases {
-            steps += space.leavesByStrip[strip, default: []].filter(\.isDelta).count
+            steps += space.leavesByStrip[strip, default: []].filter { $0.role == .delta }.count
         }
         #expect(steps == Self.deltas.count)
+    }
+
+    /// Every address that takes a step also takes a touch (`/z`, `/touch`)
+    /// and answers where it is now (`/current`), on both paths, and the
+    /// suffix is never a pattern's.
+    @Test func everyContinuousFormTakesATouchAndACurrentValue() throws {
+        for (address, strip, name, place, form) in Self.deltas {
+            let number = try #require(space.catalogue.number(strip, name))
+            let value = String(address.dropLast("/delta".count))
+            for (suffix, target) in [("z", Target.touch(number, place, form)), ("touch", .touch(number, place, form)),
+                                     ("current", .current(number, place, form))] {
+                #expect(space.resolve("\(value)/\(suffix)") == .success([target]), "\(value)/\(suffix)")
+                #expect(space.literalTarget("\(value)/\(suffix)") == target, "fast path: \(value)/\(suffix)")
+            }
+            #expect(space.address(.current(number, place, form)) == "\(value)/current")
+        }
+        for address in ["/source/1/mute/z", "/source/1/name/touch", "/output/1/mute/current", "/source/1/volume/zz",
+                        "/source/1/db/?", "/source/1/db/z/delta"] {
+            #expect(space.resolve(address) == .failure(.unknownAddress), "\(address)")
+        }
     }
 
     @Test func togglesAndTextsTakeNoDelta() {
