@@ -1,5 +1,6 @@
 import MixCore
 import OSC
+import SystemSupport
 
 /// Reads and checks the arguments of a message that sets a parameter.
 /// Every failure is a reason for the `/error` reply; finite values outside a
@@ -66,6 +67,7 @@ struct ArgumentReader {
             guard text.count <= maxLength, text.utf8.count <= 4 * maxLength else {
                 throw Failure(reason: "name longer than \(maxLength) characters")
             }
+            guard !text.containsControlCharacters else { throw Failure(reason: "name with a control character") }
             return text
         default:
             throw Failure(reason: "wrong argument type '\(arguments[0].typeTag)', expected a string")

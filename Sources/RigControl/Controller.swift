@@ -65,6 +65,8 @@ public final class Controller: @unchecked Sendable {
     var fades: [Target: Fade] = [:]
     /// The order fading parameters take turns in (`publishFades`).
     var fadeTurns: [Target] = []
+    /// Bytes of query replies each session may still have this second.
+    var queryAllowance = QueryAllowance()
     /// Where feedback goes; nil: no feedback.
     public var feedback: FeedbackHub?
     /// Whether a client that changes something is subscribed to feedback
@@ -213,6 +215,10 @@ public final class Controller: @unchecked Sendable {
         // `…/delta` without a step is no query: the check below refuses it.
         if message.arguments.isEmpty && targets.first?.isDelta != true {
             let replies = targets.flatMap { answer($0, from: peer) }
+            let bytes = replies.reduce(0) { $0 + $1.messages.reduce(0) { $0 + 4 + $1.encodedSize } }
+            guard queryAllowance.spend(bytes, by: peer) else {
+                return reject(message, "query answers \(bytes) bytes, over the \(QueryAllowance.bytesPerSecond) a client may have a second; /subscribe for the whole state", from: peer)
+            }
             return replies.count > 1 ? Self.packed(replies) : replies
         }
         var edits: [Edit] = []

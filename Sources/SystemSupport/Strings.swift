@@ -58,6 +58,12 @@ extension StringProtocol {
 }
 
 extension StringProtocol {
+    /// Whether it holds a control character (a newline, an escape, …):
+    /// names are shown on one line of a tablet and of the log.
+    public var containsControlCharacters: Bool {
+        unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     /// With control characters written as `\u{…}` escapes (backslashes
     /// doubled): text from the network goes into log lines this way, so that
     /// it cannot end a line or move the terminal's cursor.

@@ -129,7 +129,7 @@ struct Serve: ParsableCommand {
     func run() throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = OneLineLogHandler(inner: StreamLogHandler.standardError(label: label))
             handler.logLevel = level
             return handler
         }

@@ -50,6 +50,24 @@ extension Integration {
         }
     }
 
+    /// Text from the network reaches the log escaped: a newline in an
+    /// address cannot forge a log line, an escape code cannot drive the
+    /// terminal.
+    @Test func logLinesShowControlCharactersEscaped() async throws {
+        try await withRig { rig in
+            try rig.osc.send("/source/1/x\nnotice crosspoint: forged", .int32(1))
+            try rig.osc.send("/source/1/name", .string("Kick\u{1B}[2J"))
+            _ = try await rig.osc.waitFor(address: "/error")
+            _ = try await rig.osc.waitFor(address: "/error")
+            try await rig.ping()
+            let log = rig.crosspoint.standardError
+            #expect(log.contains("/source/1/x\\u{a}notice crosspoint: forged"), "\(log)")
+            #expect(!log.split(separator: "\n").contains { $0.hasPrefix("notice crosspoint: forged") })
+            #expect(!log.contains("\u{1B}"), "a raw escape in the log")
+            #expect(log.contains("Kick\\u{1b}[2J"), "\(log)")
+        }
+    }
+
     @Test func crosspointSendReportsAnError() async throws {
         try await withRig { rig in
             let (output, status) = try await rig.send(["/source/1/volume", "nan"])
