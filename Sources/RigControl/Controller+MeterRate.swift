@@ -12,6 +12,7 @@ extension Controller {
         guard let meters else { return reject(message, "meters are not available", from: peer) }
         do {
             meters.subscribe(peer, rate: try Self.meterRate(ArgumentReader(arguments: message.arguments)))
+            admit(peer, .meters)
         } catch {
             return reject(message, error.reason, from: peer)
         }

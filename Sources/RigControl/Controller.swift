@@ -67,6 +67,8 @@ public final class Controller: @unchecked Sendable {
     var fadeTurns: [Target] = []
     /// Bytes of query replies each session may still have this second.
     var queryAllowance = QueryAllowance()
+    /// The sessions holding subscriptions, and their limits.
+    var sessions = SessionRoll()
     /// Where feedback goes; nil: no feedback.
     public var feedback: FeedbackHub?
     /// Whether a client that changes something is subscribed to feedback
@@ -151,6 +153,7 @@ public final class Controller: @unchecked Sendable {
         touched.removeAll(keepingCapacity: true)
         feedback?.renew(peer)
         meters?.renew(peer)
+        sessions.heard(peer)
         let before = (state.safes, state.preset, state.modified)
         let replies = dispatch(message, from: peer)
         if sceneChanged { state.modified = true }
@@ -238,7 +241,7 @@ public final class Controller: @unchecked Sendable {
         if solos { updateSoloGates(from: gates, seconds: smoothing, into: &changes) }
         logger.debug("\(peer) \(message)")
         submit(changes)
-        if autoSubscribe { feedback?.subscribe(peer, port: nil, automatically: true) }
+        if autoSubscribe, let feedback { admit(feedback.subscribe(peer, port: nil, automatically: true), .feedback) }
         // A value set at one parameter's own address is not echoed to its sender.
         if targets.count == 1, case .parameter = targets[0], !OSCAddressPattern.isPattern(message.address) {
             feedback?.noteOwnValue(message, from: peer)
@@ -273,9 +276,10 @@ public final class Controller: @unchecked Sendable {
         }
         if subscribe {
             let destination = feedback.subscribe(peer, port: port)
+            admit(destination, .feedback)
             feedback.publish(feedbackMessages(for: allParameters()), to: destination)
         } else {
-            feedback.unsubscribe(peer, port: port)
+            sessions.end(feedback.unsubscribe(peer, port: port), .feedback)
         }
         return []
     }
@@ -288,6 +292,7 @@ public final class Controller: @unchecked Sendable {
         guard let meters else { return reject(message, "meters are not available", from: peer) }
         guard subscribe else {
             meters.unsubscribe(peer)
+            sessions.end(peer, .meters)
             return []
         }
         guard args.arguments.count <= 1 else {
@@ -296,6 +301,7 @@ public final class Controller: @unchecked Sendable {
         do {
             let rate = args.arguments.isEmpty ? MeterStream.defaultRate : try args.number(at: 0)
             meters.subscribe(peer, rate: min(max(rate, 1), MeterStream.highestRate))
+            admit(peer, .meters)
         } catch {
             return reject(message, error.reason, from: peer)
         }

@@ -11,8 +11,7 @@ import SystemSupport
 ///   connection, ICMP "port unreachable" on a send), never because the
 ///   client was quiet: a listen-only tablet stays in sync for the whole
 ///   show. An idle limit (`lease`) is optional.
-/// - At most 256 subscriptions, 64 from one host; past that the least
-///   recently heard makes room (`SubscriptionLimit`).
+/// - How many there may be is the controller's `SessionRoll`.
 /// - No echo: a client is not sent back the value it has itself just set at
 ///   that same address (for `echoWindow` after its last send there), so a
 ///   fader under a finger over Wi-Fi is not pulled back by late copies of
@@ -68,8 +67,6 @@ public final class FeedbackHub: @unchecked Sendable {
 
     /// Registers `client` for feedback at `port` on its host (or, for a TCP
     /// client or without a port, where it sends from). Returns the destination.
-    /// At a limit, the least recently heard subscription (of the host, when
-    /// the host's limit is the one reached) ends to make room, with a log line.
     /// `automatically`: subscribed for a change it made (`--auto-subscribe`);
     /// only the log line says so.
     @discardableResult
@@ -77,11 +74,6 @@ public final class FeedbackHub: @unchecked Sendable {
         let destination = Self.destination(client, port: port)
         return state.withLock { subscribers -> OSCPeer in
             if subscribers[destination] == nil {
-                if let (oldest, among) = SubscriptionLimit.makingRoom(in: subscribers, for: destination.host,
-                                                                      lastHeard: \.lastSeen) {
-                    subscribers.removeValue(forKey: oldest)
-                    logger.notice("\(oldest): feedback subscription ended to make room for \(destination) (the least recently heard of \(among))")
-                }
                 logger.info("\(destination) \(automatically ? "subscribed to feedback by its change" : "subscribed to feedback")")
                 subscribers[destination] = Subscriber(client: client, lastSeen: .now)
             } else {
@@ -92,11 +84,14 @@ public final class FeedbackHub: @unchecked Sendable {
         }
     }
 
-    public func unsubscribe(_ client: OSCPeer, port: Int?) {
+    /// Ends the subscription `subscribe` made; returns its destination.
+    @discardableResult
+    public func unsubscribe(_ client: OSCPeer, port: Int?) -> OSCPeer {
         let destination = Self.destination(client, port: port)
         state.withLock { subscribers in
             if subscribers.removeValue(forKey: destination) != nil { logger.info("\(destination) unsubscribed") }
         }
+        return destination
     }
 
     static func destination(_ client: OSCPeer, port: Int?) -> OSCPeer {

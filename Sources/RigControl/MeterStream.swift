@@ -48,11 +48,6 @@ public final class MeterStream: @unchecked Sendable {
         let channels = mixer.inputs + mixer.outputs
         subscribers.withLock { subscribers in
             if subscribers[client] == nil {
-                if let (oldest, among) = SubscriptionLimit.makingRoom(in: subscribers, for: client.host,
-                                                                      lastHeard: \.lastSeen) {
-                    subscribers.removeValue(forKey: oldest)
-                    logger.notice("\(oldest): meter subscription ended to make room for \(client) (the least recently heard of \(among))")
-                }
                 logger.info("\(client) subscribed to meters at \(rate) Hz")
             }
             subscribers[client] = Subscriber(interval: .milliseconds(Int(1000 / rate)), lastSent: .now, lastSeen: .now,

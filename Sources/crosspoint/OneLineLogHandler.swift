@@ -23,10 +23,10 @@ struct OneLineLogHandler: LogHandler {
         set { inner[metadataKey: key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        inner.log(level: level, message: "\(message.description.escapingControlCharacters())",
-                  metadata: metadata?.mapValues { .string("\($0)".escapingControlCharacters()) },
-                  source: source, file: file, function: function, line: line)
+    func log(event: LogEvent) {
+        var event = event
+        event.message = "\(event.message.description.escapingControlCharacters())"
+        event.metadata = event.metadata?.mapValues { .string("\($0)".escapingControlCharacters()) }
+        inner.log(event: event)
     }
 }

@@ -88,7 +88,6 @@ final class Rig {
         // messages of a bundle.
         scheduler = BundleScheduler(clock: host) { controller.releaseDueBundles() }
         mixer.use(clock: host)
-        let (feedback, meters) = (feedback, meters)
         discovery = configuration.httpPort.map { port in
             OSCQueryServer(
                 bind: configuration.osc.bind, port: port, oscPort: server.port, oscTransport: "UDP",
@@ -96,7 +95,7 @@ final class Rig {
                 model: RigNamespace(controller: controller, policy: configuration.osc.policy), logger: logger,
                 // A WebSocket is a client session like any other.
                 onPacket: { controller.handle($0, from: $1) },
-                onClose: { feedback.depart($0); meters.depart($0) })
+                onClose: { controller.depart($0) })
         }
         webSockets.withLock { $0 = discovery }
         controller.feedback = feedback
@@ -148,7 +147,7 @@ final class Rig {
         // A client shown to be gone (its connection closed, or "port
         // unreachable" where it listened) takes its subscriptions with it.
         server.start(handler: { controller.handle($0, from: $1) },
-                     departure: { feedback.depart($0); meters.depart($0) })
+                     departure: { controller.depart($0) })
         let tcp = configuration.osc.tcp ? " (and TCP)" : ""
         let http = discovery.map { ", OSCQuery on HTTP port \($0.port)" } ?? ""
         logger.notice("ready: OSC on UDP port \(server.port)\(tcp)\(http), JACK client '\(host.clientName)', \(mixer.inputs)x\(mixer.outputs), pan law \(configuration.panLaw.rawValue), smoothing \(configuration.smoothingSeconds * 1000) ms")

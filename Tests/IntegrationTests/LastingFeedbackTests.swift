@@ -78,7 +78,7 @@ extension Integration {
         }
     }
 
-    @Test("20 clients behind one host all get feedback; past 64 the least recently heard makes room")
+    @Test("20 clients behind one host all get feedback; past 64 sessions (meters counted too) the least recently heard makes room")
     func manyClientsBehindOneHost() async throws {
         try await withRig { rig in
             var clients: [OSCTestClient] = []
@@ -96,18 +96,20 @@ extension Integration {
             }
             #expect(!rig.crosspoint.standardError.contains("too many"))
 
-            // 50 more: 70 from this host, so the 6 heard least recently (the first 6) make room.
-            for _ in 0..<50 {
+            // 40 more for feedback and 10 for meters alone: 70 sessions from
+            // this host, so the 6 heard least recently (the first 6) make room.
+            for index in 0..<50 {
                 let client = try OSCTestClient(target: .init(port: rig.oscPort))
                 clients.append(client)
-                try client.send("/subscribe")
+                try client.send(index < 40 ? "/subscribe" : "/meters/subscribe")
             }
             try await Task.sleep(for: .milliseconds(500))
             try rig.osc.send("/status")
-            #expect(try await rig.osc.waitFor(address: "/status/subscribers").arguments == [.int32(64)])
+            #expect(try await rig.osc.waitFor(address: "/status/subscribers").arguments == [.int32(54)])
+            #expect(try await rig.osc.waitFor(address: "/status/meter_subscribers").arguments == [.int32(10)])
             for client in clients[..<6] {
                 #expect(rig.crosspoint.standardError.contains(
-                    "127.0.0.1:\(client.localEndpoint.port): feedback subscription ended to make room"))
+                    "127.0.0.1:\(client.localEndpoint.port): subscriptions ended to make room"))
             }
         }
     }

@@ -1,0 +1,26 @@
+import OSC
+
+/// The sessions that hold subscriptions, on the controller's `SessionRoll`:
+/// every subscription goes through here, so that feedback and meters count
+/// in the same limits, and a session that makes room loses both.
+extension Controller {
+    /// Enters a subscription of `kind` for `session` (a feedback destination,
+    /// or a meter client); ends the least recently heard session's
+    /// subscriptions when a limit is reached.
+    func admit(_ session: OSCPeer, _ kind: SessionRoll.Kind) {
+        guard let (evicted, among) = sessions.admit(session, kind) else { return }
+        feedback?.depart(evicted)
+        meters?.depart(evicted)
+        logger.notice("\(evicted): subscriptions ended to make room for \(session) (the least recently heard of \(among))")
+    }
+
+    /// A session shown to be gone (its connection closed, its port
+    /// unreachable): every subscription it had ends. Callable from any thread.
+    public func depart(_ session: OSCPeer) {
+        lock.withLock { _ in
+            sessions.depart(session)
+            feedback?.depart(session)
+            meters?.depart(session)
+        }
+    }
+}
