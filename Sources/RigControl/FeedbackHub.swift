@@ -103,12 +103,25 @@ public final class FeedbackHub: @unchecked Sendable {
     /// connection now closed made: the client is gone.
     public func depart(_ peer: OSCPeer) {
         state.withLock { subscribers in
-            for (destination, subscriber) in subscribers where destination.isSamePath(as: peer)
-                || (subscriber.client.isSamePath(as: peer) && peer.transport != .udp) {
+            let gone = subscribers.compactMap { destination, subscriber in
+                destination.isSamePath(as: peer) || (subscriber.client.isSamePath(as: peer) && peer.transport != .udp)
+                    ? destination : nil
+            }
+            for destination in gone {
                 subscribers.removeValue(forKey: destination)
                 logger.info("\(destination): gone; feedback subscription ended")
             }
         }
+    }
+
+    /// Runs `body` on each subscriber `matching` picks, in place. The picks
+    /// are gathered first: changing the table while iterating it would copy
+    /// it, and with it every subscriber's queues (all the addresses of the
+    /// rig), at every message.
+    private static func update(_ subscribers: inout [OSCPeer: Subscriber],
+                               where matching: (OSCPeer, Subscriber) -> Bool, _ body: (inout Subscriber) -> Void) {
+        let picked = subscribers.compactMap { matching($0.key, $0.value) ? $0.key : nil }
+        for destination in picked where subscribers[destination] != nil { body(&subscribers[destination]!) }
     }
 
     /// Any message from a client renews its subscriptions: those made from
@@ -116,10 +129,7 @@ public final class FeedbackHub: @unchecked Sendable {
     public func renew(_ client: OSCPeer) {
         let now = ContinuousClock.now
         state.withLock { subscribers in
-            for (destination, subscriber) in subscribers
-            where subscriber.client == client || destination == client {
-                subscribers[destination]?.lastSeen = now
-            }
+            Self.update(&subscribers, where: { $1.client == client || $0 == client }) { $0.lastSeen = now }
         }
     }
 
@@ -131,8 +141,8 @@ public final class FeedbackHub: @unchecked Sendable {
     public func noteOwnValue(_ message: OSCMessage, from client: OSCPeer) {
         let now = ContinuousClock.now
         state.withLock { subscribers in
-            for destination in subscribers.keys where destination.isSamePath(as: client) {
-                subscribers[destination]?.ownValues[message.address] = (message.arguments, now)
+            Self.update(&subscribers, where: { destination, _ in destination.isSamePath(as: client) }) {
+                $0.ownValues[message.address] = (message.arguments, now)
             }
         }
     }
@@ -142,10 +152,9 @@ public final class FeedbackHub: @unchecked Sendable {
     /// touched, feedback at those addresses does not go back where the
     /// client sends from; on release it gets `values` once.
     public func touch(_ values: [OSCMessage], by client: OSCPeer, touched: Bool) {
+        let addresses = values.map(\.address)
         state.withLock { subscribers in
-            for destination in subscribers.keys where destination.isSamePath(as: client) {
-                guard var subscriber = subscribers[destination] else { continue }
-                let addresses = values.map(\.address)
+            Self.update(&subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
                 if touched {
                     subscriber.touching.formUnion(addresses)
                     for address in addresses where subscriber.pending.removeValue(forKey: address) != nil {
@@ -156,7 +165,6 @@ public final class FeedbackHub: @unchecked Sendable {
                     for address in addresses { subscriber.ownValues.removeValue(forKey: address) }
                     Self.enqueue(values, into: &subscriber)
                 }
-                subscribers[destination] = subscriber
             }
         }
     }
@@ -165,7 +173,7 @@ public final class FeedbackHub: @unchecked Sendable {
     public func publish(_ messages: [OSCMessage]) {
         guard !messages.isEmpty else { return }
         state.withLock { subscribers in
-            for destination in subscribers.keys { Self.enqueue(messages, into: &subscribers[destination]!) }
+            Self.update(&subscribers, where: { _, _ in true }) { Self.enqueue(messages, into: &$0) }
         }
     }
 
@@ -238,16 +246,15 @@ public final class FeedbackHub: @unchecked Sendable {
     func due(at now: ContinuousClock.Instant) -> [(OSCPeer, [OSCPacket])] {
         state.withLock { subscribers in
             var result: [(OSCPeer, [OSCPacket])] = []
-            for destination in Array(subscribers.keys) {
-                guard var subscriber = subscribers[destination] else { continue }
-                if let lease, now - subscriber.lastSeen > lease {
+            if let lease {
+                let lapsed = subscribers.compactMap { now - $0.value.lastSeen > lease ? $0.key : nil }
+                for destination in lapsed {
                     logger.info("\(destination): feedback subscription lapsed (nothing heard for \(lease))")
                     subscribers.removeValue(forKey: destination)
-                    continue
                 }
-                subscriber.ownValues = subscriber.ownValues.filter { now - $0.value.at <= Self.echoWindow }
-                let packets = Self.take(from: &subscriber, now: now)
-                subscribers[destination] = subscriber
+            }
+            for destination in Array(subscribers.keys) where subscribers[destination] != nil {
+                let packets = Self.take(from: &subscribers[destination]!, now: now)
                 if !packets.isEmpty { result.append((destination, packets)) }
             }
             return result
@@ -257,6 +264,14 @@ public final class FeedbackHub: @unchecked Sendable {
     /// Packs due messages (not sent in the last 33 ms) into bundles of at
     /// most 1400 bytes, at most `datagramsPerTick` of them; the rest waits.
     static func take(from subscriber: inout Subscriber, now: ContinuousClock.Instant) -> [OSCPacket] {
+        // What no longer matters: own values past the echo window, and send
+        // times past the 33 ms (a full state leaves one per address of the rig).
+        if !subscriber.ownValues.isEmpty {
+            subscriber.ownValues = subscriber.ownValues.filter { now - $0.value.at <= echoWindow }
+        }
+        if subscriber.lastSent.count > 2 * subscriber.pending.count + 1024 {
+            subscriber.lastSent = subscriber.lastSent.filter { now - $0.value < minimumInterval }
+        }
         var packets: [OSCPacket] = []
         var bundle: [OSCMessage] = []
         var size = 16 // "#bundle\0" and the time tag

@@ -67,7 +67,7 @@ public final class MeterStream: @unchecked Sendable {
     /// Ends the meters of a client shown to be gone.
     public func depart(_ peer: OSCPeer) {
         subscribers.withLock { subscribers in
-            for client in subscribers.keys where client.isSamePath(as: peer) {
+            for client in subscribers.keys.filter({ $0.isSamePath(as: peer) }) {
                 subscribers.removeValue(forKey: client)
                 logger.info("\(client): gone; meter subscription ended")
             }
