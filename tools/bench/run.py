@@ -482,6 +482,22 @@ def splice_section(path, section, targets, target_prefix, note, before="## Memor
         f.write("\n".join(lines))
 
 
+def replace_or_write(args, info, started, section, targets, target_prefix):
+    """For `--only NAME`: replaces the section and its Targets rows in --out, or writes a report of that
+    section alone when --out does not exist yet."""
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    source = (f"a partial run, `scripts/bench --only {args.only}`, on {when} (UTC) at {info['commit']}, load average "
+              f"{started['load']} / {load_average()}")
+    if os.path.exists(args.out):
+        splice_section(args.out, section, targets, target_prefix,
+                       f"(This section and its rows of the Targets table come from {source}; the rest of the "
+                       "file from the run above.)")
+        log(f"replaced the {section[0][3:]} section of {args.out}")
+    else:
+        write_partial_report(args.out, info, section, targets, f"Written by {source}.")
+        log(f"wrote {args.out}")
+
+
 def write_partial_report(path, info, section, targets, note):
     """A report with one section, for a partial run whose --out does not exist yet."""
     lines = ["# Benchmarks (partial run)", "", note, "", "## Machine", "", "| | |", "|---|---|"]
@@ -872,17 +888,7 @@ def main():
     if args.only == "saves":
         saves = saves_benchmark(args.binary, args.probe, workdir, args.saves_rounds, args.saves)
         section, targets = saves_report(saves, os.path.relpath(args.binary, ROOT), args.saves_rounds, args.saves)
-        when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
-        source = (f"a partial run, `scripts/bench --only saves`, on {when} (UTC) at {info['commit']}, load average "
-                  f"{started['load']} / {load_average()}")
-        if os.path.exists(args.out):
-            splice_section(args.out, section, targets, SAVES_TARGET,
-                           f"(This section and its rows of the Targets table come from {source}; the rest of the "
-                           "file from the run above.)")
-            log(f"replaced the control during preset saves section of {args.out}")
-        else:
-            write_partial_report(args.out, info, section, targets, f"Written by {source}.")
-            log(f"wrote {args.out}")
+        replace_or_write(args, info, started, section, targets, SAVES_TARGET)
         shutil.rmtree(workdir, ignore_errors=True)
         return
     ours, reference = kernel_sweep(args.binary, args.rounds, args.seconds)
