@@ -21,10 +21,12 @@
    round trip and a third client's fader message (send -> first affected
    sample) are timed, beside the same with no saves (tools/bench/probe.c saves).
 6. Memory: resident size of `serve` at 64x64 over a minute of OSC traffic.
+7. Timed bundles and one-period recalls (timing.py), and feedback fan-out:
+   64 subscribers while 4 clients drag faders (fanout.py), in their own modules.
 
-`--only recall` and `--only saves` run that benchmark alone and replace its
-section and its rows of the Targets table in an existing --out (BENCHMARKS.md
-by default); an --out that does not exist gets that section alone.
+`--only recall`, `--only saves` and `--only fanout` run that benchmark alone
+and replace its section and its rows of the Targets table in an existing --out
+(BENCHMARKS.md by default); an --out that does not exist gets that section alone.
 """
 import argparse
 import datetime
@@ -40,6 +42,7 @@ import sys
 import tempfile
 import time
 
+import fanout
 import timing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -482,6 +485,22 @@ def splice_section(path, section, targets, target_prefix, note, before="## Memor
         f.write("\n".join(lines))
 
 
+def replace_or_write(args, info, started, section, targets, target_prefix):
+    """For `--only NAME`: replaces the section and its Targets rows in --out, or writes a report of that
+    section alone when --out does not exist yet."""
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    source = (f"a partial run, `scripts/bench --only {args.only}`, on {when} (UTC) at {info['commit']}, load average "
+              f"{started['load']} / {load_average()}")
+    if os.path.exists(args.out):
+        splice_section(args.out, section, targets, target_prefix,
+                       f"(This section and its rows of the Targets table come from {source}; the rest of the "
+                       "file from the run above.)")
+        log(f"replaced (or added) the {section[0][3:]} section of {args.out}")
+    else:
+        write_partial_report(args.out, info, section, targets, f"Written by {source}.")
+        log(f"wrote {args.out}")
+
+
 def write_partial_report(path, info, section, targets, note):
     """A report with one section, for a partial run whose --out does not exist yet."""
     lines = ["# Benchmarks (partial run)", "", note, "", "## Machine", "", "| | |", "|---|---|"]
@@ -835,7 +854,9 @@ def main():
     parser.add_argument("--timing-trials", type=int, default=200)
     parser.add_argument("--saves-rounds", type=int, default=20)
     parser.add_argument("--saves", type=int, default=100, help="back-to-back saves per round")
-    parser.add_argument("--only", choices=["recall", "saves", "timing"],
+    parser.add_argument("--fanout-rounds", type=int, default=3)
+    parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
+    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
     parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
@@ -843,7 +864,7 @@ def main():
     if args.quick:
         args.rounds, args.seconds, args.peer_seconds, args.memory_seconds = 1, 0.2, 3, 10
         args.recall_trials, args.recall_bench_trials, args.timing_trials = 30, 200, 30
-        args.saves_rounds = 3
+        args.saves_rounds, args.fanout_rounds, args.fanout_seconds = 3, 1, 3
     started = {"load": load_average()}
     info = machine()
     workdir = tempfile.mkdtemp(prefix="crosspoint-bench-")
@@ -872,17 +893,13 @@ def main():
     if args.only == "saves":
         saves = saves_benchmark(args.binary, args.probe, workdir, args.saves_rounds, args.saves)
         section, targets = saves_report(saves, os.path.relpath(args.binary, ROOT), args.saves_rounds, args.saves)
-        when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
-        source = (f"a partial run, `scripts/bench --only saves`, on {when} (UTC) at {info['commit']}, load average "
-                  f"{started['load']} / {load_average()}")
-        if os.path.exists(args.out):
-            splice_section(args.out, section, targets, SAVES_TARGET,
-                           f"(This section and its rows of the Targets table come from {source}; the rest of the "
-                           "file from the run above.)")
-            log(f"replaced the control during preset saves section of {args.out}")
-        else:
-            write_partial_report(args.out, info, section, targets, f"Written by {source}.")
-            log(f"wrote {args.out}")
+        replace_or_write(args, info, started, section, targets, SAVES_TARGET)
+        shutil.rmtree(workdir, ignore_errors=True)
+        return
+    if args.only == "fanout":
+        result = fanout.fanout_benchmark(args.binary, workdir, Rig, args.fanout_rounds, args.fanout_seconds, log)
+        section, targets = fanout.fanout_report(result, os.path.relpath(args.binary, ROOT), verdict)
+        replace_or_write(args, info, started, section, targets, fanout.TARGET)
         shutil.rmtree(workdir, ignore_errors=True)
         return
     ours, reference = kernel_sweep(args.binary, args.rounds, args.seconds)
@@ -901,6 +918,8 @@ def main():
     log("timed bundles and one-period recalls")
     timed = timing.timing_benchmark(args.binary, args.probe, workdir, Rig, args.timing_trials,
                                     max(20, args.recall_bench_trials // 20), log)
+    log("feedback fan-out")
+    fanned = fanout.fanout_benchmark(args.binary, workdir, Rig, args.fanout_rounds, args.fanout_seconds, log)
     finished = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
     binary = os.path.relpath(args.binary, ROOT)
     commands = [
@@ -923,6 +942,8 @@ def main():
     write_report(args.out, args, info, ours, reference, peer, latency, ladder, recall, saves, memory, started, finished,
                  commands)
     timing.splice(args.out, timing.timing_report(timed, binary), "")
+    section, targets = fanout.fanout_report(fanned, binary, verdict)
+    splice_section(args.out, section, targets, fanout.TARGET, fanout.full_run_note(fanned))
     shutil.rmtree(workdir, ignore_errors=True)
     log(f"wrote {args.out}")
 

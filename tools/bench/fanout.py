@@ -1,0 +1,583 @@
+"""Feedback fan-out for BENCHMARKS.md (scripts/bench; `--only fanout` alone).
+
+64 subscribers on loopback while 4 clients drag faders at 60 messages a
+second each, against the real `crosspoint serve` (8x8) on a private jackd:
+
+- Subscribers: 64 UDP sockets in this process, each sending `/subscribe`
+  from its own port, so the rig sends feedback back to that port. One thread
+  reads all of them through epoll and only stores what arrives; decoding
+  waits until the round is over, so the reader keeps up.
+- Dragging clients: a separate process (this file run as
+  `fanout.py drag ...`), so that the reader's work never delays a send or its
+  time stamp. Client k sends `/source/{k}/fader ,f position` from its own
+  socket along a triangle wave in which every position is distinct within
+  its 4 s period, so a position that arrives names the message that carried
+  it.
+- Delay: the kernel's receive time stamp on the subscriber's socket
+  (SO_TIMESTAMPNS, CLOCK_REALTIME) minus the time read just before sendto()
+  of that same value (time.time_ns(), the same clock). The rig coalesces
+  feedback to 30 updates a second per address per client, so only some
+  values arrive; each that arrives at all 64 subscribers gives one "delay to
+  the last subscriber".
+- CPU: the serve process's threads (/proc/PID/task/*/schedstat, field 1)
+  over the drag, and over as long with the same subscribers and no drags.
+"""
+import json
+import os
+import select
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+HEADING = "## Feedback fan-out"
+TARGET = "feedback fan-out"
+SUBSCRIBERS = 64
+DRAGGERS = 4
+RATE = 60  # messages a second per dragging client
+RIG_SIZE = 8  # crosspoint serve's default 8x8 rig
+
+# The triangle wave: STEPS messages up from LOW, STEPS down, 2 s each way at
+# 60 a second. The way down falls half a step between the way up's values, so
+# every position of a period is distinct, 1/300 apart: far more than the
+# fader law's round trip in float32 moves a value (about 1e-7).
+LOW, HIGH, STEPS = 0.1, 0.9, 120
+STEP = (HIGH - LOW) / STEPS
+
+# A Linux socket option that Python's socket module may not name.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+RECEIVE_BUFFER = 4 * 1024 * 1024  # net.core.rmem_max on the build machine
+# Feedback is over when nothing has arrived for this long: far more than the 33 ms a coalesced value waits.
+QUIET_SECONDS = 0.5
+
+
+# ---------------------------------------------------------------- OSC by hand
+
+def osc_string(text):
+    data = text.encode() + b"\0"
+    return data + b"\0" * (-len(data) % 4)
+
+
+def osc_message(address, *floats):
+    return osc_string(address) + osc_string("," + "f" * len(floats)) + b"".join(struct.pack(">f", x) for x in floats)
+
+
+def read_string(data, offset):
+    end = data.index(b"\0", offset)
+    return data[offset:end].decode(errors="replace"), (end + 4) & ~3
+
+
+ARGUMENT_READERS = {
+    "f": lambda d, o: (struct.unpack_from(">f", d, o)[0], o + 4),
+    "i": lambda d, o: (struct.unpack_from(">i", d, o)[0], o + 4),
+    "d": lambda d, o: (struct.unpack_from(">d", d, o)[0], o + 8),
+    "h": lambda d, o: (struct.unpack_from(">q", d, o)[0], o + 8),
+    "s": read_string,
+    "T": lambda d, o: (True, o),
+    "F": lambda d, o: (False, o),
+}
+
+
+def decode_packet(data):
+    """Every message of a packet, bundles opened (nested ones too), as (address, arguments)."""
+    if data.startswith(b"#bundle\0"):
+        messages, offset = [], 16  # "#bundle\0" and the time tag
+        while offset + 4 <= len(data):
+            (size,) = struct.unpack_from(">i", data, offset)
+            messages += decode_packet(data[offset + 4:offset + 4 + size])
+            offset += 4 + size
+        return messages
+    address, offset = read_string(data, 0)
+    tags, offset = read_string(data, offset)
+    arguments = []
+    for tag in tags[1:]:
+        value, offset = ARGUMENT_READERS[tag](data, offset)
+        arguments.append(value)
+    return [(address, arguments)]
+
+
+# ---------------------------------------------------------------- the triangle wave
+
+def phase(client, index):
+    """Where message `index` of dragging client `client` (1-based) is in the wave, in half steps:
+    even on the way up, odd on the way down. The clients start a quarter period apart."""
+    step = (index + (client - 1) * STEPS // 2) % (2 * STEPS)
+    return 2 * step if step < STEPS else 2 * (2 * STEPS - step) - 1
+
+
+def position(half_steps):
+    return LOW + half_steps * STEP / 2
+
+
+def half_steps_of(value):
+    """The phase a received position stands for, or None if it is no position the wave sends."""
+    half_steps = round((value - LOW) / (STEP / 2))
+    if 0 <= half_steps < 2 * STEPS and abs(position(half_steps) - value) < STEP / 8:
+        return half_steps
+    return None
+
+
+# ---------------------------------------------------------------- dragging clients (child process)
+
+def drag(port, start_ns, seconds):
+    """Sends every client's messages on time from its own socket; prints each send's time (ns) as JSON."""
+    sockets = {k: socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for k in range(1, DRAGGERS + 1)}
+    interval = 1e9 / RATE
+    # The clients take turns, evenly spread across each 1/60 s.
+    schedule = sorted((start_ns + i * interval + (k - 1) * interval / DRAGGERS, k, i)
+                      for k in sockets for i in range(int(seconds * RATE)))
+    sent = {k: [] for k in sockets}
+    for due, k, i in schedule:
+        delay = (due - time.time_ns()) / 1e9
+        if delay > 0:
+            time.sleep(delay)
+        message = osc_message(f"/source/{k}/fader", position(phase(k, i)))
+        sent[k].append(time.time_ns())  # read just before the send: what the delay counts from
+        sockets[k].sendto(message, ("127.0.0.1", port))
+    print(json.dumps({str(k): times for k, times in sent.items()}))
+
+
+def start_dragging(port, start_ns, seconds):
+    return subprocess.Popen([sys.executable, os.path.abspath(__file__), "drag", str(port), str(start_ns), str(seconds)],
+                            stdout=subprocess.PIPE, text=True)
+
+
+# ---------------------------------------------------------------- subscribers
+
+class Subscribers:
+    """64 UDP sockets subscribed to feedback, read by one thread through epoll. The thread only stores
+    (subscriber, kernel arrival ns, user-space arrival ns, datagram); everything else happens later."""
+
+    def __init__(self, port, count=SUBSCRIBERS):
+        self.port = port
+        self.sockets = [self.open_socket() for _ in range(count)]
+        self.index = {s.fileno(): n for n, s in enumerate(self.sockets)}
+        self.lock = threading.Lock()
+        self.records = []
+        self.running = True
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def open_socket():
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+        s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        s.bind(("127.0.0.1", 0))
+        s.setblocking(False)
+        return s
+
+    def ports(self):
+        return [s.getsockname()[1] for s in self.sockets]
+
+    def receive_buffer(self):
+        return self.sockets[0].getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+
+    def subscribe(self):
+        for s in self.sockets:
+            s.sendto(osc_message("/subscribe"), ("127.0.0.1", self.port))
+
+    def read(self):
+        poller = select.epoll()
+        for s in self.sockets:
+            poller.register(s.fileno(), select.EPOLLIN)
+        while self.running:
+            batch = []
+            for fd, _ in poller.poll(0.05):
+                batch += self.drain(self.sockets[self.index[fd]], self.index[fd])
+            if batch:
+                with self.lock:
+                    self.records += batch
+        poller.close()
+
+    @staticmethod
+    def drain(sock, n):
+        got = []
+        while True:
+            try:
+                data, ancillary, _, _ = sock.recvmsg(65536, socket.CMSG_SPACE(16))
+            except BlockingIOError:
+                return got
+            kernel_ns = None
+            for level, kind, payload in ancillary:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                    seconds, nanoseconds = struct.unpack("qq", payload[:16])
+                    kernel_ns = seconds * 1_000_000_000 + nanoseconds
+            got.append((n, kernel_ns, time.time_ns(), data))
+
+    def take(self):
+        """What arrived since the last take."""
+        with self.lock:
+            records, self.records = self.records, []
+        return records
+
+    def take_when_quiet(self, limit=60):
+        """What arrives until nothing has for QUIET_SECONDS (at most `limit` s): the full state after
+        subscribing, or the last values after a drag, however long the rig takes to send them."""
+        records, deadline = self.take(), time.monotonic() + limit
+        while time.monotonic() < deadline:
+            time.sleep(QUIET_SECONDS)
+            more = self.take()
+            if not more:
+                break
+            records += more
+        return records
+
+    def close(self):
+        self.running = False
+        self.thread.join(timeout=2)
+        for s in self.sockets:
+            s.close()
+
+
+def status(port):
+    """The rig's /status, as {name: value}."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.settimeout(2)
+        s.sendto(osc_message("/status"), ("127.0.0.1", port))
+        return {address.rsplit("/", 1)[-1]: args[0] for address, args in decode_packet(s.recv(65536)) if args}
+
+
+# ---------------------------------------------------------------- CPU and drops
+
+def thread_cpu(pid):
+    """CPU ns so far of each thread of a process, by thread id, with a label: the thread's name, and
+    "main thread", or "real-time" for SCHED_FIFO/SCHED_RR (JACK's process thread under jackd -R).
+    Unnamed threads carry the process's name."""
+    threads = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ns = int(f.read().split()[0])
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read()
+        except (OSError, ValueError):
+            continue  # the thread ended meanwhile
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        policy = int(stat[stat.rindex(")") + 2:].split()[38])  # field 41 of proc(5)
+        role = ", main thread" if int(tid) == pid else ", real-time" if policy in (1, 2) else ""
+        threads[int(tid)] = (f"`{name}`{role}", ns)
+    return threads
+
+
+def cpu_by_thread(before, after):
+    """CPU ns of each thread between two thread_cpu readings (a thread that started meanwhile counts whole)."""
+    return {tid: (label, ns - before.get(tid, (label, 0))[1]) for tid, (label, ns) in after.items()}
+
+
+def udp_drops(ports):
+    """The kernel's count of datagrams dropped on the IPv4 UDP sockets bound to these ports (/proc/net/udp)."""
+    wanted = {f"{p:04X}": p for p in ports}
+    drops = {}
+    with open("/proc/net/udp") as f:
+        for line in f.readlines()[1:]:
+            fields = line.split()
+            port = wanted.get(fields[1].split(":")[1])
+            if port is not None:
+                drops[port] = drops.get(port, 0) + int(fields[-1])
+    return drops
+
+
+def measure_cpu(pid, start_ns, seconds):
+    """The process's CPU per thread and the wall time over [start_ns, start_ns + seconds]."""
+    sleep_until(start_ns)
+    before, wall = thread_cpu(pid), time.monotonic_ns()
+    sleep_until(start_ns + int(seconds * 1e9))
+    after, wall = thread_cpu(pid), time.monotonic_ns() - wall
+    return {"threads_ns": cpu_by_thread(before, after), "wall_ns": wall}
+
+
+def sleep_until(wall_ns):
+    delay = (wall_ns - time.time_ns()) / 1e9
+    if delay > 0:
+        time.sleep(delay)
+
+
+# ---------------------------------------------------------------- one round
+
+def run_round(serve_pid, port, subscribers, seconds):
+    """An idle window (subscribers, no drags), then a drag; what was sent, what arrived, and CPU in each."""
+    subscribers.take()
+    idle = measure_cpu(serve_pid, time.time_ns() + 100_000_000, seconds)
+    idle["datagrams"] = len(subscribers.take())
+    start_ns = time.time_ns() + 500_000_000  # time for the child to start
+    dragger = start_dragging(port, start_ns, seconds)
+    try:
+        busy = measure_cpu(serve_pid, start_ns, seconds)
+        output, _ = dragger.communicate(timeout=seconds + 30)
+    finally:
+        if dragger.poll() is None:
+            dragger.kill()
+            dragger.wait()
+    sent = {int(k): times for k, times in json.loads(output).items()}
+    records = subscribers.take_when_quiet()
+    return {"idle": idle, "drag": busy, "sent": sent, "records": records, "seconds": seconds}
+
+
+# ---------------------------------------------------------------- analysis
+
+def arrivals(records):
+    """Every /source/{k}/fader value received, as (subscriber, k, value, kernel ns); and the counts of all
+    datagrams and messages, and the largest datagram, per subscriber."""
+    faders, datagrams, messages, largest = [], {}, {}, 0
+    for n, kernel_ns, _, data in records:
+        datagrams[n] = datagrams.get(n, 0) + 1
+        largest = max(largest, len(data))
+        for address, args in decode_packet(data):
+            messages[n] = messages.get(n, 0) + 1
+            parts = address.split("/")
+            if len(parts) == 4 and parts[1] == "source" and parts[3] == "fader" and args:
+                faders.append((n, int(parts[2]), args[0], kernel_ns))
+    return faders, datagrams, messages, largest
+
+
+def match_sends(faders, sent):
+    """Pairs each received fader value with the message that carried it: the latest send of that position
+    by that client before the arrival. Returns {(k, index): {subscriber: delay ns}} (first arrival only),
+    and the numbers of values that match no send, of arrivals older than one already received, and of
+    values that arrived again at the same subscriber."""
+    sends = {}  # (k, phase) -> [(send ns, index)], in order
+    for k, times in sent.items():
+        for i, t in enumerate(times):
+            sends.setdefault((k, phase(k, i)), []).append((t, i))
+    delays, unmatched, out_of_order, repeated, newest = {}, 0, 0, 0, {}
+    for n, k, value, kernel_ns in sorted(faders, key=lambda a: a[3]):
+        half_steps = half_steps_of(value)
+        earlier = [(t, i) for t, i in sends.get((k, half_steps), []) if t <= kernel_ns]
+        if half_steps is None or not earlier:
+            unmatched += 1
+            continue
+        t, i = earlier[-1]
+        if i < newest.get((n, k), -1):
+            out_of_order += 1
+        newest[(n, k)] = max(i, newest.get((n, k), -1))
+        at = delays.setdefault((k, i), {})
+        if n in at:
+            repeated += 1
+        else:
+            at[n] = kernel_ns - t
+    return delays, unmatched, out_of_order, repeated
+
+
+def final_values_missing(faders, sent, subscriber_count):
+    """For each client's last message: how many subscribers' last received value at its address is not it."""
+    last = {}
+    for n, k, value, kernel_ns in sorted(faders, key=lambda a: a[3]):
+        last[(n, k)] = value
+    missing = 0
+    for k, times in sent.items():
+        final = position(phase(k, len(times) - 1))
+        missing += sum(1 for n in range(subscriber_count) if abs(last.get((n, k), -1) - final) >= STEP / 8)
+    return missing
+
+
+def p99(values):
+    if len(values) < 2:
+        return values[0] if values else float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[98]
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def analyse_round(result, subscriber_count=SUBSCRIBERS):
+    faders, datagrams, messages, largest = arrivals(result["records"])
+    delays, unmatched, out_of_order, repeated = match_sends(faders, result["sent"])
+    complete = [d for d in delays.values() if len(d) == subscriber_count]
+    to_last = [max(d.values()) / 1e6 for d in complete]
+    to_first = [min(d.values()) / 1e6 for d in complete]
+    seconds = result["seconds"]
+    per_address = sum(len(d) for d in delays.values()) / seconds / subscriber_count / len(result["sent"])
+    lags = [(user - kernel) / 1e6 for _, kernel, user, _ in result["records"] if kernel]
+    last_sent = max(t for times in result["sent"].values() for t in times)
+    last_arrival = max((kernel for _, kernel, _, _ in result["records"] if kernel), default=last_sent)
+    return {
+        "sent": sum(len(t) for t in result["sent"].values()),
+        "values_arrived": len(delays),
+        "values_at_all": len(complete),
+        "values_per_second_per_subscriber_per_address": per_address,
+        "to_last_ms": to_last,
+        "to_first_ms": to_first,
+        "unmatched": unmatched,
+        "out_of_order": out_of_order,
+        "repeated": repeated,
+        "final_missing": final_values_missing(faders, result["sent"], subscriber_count),
+        "tail_ms": (last_arrival - last_sent) / 1e6,
+        "datagrams_per_second_per_subscriber": sum(datagrams.values()) / seconds / subscriber_count,
+        "messages_per_second_per_subscriber": sum(messages.values()) / seconds / subscriber_count,
+        "largest_datagram": largest,
+        "reader_lag_ms_p99": p99(lags) if lags else float("nan"),
+        "reader_lag_ms_max": max(lags) if lags else float("nan"),
+        "cpu_drag_percent": cpu_percent(result["drag"]),
+        "cpu_idle_percent": cpu_percent(result["idle"]),
+        "idle_datagrams": result["idle"]["datagrams"],
+        "threads_drag_ns": result["drag"]["threads_ns"],
+        "threads_idle_ns": result["idle"]["threads_ns"],
+        "wall_ns": result["drag"]["wall_ns"] + result["idle"]["wall_ns"],
+    }
+
+
+def cpu_percent(window):
+    return 100 * sum(ns for _, ns in window["threads_ns"].values()) / window["wall_ns"]
+
+
+# ---------------------------------------------------------------- the benchmark
+
+def load_average():
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def fanout_benchmark(binary, workdir, rig_class, rounds, seconds, log):
+    """`rounds` rounds of an idle window and a drag of `seconds` each, on one rig and one set of subscribers."""
+    started = load_average()
+    rig = rig_class(workdir, realtime=True)
+    subscribers = None
+    try:
+        serve = rig.serve(binary, RIG_SIZE, RIG_SIZE, 0, "serve-fanout")
+        subscribers = Subscribers(rig.osc_port)
+        subscribers.subscribe()
+        initial = subscribers.take_when_quiet()  # the full state, paced, to every subscriber
+        subscribed = status(rig.osc_port).get("subscribers")
+        log(f"feedback fan-out: {subscribed} subscribers, full state in {len(initial)} datagrams")
+        measured = []
+        for r in range(rounds):
+            log(f"feedback fan-out, round {r + 1}/{rounds} (load {load_average()})")
+            measured.append(analyse_round(run_round(serve.pid, rig.osc_port, subscribers, seconds)))
+            m = measured[-1]
+            log(f"  delay to the last subscriber p50 {median(m['to_last_ms']):.2f} ms, "
+                f"p99 {p99(m['to_last_ms']):.2f} ms; CPU {m['cpu_drag_percent']:.1f} % "
+                f"(idle {m['cpu_idle_percent']:.1f} %); final values missing {m['final_missing']}")
+        drops = udp_drops(subscribers.ports() + [rig.osc_port])
+        return {"rounds": measured, "seconds": seconds, "realtime": rig.realtime, "subscribed": subscribed,
+                "initial_datagrams": len(initial), "receive_buffer": subscribers.receive_buffer(),
+                "subscriber_drops": sum(drops.get(p, 0) for p in subscribers.ports()),
+                "serve_drops": drops.get(rig.osc_port, 0), "serve_alive": serve.poll() is None,
+                "load": (started, load_average())}
+    finally:
+        if subscribers:
+            subscribers.close()
+        rig.close()
+
+
+# ---------------------------------------------------------------- report
+
+def fanout_report(result, binary, verdict):
+    """The section's lines and its row of the Targets table (every final value at every subscriber)."""
+    lines, targets = [HEADING, ""], []
+    add = lines.append
+    rounds = result["rounds"]
+    jackd = "-R -S" if result["realtime"] else "-r"
+    add(f"`{binary} serve` (the default {RIG_SIZE}x{RIG_SIZE} rig) on `jackd {jackd} -d dummy -r 48000 -p 64`; "
+        f"{SUBSCRIBERS} subscribers on loopback, each a UDP socket that sent `/subscribe` from its own port "
+        f"(`/status` counted {result['subscribed']}), all read by one thread through epoll "
+        "(tools/bench/fanout.py). Meanwhile "
+        f"{DRAGGERS} clients, each from its own socket, drag `/source/{{k}}/fader` (k = 1…{DRAGGERS}) at {RATE} "
+        f"messages a second for {result['seconds']:.0f} s a round, along a triangle wave {LOW}…{HIGH} "
+        f"(2 s each way; every position in a period distinct, so a value that arrives names its message). "
+        "The dragging clients are not subscribed, so the no-echo rule plays no part. Delay = the kernel's "
+        "receive time stamp on the subscriber's socket (`SO_TIMESTAMPNS`) minus the time read just before "
+        "`sendto()` of that exact value; feedback is coalesced to 30 updates a second per address per client, "
+        "so only some values arrive, and each that reached all "
+        f"{SUBSCRIBERS} subscribers gives one delay to the last of them. "
+        f"{len(rounds)} rounds on the same rig; each starts with as long with the same subscribers and no drags "
+        "(idle). CPU = serve's threads (`/proc/PID/task/*/schedstat`, field 1) over the window, as a share of "
+        "one core.")
+    add("")
+    add("| round | values sent | values arrived (at all 64) | arrived per s per subscriber per address | "
+        "delay to the last subscriber, median ms | p99 ms | to the first, median ms | final values missing | "
+        "serve CPU % dragging | idle |")
+    add("|---|---|---|---|---|---|---|---|---|---|")
+    for number, m in enumerate(rounds, 1):
+        add(row(str(number), [m]))
+    add(row("all rounds", rounds))
+    add("")
+    add_receiver_check(add, result, rounds)
+    add_threads(add, rounds)
+    missing = sum(m["final_missing"] for m in rounds)
+    ok = missing == 0
+    targets.append((f"{TARGET}: final drag values missing at a subscriber (of "
+                    f"{DRAGGERS * SUBSCRIBERS * len(rounds)})", missing, 0, ok))
+    add(f"Every drag's final value reached every subscriber (the last value each holds at that address, once "
+        f"nothing more arrived for {QUIET_SECONDS} s): "
+        f"{verdict(ok)} ({missing} missing of {DRAGGERS * SUBSCRIBERS * len(rounds)}).")
+    add("")
+    add("```sh")
+    add("jackd -n NAME " + jackd + " -d dummy -r 48000 -p 64 &")
+    add(f"{binary} serve --jack-server NAME --no-autostart --osc-port 0 --http-port 0 &    # 8x8")
+    add(f"scripts/bench --only fanout --fanout-rounds {len(rounds)} --fanout-seconds {result['seconds']:g}"
+        "    # this section alone: the subscribers and drags of tools/bench/fanout.py")
+    add("```")
+    add("")
+    return lines, targets
+
+
+def row(label, rounds):
+    to_last = [x for m in rounds for x in m["to_last_ms"]]
+    to_first = [x for m in rounds for x in m["to_first_ms"]]
+    mean = lambda key: statistics.mean(m[key] for m in rounds)
+    return (f"| {label} | {sum(m['sent'] for m in rounds)} | {sum(m['values_arrived'] for m in rounds)} "
+            f"({sum(m['values_at_all'] for m in rounds)}) | "
+            f"{mean('values_per_second_per_subscriber_per_address'):.1f} | {median(to_last):.2f} | "
+            f"{p99(to_last):.2f} | {median(to_first):.2f} | {sum(m['final_missing'] for m in rounds)} | "
+            f"{mean('cpu_drag_percent'):.2f} | {mean('cpu_idle_percent'):.2f} |")
+
+
+def add_receiver_check(add, result, rounds):
+    lag = max(m["reader_lag_ms_max"] for m in rounds)
+    add(f"The receiving side kept up: the kernel dropped {result['subscriber_drops']} datagrams on the "
+        f"{SUBSCRIBERS} subscriber sockets (`/proc/net/udp`, receive buffers {result['receive_buffer'] // 1024} "
+        f"KiB) and {result['serve_drops']} on serve's; the reader took each datagram from its socket within "
+        f"{max(m['reader_lag_ms_p99'] for m in rounds):.2f} ms of its arrival at p99 (at most {lag:.1f} ms), "
+        "and delays are counted from the kernel's time stamps, not from the reader. Each subscriber received "
+        f"{mean_of(rounds, 'datagrams_per_second_per_subscriber'):.0f} datagrams ("
+        f"{mean_of(rounds, 'messages_per_second_per_subscriber'):.0f} messages: every level in its three forms) a "
+        f"second, the largest {max(m['largest_datagram'] for m in rounds)} bytes; "
+        f"{sum(m['unmatched'] for m in rounds)} fader values matched no message sent, "
+        f"{sum(m['out_of_order'] for m in rounds)} arrived after a later one, "
+        f"{sum(m['repeated'] for m in rounds)} arrived twice at the same subscriber, and "
+        f"{sum(m['idle_datagrams'] for m in rounds)} datagrams came in the idle windows. The last feedback "
+        f"of a round arrived at most {max(m['tail_ms'] for m in rounds):.0f} ms after the round's last drag "
+        f"message; the full state on subscribing took {result['initial_datagrams']} datagrams in all. Serve "
+        f"still running at the end: {result['serve_alive']}.")
+    add("")
+
+
+def mean_of(rounds, key):
+    return statistics.mean(m[key] for m in rounds)
+
+
+def add_threads(add, rounds):
+    """Serve's CPU by thread, all rounds together (one serve process throughout): where the fan-out's time
+    goes. Threads under 0.1 % in both windows are summed in one row."""
+    wall = sum(m["wall_ns"] for m in rounds) / 2  # each round's idle and drag windows are as long
+    labels, drag, idle = {}, {}, {}
+    for m in rounds:
+        for totals, key in ((drag, "threads_drag_ns"), (idle, "threads_idle_ns")):
+            for tid, (label, ns) in m[key].items():
+                labels[tid] = label
+                totals[tid] = totals.get(tid, 0) + ns
+    share = lambda totals, tid: 100 * totals.get(tid, 0) / wall
+    shown = [tid for tid in sorted(labels, key=lambda t: -drag.get(t, 0))
+             if max(share(drag, tid), share(idle, tid)) >= 0.1]
+    rest = [tid for tid in labels if tid not in shown]
+    add("Serve's CPU by thread, % of one core, all rounds (unnamed threads show the process's name):")
+    add("")
+    add("| thread | id | dragging | idle |")
+    add("|---|---|---|---|")
+    for tid in shown:
+        add(f"| {labels[tid]} | {tid} | {share(drag, tid):.2f} | {share(idle, tid):.2f} |")
+    add(f"| {len(rest)} others | | {sum(share(drag, t) for t in rest):.2f} | {sum(share(idle, t) for t in rest):.2f} |")
+    add("")
+
+
+def full_run_note(result):
+    """The line under the heading in a full run (a partial run's note says where the section came from)."""
+    return f"(Load average at the start / end of this section: {result['load'][0]} / {result['load'][1]}.)"
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["drag"]:
+    drag(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
