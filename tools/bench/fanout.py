@@ -38,7 +38,7 @@ TARGET = "feedback fan-out"
 SUBSCRIBERS = 64
 DRAGGERS = 4
 RATE = 60  # messages a second per dragging client
-RIG_SIZE = 8  # crosspoint serve's default 8x8 rig
+SIZES = (8, 64)  # crosspoint serve's default rig, and a large one: the fan-out must not grow with the rig
 
 # The triangle wave: STEPS messages up from LOW, STEPS down, 2 s each way at
 # 60 a second. The way down falls half a step between the way up's values, so
@@ -431,18 +431,24 @@ def load_average():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def fanout_benchmark(binary, workdir, rig_class, rounds, seconds, log):
-    """`rounds` rounds of an idle window and a drag of `seconds` each, on one rig and one set of subscribers."""
+def fanout_benchmarks(binary, workdir, rig_class, rounds, seconds, log, sizes=SIZES):
+    """The benchmark on a rig of each size in turn."""
+    return [fanout_benchmark(binary, workdir, rig_class, rounds, seconds, log, size) for size in sizes]
+
+
+def fanout_benchmark(binary, workdir, rig_class, rounds, seconds, log, size):
+    """`rounds` rounds of an idle window and a drag of `seconds` each, on one rig of `size` x `size` and
+    one set of subscribers."""
     started = load_average()
     rig = rig_class(workdir, realtime=True)
     subscribers = None
     try:
-        serve = rig.serve(binary, RIG_SIZE, RIG_SIZE, 0, "serve-fanout")
+        serve = rig.serve(binary, size, size, 0, "serve-fanout")
         subscribers = Subscribers(rig.osc_port)
         subscribers.subscribe()
         initial = subscribers.take_when_quiet()  # the full state, paced, to every subscriber
         subscribed = status(rig.osc_port).get("subscribers")
-        log(f"feedback fan-out: {subscribed} subscribers, full state in {len(initial)} datagrams")
+        log(f"feedback fan-out, {size}x{size}: {subscribed} subscribers, full state in {len(initial)} datagrams")
         measured = []
         for r in range(rounds):
             log(f"feedback fan-out, round {r + 1}/{rounds} (load {load_average()})")
@@ -452,7 +458,7 @@ def fanout_benchmark(binary, workdir, rig_class, rounds, seconds, log):
                 f"p99 {p99(m['to_last_ms']):.2f} ms; CPU {m['cpu_drag_percent']:.1f} % "
                 f"(idle {m['cpu_idle_percent']:.1f} %); final values missing {m['final_missing']}")
         drops = udp_drops(subscribers.ports() + [rig.osc_port])
-        return {"rounds": measured, "seconds": seconds, "realtime": rig.realtime, "subscribed": subscribed,
+        return {"size": size, "rounds": measured, "seconds": seconds, "realtime": rig.realtime, "subscribed": subscribed,
                 "initial_datagrams": len(initial), "receive_buffer": subscribers.receive_buffer(),
                 "subscriber_drops": sum(drops.get(p, 0) for p in subscribers.ports()),
                 "serve_drops": drops.get(rig.osc_port, 0), "serve_alive": serve.poll() is None,
@@ -465,27 +471,46 @@ def fanout_benchmark(binary, workdir, rig_class, rounds, seconds, log):
 
 # ---------------------------------------------------------------- report
 
-def fanout_report(result, binary, verdict):
-    """The section's lines and its row of the Targets table (every final value at every subscriber)."""
+def fanout_report(results, binary, verdict):
+    """The section's lines and its rows of the Targets table (every final value at every subscriber), for
+    the results of each rig size."""
     lines, targets = [HEADING, ""], []
     add = lines.append
-    rounds = result["rounds"]
-    jackd = "-R -S" if result["realtime"] else "-r"
-    add(f"`{binary} serve` (the default {RIG_SIZE}x{RIG_SIZE} rig) on `jackd {jackd} -d dummy -r 48000 -p 64`; "
+    first = results[0]
+    jackd = "-R -S" if first["realtime"] else "-r"
+    sizes = " and ".join(f"{r['size']}x{r['size']}" for r in results)
+    add(f"`{binary} serve` (rigs of {sizes}; 8x8 is the default) on `jackd {jackd} -d dummy -r 48000 -p 64`; "
         f"{SUBSCRIBERS} subscribers on loopback, each a UDP socket that sent `/subscribe` from its own port "
-        f"(`/status` counted {result['subscribed']}), all read by one thread through epoll "
+        f"(`/status` counted {first['subscribed']}), all read by one thread through epoll "
         "(tools/bench/fanout.py). Meanwhile "
         f"{DRAGGERS} clients, each from its own socket, drag `/source/{{k}}/fader` (k = 1…{DRAGGERS}) at {RATE} "
-        f"messages a second for {result['seconds']:.0f} s a round, along a triangle wave {LOW}…{HIGH} "
+        f"messages a second for {first['seconds']:.0f} s a round, along a triangle wave {LOW}…{HIGH} "
         f"(2 s each way; every position in a period distinct, so a value that arrives names its message). "
         "The dragging clients are not subscribed, so the no-echo rule plays no part. Delay = the kernel's "
         "receive time stamp on the subscriber's socket (`SO_TIMESTAMPNS`) minus the time read just before "
         "`sendto()` of that exact value; feedback is coalesced to 30 updates a second per address per client, "
         "so only some values arrive, and each that reached all "
         f"{SUBSCRIBERS} subscribers gives one delay to the last of them. "
-        f"{len(rounds)} rounds on the same rig; each starts with as long with the same subscribers and no drags "
+        f"{len(first['rounds'])} rounds on the same rig; each starts with as long with the same subscribers and no drags "
         "(idle). CPU = serve's threads (`/proc/PID/task/*/schedstat`, field 1) over the window, as a share of "
         "one core.")
+    add("")
+    for result in results:
+        add_size(add, targets, result, verdict)
+    add("```sh")
+    add("jackd -n NAME " + jackd + " -d dummy -r 48000 -p 64 &")
+    add(f"{binary} serve --jack-server NAME --no-autostart --osc-port 0 --http-port 0 [--inputs 64 --outputs 64] &")
+    add(f"scripts/bench --only fanout --fanout-rounds {len(first['rounds'])} --fanout-seconds {first['seconds']:g}"
+        "    # this section alone: the subscribers and drags of tools/bench/fanout.py")
+    add("```")
+    add("")
+    return lines, targets
+
+
+def add_size(add, targets, result, verdict):
+    """One rig size's table, checks, threads and final values."""
+    rounds, size = result["rounds"], f"{result['size']}x{result['size']}"
+    add(f"### {size}")
     add("")
     add("| round | values sent | values arrived (at all 64) | arrived per s per subscriber per address | "
         "delay to the last subscriber, median ms | p99 ms | to the first, median ms | final values missing | "
@@ -499,20 +524,12 @@ def fanout_report(result, binary, verdict):
     add_threads(add, rounds)
     missing = sum(m["final_missing"] for m in rounds)
     ok = missing == 0
-    targets.append((f"{TARGET}: final drag values missing at a subscriber (of "
+    targets.append((f"{TARGET}, {size}: final drag values missing at a subscriber (of "
                     f"{DRAGGERS * SUBSCRIBERS * len(rounds)})", missing, 0, ok))
     add(f"Every drag's final value reached every subscriber (the last value each holds at that address, once "
         f"nothing more arrived for {QUIET_SECONDS} s): "
         f"{verdict(ok)} ({missing} missing of {DRAGGERS * SUBSCRIBERS * len(rounds)}).")
     add("")
-    add("```sh")
-    add("jackd -n NAME " + jackd + " -d dummy -r 48000 -p 64 &")
-    add(f"{binary} serve --jack-server NAME --no-autostart --osc-port 0 --http-port 0 &    # 8x8")
-    add(f"scripts/bench --only fanout --fanout-rounds {len(rounds)} --fanout-seconds {result['seconds']:g}"
-        "    # this section alone: the subscribers and drags of tools/bench/fanout.py")
-    add("```")
-    add("")
-    return lines, targets
 
 
 def row(label, rounds):
@@ -574,9 +591,9 @@ def add_threads(add, rounds):
     add("")
 
 
-def full_run_note(result):
+def full_run_note(results):
     """The line under the heading in a full run (a partial run's note says where the section came from)."""
-    return f"(Load average at the start / end of this section: {result['load'][0]} / {result['load'][1]}.)"
+    return f"(Load average at the start / end of this section: {results[0]['load'][0]} / {results[-1]['load'][1]}.)"
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["drag"]:

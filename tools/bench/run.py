@@ -897,8 +897,8 @@ def main():
         shutil.rmtree(workdir, ignore_errors=True)
         return
     if args.only == "fanout":
-        result = fanout.fanout_benchmark(args.binary, workdir, Rig, args.fanout_rounds, args.fanout_seconds, log)
-        section, targets = fanout.fanout_report(result, os.path.relpath(args.binary, ROOT), verdict)
+        results = fanout.fanout_benchmarks(args.binary, workdir, Rig, args.fanout_rounds, args.fanout_seconds, log)
+        section, targets = fanout.fanout_report(results, os.path.relpath(args.binary, ROOT), verdict)
         replace_or_write(args, info, started, section, targets, fanout.TARGET)
         shutil.rmtree(workdir, ignore_errors=True)
         return
@@ -919,7 +919,7 @@ def main():
     timed = timing.timing_benchmark(args.binary, args.probe, workdir, Rig, args.timing_trials,
                                     max(20, args.recall_bench_trials // 20), log)
     log("feedback fan-out")
-    fanned = fanout.fanout_benchmark(args.binary, workdir, Rig, args.fanout_rounds, args.fanout_seconds, log)
+    fanned = fanout.fanout_benchmarks(args.binary, workdir, Rig, args.fanout_rounds, args.fanout_seconds, log)
     finished = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
     binary = os.path.relpath(args.binary, ROOT)
     commands = [
