@@ -225,7 +225,10 @@ public final class OSCServer: @unchecked Sendable {
             let count = recvfrom(udp, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), sender, &length)
             guard count > 0 else {
                 if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                    _ = wait(for: udp)
+                    // Errors queued for our sends wake `poll` (POLLERR) until read:
+                    // whichever call met the error first (a send on another
+                    // thread, often), the queue is emptied here.
+                    if waitForDatagramsOrErrors() { readErrors() }
                 } else if count < 0 {
                     // An ICMP error for one of our sends (ECONNREFUSED and the like).
                     readErrors()
@@ -405,6 +408,12 @@ public final class OSCServer: @unchecked Sendable {
     private func wait(for fd: Int32) -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 200) > 0
+    }
+
+    /// Waits up to 0.2 s for the UDP socket; whether errors are queued on it.
+    private func waitForDatagramsOrErrors() -> Bool {
+        var descriptor = pollfd(fd: udp, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 200) > 0 && descriptor.revents & Int16(POLLERR) != 0
     }
 
     /// Decodes one packet and sends the handler's replies back; a packet

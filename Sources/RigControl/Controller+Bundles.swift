@@ -75,14 +75,14 @@ extension Controller {
     /// replied, fed back or logged. Only parameter changes, recalls and
     /// undos are rehearsed; the rest waits for the bundle's time.
     private func rehearse(_ messages: [OSCMessage], from peer: OSCPeer) -> [Change] {
-        let saved = (state, undoState, logger, sceneChanged, touched, pending, fades, fadeTurns)
+        let saved = (state, undoState, logger, sceneChanged, touched, pending, fades, fadeTurns, fadeTurnKeys, fadeCursor, nextFadeEnd)
         pending.removeAll(keepingCapacity: true)
         rehearsing = true
         logger = Logger(label: logger.label, factory: { _ in SwiftLogNoOpLogHandler() })
         for message in messages { _ = dispatch(message, from: peer) }
         let changes = pending
         rehearsing = false
-        (state, undoState, logger, sceneChanged, touched, pending, fades, fadeTurns) = saved
+        (state, undoState, logger, sceneChanged, touched, pending, fades, fadeTurns, fadeTurnKeys, fadeCursor, nextFadeEnd) = saved
         return changes
     }
 
@@ -163,7 +163,7 @@ extension Controller {
         switch targets.first {
         case .preset(.recall)?, .preset(.undo)?, .recallPreset?, .matrixClear?: true
         case .preset?, .subscribe?, .unsubscribe?, .metersSubscribe?, .metersUnsubscribe?, .metersRate?, .status?, .ping?,
-             nil: false
+             .touch?, .current?, nil: false
         default: !message.arguments.isEmpty
         }
     }

@@ -10,7 +10,8 @@ import OSC
 /// The values are worked out under the controller's lock (so a later change
 /// can never be overtaken by an older moving value), a bounded number per
 /// update: a few faders move at 30 updates a second; the 4,096 crosspoints
-/// of a 64x64 crossfade take turns, each shown about twice a second.
+/// of a 64x64 crossfade take turns, each shown about twice a second. Fades
+/// that have ended are sent their targets at once, however many.
 extension Controller {
     /// Fades shorter than this are shown as their target at once.
     static let fadeFeedbackThreshold: Float = 0.1
@@ -43,48 +44,73 @@ extension Controller {
         guard seconds >= Self.fadeFeedbackThreshold, moves(number),
               case .number(var from) = old, case .number(let to) = new else {
             fades.removeValue(forKey: key)
+            fadeTurnKeys.remove(key)
             return false
         }
         let now = ContinuousClock.now
         // A fade that meets a running one starts where that one has got to, as the ramp does.
-        if let running = fades[key] { from = running.value(at: now) } else { fadeTurns.append(key) }
+        if let running = fades[key] { from = running.value(at: now) }
+        if fadeTurnKeys.insert(key).inserted { fadeTurns.append(key) }
         let isLevel = if case .level = catalogue.parameters[number].kind { true } else { false }
-        fades[key] = Fade(from: from, to: to, byFaderLaw: isLevel, start: now, seconds: Double(seconds))
+        let fade = Fade(from: from, to: to, byFaderLaw: isLevel, start: now, seconds: Double(seconds))
+        fades[key] = fade
+        nextFadeEnd = min(nextFadeEnd ?? fade.end, fade.end)
         return true
     }
 
-    /// Sends every subscriber the values of the next fading parameters in
-    /// turn, in every form, and lets the finished fades go (their last
-    /// values are their targets). Called by the feedback thread every 33 ms.
+    /// Sends every subscriber the targets of the fades that have ended, and
+    /// the values of the next fading parameters in turn, in every form.
+    /// Called by the feedback thread every 33 ms.
     public func publishFades(at now: ContinuousClock.Instant = .now) {
         lock.withLock { _ in
-            guard !fades.isEmpty else { fadeTurns.removeAll(); return }
+            guard !fades.isEmpty else {
+                (fadeTurns, fadeTurnKeys, fadeCursor, nextFadeEnd) = ([], [], 0, nil)
+                return
+            }
             let listening = (feedback?.count ?? 0) > 0 || hasListeners()
             var messages: [OSCMessage] = []
-            var routed = false
-            var (index, shown, again) = (0, 0, [Target]())
-            while index < fadeTurns.count && shown < Self.fadeUpdatesPerTurn {
-                let key = fadeTurns[index]
-                index += 1
-                // A fade a quicker change has ended since is no longer here.
-                guard let fade = fades[key] else { continue }
-                shown += 1
-                if fade.progress(at: now) >= 1 {
-                    fades.removeValue(forKey: key)
-                    if case .parameter(crosspointLevel, _, _) = key { routed = true }
-                } else {
-                    again.append(key)
-                }
-                guard listening else { continue }
-                let value = Parameter.Value.number(fade.value(at: now))
+            func show(_ key: Target, _ value: Float) {
+                guard listening else { return }
                 for target in addressSpace.allForms(key) {
                     guard case .parameter(_, _, let form) = target else { continue }
-                    messages.append(OSCMessage(addressSpace.address(target), arguments(of: value, in: form)))
+                    messages.append(OSCMessage(addressSpace.address(target), arguments(of: .number(value), in: form)))
                 }
             }
-            fadeTurns = Array(fadeTurns[index...]) + again
-            // Routing has settled: the channel map as it now stands.
-            if routed, let map = currentValue(.matrixMap) { messages.append(OSCMessage("/matrix/map", map)) }
+            // Ended: their targets, all of them now (a recall's crossfade ends all at once).
+            if let end = nextFadeEnd, now >= end {
+                var ended: [Target] = []
+                nextFadeEnd = nil
+                for (key, fade) in fades {
+                    if fade.end <= now { ended.append(key) } else { nextFadeEnd = min(nextFadeEnd ?? fade.end, fade.end) }
+                }
+                var routed = false
+                for key in ended {
+                    guard let fade = fades.removeValue(forKey: key) else { continue }
+                    fadeTurnKeys.remove(key)
+                    show(key, fade.to)
+                    if case .parameter(crosspointLevel, _, _) = key { routed = true }
+                }
+                // Routing has settled: the channel map as it now stands.
+                if routed, listening, let map = currentValue(.matrixMap) { messages.append(OSCMessage("/matrix/map", map)) }
+            }
+            // Moving: a bounded number a turn, from where the last turn stopped.
+            var (shown, visited) = (0, 0)
+            while visited < fadeTurns.count && shown < Self.fadeUpdatesPerTurn {
+                if fadeCursor >= fadeTurns.count { fadeCursor = 0 }
+                let key = fadeTurns[fadeCursor]
+                fadeCursor += 1
+                visited += 1
+                // A fade that has ended, or that a quicker change ended, is gone.
+                guard let fade = fades[key] else { continue }
+                shown += 1
+                show(key, fade.value(at: now))
+            }
+            // Gone entries are left in the list until they outnumber the fades.
+            if fadeTurns.count > 2 * fades.count + 256 {
+                var seen: Set<Target> = []
+                fadeTurns = fadeTurns.filter { fades[$0] != nil && seen.insert($0).inserted }
+                (fadeTurnKeys, fadeCursor) = (seen, 0)
+            }
             guard listening, !messages.isEmpty else { return }
             feedback?.publish(messages)
             onChange?(messages)

@@ -63,8 +63,12 @@ public final class Controller: @unchecked Sendable {
     /// Parameters fading now, by their plain target: what subscribers are
     /// shown as they move (Controller+Fades.swift).
     var fades: [Target: Fade] = [:]
-    /// The order fading parameters take turns in (`publishFades`).
+    /// The order fading parameters take turns in (`publishFades`), each once.
     var fadeTurns: [Target] = []
+    var fadeTurnKeys: Set<Target> = []
+    var fadeCursor = 0
+    /// The earliest end of a fade not yet seen over.
+    var nextFadeEnd: ContinuousClock.Instant?
     /// Bytes of query replies each session may still have this second.
     var queryAllowance = QueryAllowance()
     /// The sessions holding subscriptions, and their limits.
@@ -151,7 +155,7 @@ public final class Controller: @unchecked Sendable {
     func process(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
         sceneChanged = false
         touched.removeAll(keepingCapacity: true)
-        feedback?.renew(peer)
+        for destination in feedback?.renew(peer) ?? [] { sessions.heard(destination) }
         meters?.renew(peer)
         sessions.heard(peer)
         let before = (state.safes, state.preset, state.modified)
@@ -241,6 +245,8 @@ public final class Controller: @unchecked Sendable {
         if solos { updateSoloGates(from: gates, seconds: smoothing, into: &changes) }
         logger.debug("\(peer) \(message)")
         submit(changes)
+        // What follows is about the sender's session, not the sound: not while rehearsing.
+        guard !rehearsing else { return [] }
         if autoSubscribe, let feedback { admit(feedback.subscribe(peer, port: nil, automatically: true), .feedback) }
         // A value set at one parameter's own address is not echoed to its sender.
         if targets.count == 1, case .parameter = targets[0], !OSCAddressPattern.isPattern(message.address) {

@@ -12,6 +12,9 @@ struct Fade {
     let start: ContinuousClock.Instant
     let seconds: Double
 
+    /// When it reaches its target.
+    var end: ContinuousClock.Instant { start + .nanoseconds(Int64(seconds * 1e9)) }
+
     /// How far through it is at `now`, 0…1.
     func progress(at now: ContinuousClock.Instant) -> Double {
         guard seconds > 0 else { return 1 }

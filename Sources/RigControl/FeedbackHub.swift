@@ -27,6 +27,10 @@ public final class FeedbackHub: @unchecked Sendable {
     static let minimumInterval: Duration = .milliseconds(33) // 30 updates/s per address
     /// How long a value a client set is not echoed back to it.
     static let echoWindow: Duration = .milliseconds(500)
+    /// How long a touch holds without a word from its finger (a value or
+    /// another touch): a release lost on Wi-Fi must not freeze a control
+    /// for the rest of the show.
+    static let touchHold: Duration = .seconds(10)
     static let datagramsPerTick = 10
     static let tick = 0.01
 
@@ -53,8 +57,9 @@ public final class FeedbackHub: @unchecked Sendable {
         var lastSent: [String: ContinuousClock.Instant] = [:]
         /// What the client itself last set at each address, and when: not echoed.
         var ownValues: [String: (arguments: [OSCArgument], at: ContinuousClock.Instant)] = [:]
-        /// Addresses of the parameters under the client's finger: not sent.
-        var touching: Set<String> = []
+        /// Addresses of the parameters under the client's finger, and when
+        /// the finger was last heard: not sent while it holds.
+        var touching: [String: ContinuousClock.Instant] = [:]
     }
 
     public init(lease: Duration? = nil, logger: Logger, send: @escaping Sender) {
@@ -125,11 +130,14 @@ public final class FeedbackHub: @unchecked Sendable {
     }
 
     /// Any message from a client renews its subscriptions: those made from
-    /// its address, or sending to it.
-    public func renew(_ client: OSCPeer) {
+    /// its address, or sending to it. Returns their destinations.
+    @discardableResult
+    public func renew(_ client: OSCPeer) -> [OSCPeer] {
         let now = ContinuousClock.now
-        state.withLock { subscribers in
-            Self.update(&subscribers, where: { $1.client == client || $0 == client }) { $0.lastSeen = now }
+        return state.withLock { subscribers in
+            let renewed = subscribers.compactMap { $0.value.client == client || $0.key == client ? $0.key : nil }
+            for destination in renewed { subscribers[destination]?.lastSeen = now }
+            return renewed
         }
     }
 
@@ -141,8 +149,12 @@ public final class FeedbackHub: @unchecked Sendable {
     public func noteOwnValue(_ message: OSCMessage, from client: OSCPeer) {
         let now = ContinuousClock.now
         state.withLock { subscribers in
-            Self.update(&subscribers, where: { destination, _ in destination.isSamePath(as: client) }) {
-                $0.ownValues[message.address] = (message.arguments, now)
+            Self.update(&subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
+                subscriber.ownValues[message.address] = (message.arguments, now)
+                // A finger that moves is still there.
+                if subscriber.touching[message.address] != nil {
+                    for address in subscriber.touching.keys { subscriber.touching[address] = now }
+                }
             }
         }
     }
@@ -153,15 +165,16 @@ public final class FeedbackHub: @unchecked Sendable {
     /// client sends from; on release it gets `values` once.
     public func touch(_ values: [OSCMessage], by client: OSCPeer, touched: Bool) {
         let addresses = values.map(\.address)
+        let now = ContinuousClock.now
         state.withLock { subscribers in
             Self.update(&subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
                 if touched {
-                    subscriber.touching.formUnion(addresses)
+                    for address in addresses { subscriber.touching[address] = now }
                     for address in addresses where subscriber.pending.removeValue(forKey: address) != nil {
                         subscriber.order.removeAll { $0 == address }
                     }
                 } else {
-                    subscriber.touching.subtract(addresses)
+                    for address in addresses { subscriber.touching.removeValue(forKey: address) }
                     for address in addresses { subscriber.ownValues.removeValue(forKey: address) }
                     Self.enqueue(values, into: &subscriber)
                 }
@@ -188,11 +201,16 @@ public final class FeedbackHub: @unchecked Sendable {
     private static func enqueue(_ messages: [OSCMessage], into subscriber: inout Subscriber) {
         let now = ContinuousClock.now
         for message in messages {
-            if subscriber.touching.contains(message.address) { continue }
+            if let touched = subscriber.touching[message.address] {
+                if now - touched <= touchHold { continue }
+                subscriber.touching.removeValue(forKey: message.address)
+            }
             if let own = subscriber.ownValues[message.address] {
-                if now - own.at > echoWindow {
+                if now - own.at > echoWindow || !Self.sameValue(own.arguments, message.arguments) {
+                    // Another value has come since: the client's own is history,
+                    // and the same value again later is someone else's.
                     subscriber.ownValues.removeValue(forKey: message.address)
-                } else if Self.sameValue(own.arguments, message.arguments) {
+                } else {
                     // Its own value: nothing to send, and nothing older either.
                     if subscriber.pending.removeValue(forKey: message.address) != nil {
                         subscriber.order.removeAll { $0 == message.address }

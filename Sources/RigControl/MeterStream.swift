@@ -90,26 +90,15 @@ public final class MeterStream: @unchecked Sendable {
             let levels = mixer.meters.take()
             var due: [(OSCPeer, [OSCPacket])] = []
             subscribers.withLock { subscribers in
-                for client in Array(subscribers.keys) {
-                    guard var s = subscribers[client] else { continue }
-                    if let lease, now - s.lastSeen > lease {
+                if let lease {
+                    for client in subscribers.compactMap({ now - $0.value.lastSeen > lease ? $0.key : nil }) {
                         logger.info("\(client): meter subscription lapsed")
                         subscribers.removeValue(forKey: client)
-                        continue
                     }
-                    for c in s.peak.indices where c < levels.peak.count {
-                        s.peak[c] = max(s.peak[c], levels.peak[c])
-                        s.sum[c] += levels.sumOfSquares[c]
-                    }
-                    s.frames += levels.frames
-                    if now - s.lastSent >= s.interval {
-                        due.append((client, packets(s)))
-                        s.lastSent = now
-                        s.peak = s.peak.map { _ in 0 }
-                        s.sum = s.sum.map { _ in 0 }
-                        s.frames = 0
-                    }
-                    subscribers[client] = s
+                }
+                // Each subscriber changed in place (a copy would copy its levels too).
+                for client in Array(subscribers.keys) where subscribers[client] != nil {
+                    if let packets = accumulate(levels, into: &subscribers[client]!, now: now) { due.append((client, packets)) }
                 }
                 // Under the lock, so that a subscription cannot slip in between.
                 mixer.meters.setEnabled(!subscribers.isEmpty)
@@ -119,6 +108,23 @@ public final class MeterStream: @unchecked Sendable {
     }
 
     public func stop() { stopping.store(true, ordering: .relaxed) }
+
+    /// Folds one take of levels into a subscriber's interval; the messages
+    /// when its interval is over, which starts the next.
+    private func accumulate(_ levels: (peak: [Float], sumOfSquares: [Double], frames: Int), into s: inout Subscriber,
+                            now: ContinuousClock.Instant) -> [OSCPacket]? {
+        for c in s.peak.indices where c < levels.peak.count {
+            s.peak[c] = max(s.peak[c], levels.peak[c])
+            s.sum[c] += levels.sumOfSquares[c]
+        }
+        s.frames += levels.frames
+        guard now - s.lastSent >= s.interval else { return nil }
+        let packets = packets(s)
+        s.lastSent = now
+        for c in s.peak.indices { (s.peak[c], s.sum[c]) = (0, 0) }
+        s.frames = 0
+        return packets
+    }
 
     /// The four meter messages, in one bundle when it fits a datagram.
     private func packets(_ s: Subscriber) -> [OSCPacket] {

@@ -69,12 +69,17 @@ final class Rig {
         // Every packet for a client goes back the way the client came: over
         // UDP or its TCP connection, or its WebSocket (set below).
         let webSockets = Mutex<OSCQueryServer?>(nil)
+        let sessions = Mutex<Controller?>(nil)
         let deliver: @Sendable (OSCPacket, OSCPeer) -> Void = { packet, peer in
+            let delivered: Bool
             if case .webSocket = peer.transport {
-                webSockets.withLock { $0 }?.send(packet, to: peer)
+                delivered = webSockets.withLock { $0 }?.send(packet, to: peer) ?? false
             } else {
-                server.send(packet, to: peer)
+                delivered = server.send(packet, to: peer)
             }
+            // A connection found gone takes its subscriptions with it (a timed
+            // bundle's /subscribe may come due after its sender has left).
+            if !delivered && peer.transport != .udp { sessions.withLock { $0 }?.depart(peer) }
         }
         feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger, send: deliver)
         meters = MeterStream(mixer: mixer, lease: configuration.subscriptionLease, logger: logger, send: deliver)
@@ -83,6 +88,7 @@ final class Rig {
                                 smoothingSeconds: configuration.smoothingSeconds, logger: logger,
                                 stateChanged: { keeper.changed() })
         let controller = controller
+        sessions.withLock { $0 = controller }
         // The controller takes one packet at a time, whichever thread hands
         // it over: due bundles and WebSocket values never come between the
         // messages of a bundle.

@@ -58,6 +58,51 @@ extension Integration {
         }
     }
 
+    /// The kernel keeps reporting an unread ICMP error until it is read: the
+    /// receiving thread must read it whichever thread's send met it first,
+    /// or it spins on `poll` at a full core.
+    @Test("A subscriber gone among others is dropped, and the OSC receiving thread is idle again")
+    func theReceivingThreadDoesNotSpinOnAnError() async throws {
+        try await withRig { rig in
+            // Ten that stay and one that goes: the feedback thread's next send
+            // after the one that meets the closed port usually takes the
+            // error, and only the error queue still says so.
+            var staying: [OSCTestClient] = []
+            defer { staying.forEach { $0.close() } }
+            for _ in 0..<10 {
+                let client = try OSCTestClient(target: .init(port: rig.oscPort))
+                staying.append(client)
+                try client.send("/subscribe")
+            }
+            let gone = try OSCTestClient(target: .init(port: rig.oscPort))
+            try gone.send("/subscribe")
+            _ = try await gone.waitFor(address: "/matrix/2/2", timeout: .seconds(2))
+            for client in staying { _ = try await client.waitFor(address: "/matrix/2/2", timeout: .seconds(2)) }
+            gone.close()
+            try await rig.sendAndSettle("/source/1/pan", .float(0.25))
+            try await Task.sleep(for: .milliseconds(500))
+            try rig.osc.send("/status")
+            #expect(try await rig.osc.waitFor(address: "/status/subscribers").arguments == [.int32(10)])
+            func receivingThreadTicks() throws -> Int {
+                let tasks = "/proc/\(rig.crosspoint.pid)/task"
+                for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
+                    let name = (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8)) ?? ""
+                    guard name.hasPrefix("osc-udp") else { continue }
+                    // utime and stime: fields 14 and 15 of stat, after the name in parentheses.
+                    let stat = try String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8)
+                    let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+                    return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+                }
+                throw RigError("no osc-udp thread")
+            }
+            let before = try receivingThreadTicks()
+            try await Task.sleep(for: .seconds(2))
+            let used = try receivingThreadTicks() - before
+            // Clock ticks are 1/100 s: a spinning thread takes about 200 in 2 s.
+            #expect(used < 50, "osc-udp took \(used) ticks of CPU in 2 s while nothing came in")
+        }
+    }
+
     @Test("A TCP subscriber's subscription ends with its connection")
     func aClosedConnectionEndsItsSubscription() async throws {
         try await withRig { rig in

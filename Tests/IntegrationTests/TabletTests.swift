@@ -86,6 +86,13 @@ extension Integration {
             let last = others.last?.argument(0)?.floatValue ?? 0
             #expect(abs(last - 0.46) < 1e-4, "\(others.suffix(3))")
 
+            // A fade it starts itself ends on its own value, and that final
+            // value reaches it: the moving values in between came since.
+            try tablet.send("/source/2/db", .float(-6), .float(0.3))
+            let fade = try await tablet.collect(for: .milliseconds(700)).filter { $0.address == "/source/2/db" }
+            #expect(fade.count >= 3, "\(fade)")
+            #expect(fade.last?.arguments == [.float(-6)], "\(fade.suffix(2))")
+
             // A value the rig keeps differently (clamped) is sent back, even at once.
             try tablet.send("/source/1/volume", .float(9))
             let clamped = try await tablet.waitFor(address: "/source/1/volume")
