@@ -57,8 +57,10 @@ public final class OSCServer: @unchecked Sendable {
         let socket: Int32
         /// Held while writing, so that packets never interleave; holds the
         /// framing replies go in, the client's own, set from its first byte
-        /// before anything can be sent to it.
-        let output = Mutex<StreamFraming>(.lengthPrefixed)
+        /// before anything can be sent to it; nil once the socket is closed,
+        /// which happens under it too (a closed descriptor's number is soon
+        /// another file's: nothing may be written to it after).
+        let output = Mutex<StreamFraming?>(.lengthPrefixed)
         init(socket: Int32) { self.socket = socket }
     }
 
@@ -169,7 +171,7 @@ public final class OSCServer: @unchecked Sendable {
         for thread in threads { while !thread.isFinished { usleep(5_000) } }
         threads.removeAll()
         for connection in connections.withLock({ c in defer { c.removeAll() }; return Array(c.values) }) {
-            shutdown(connection.socket, Int32(SHUT_RDWR))
+            connection.output.withLock { if $0 != nil { shutdown(connection.socket, Int32(SHUT_RDWR)) } }
         }
     }
 
@@ -198,12 +200,13 @@ public final class OSCServer: @unchecked Sendable {
             return false
         case .tcp(let id):
             guard let connection = connections.withLock({ $0[id] }) else { return false }
-            let written = connection.output.withLock { framing in Self.writeAll(connection.socket, framing.frame(bytes)) }
-            if !written {
+            return connection.output.withLock { framing in
+                guard let framing else { return false }
+                let written = Self.writeAll(connection.socket, framing.frame(bytes))
                 // Too slow to read (or gone): cut it off rather than stall everyone.
-                shutdown(connection.socket, Int32(SHUT_RDWR))
+                if !written { shutdown(connection.socket, Int32(SHUT_RDWR)) }
+                return written
             }
-            return written
         case .webSocket:
             return false // not ours: the OSCQuery server's
         }
@@ -339,7 +342,10 @@ public final class OSCServer: @unchecked Sendable {
         defer {
             chunk.deallocate()
             connections.withLock { _ = $0.removeValue(forKey: id) }
-            close(fd)
+            connection.output.withLock { framing in
+                framing = nil
+                close(fd)
+            }
             departure(peer)
         }
         var framing: StreamFraming?
