@@ -3,7 +3,11 @@ import HTTPTypes
 import NIOCore
 
 /// Answers OSCQuery's HTTP requests: `GET /path` for a node and everything
-/// below it, `GET /path?ATTRIBUTE` for one attribute, `GET /?HOST_INFO`.
+/// below it, `GET /path?ATTRIBUTE` for one attribute, `GET /?HOST_INFO`;
+/// `HEAD` as `GET` without the body. Every answer lets pages of any origin
+/// read it (`Access-Control-Allow-Origin: *`): the namespace is what any
+/// client on the network may read, and changes go over the WebSocket, where
+/// a page of another origin is read-only.
 struct OSCQueryResponder: HTTPResponder {
     typealias Context = OSCQueryRequestContext
 
@@ -25,13 +29,29 @@ struct OSCQueryResponder: HTTPResponder {
         guard gate.admit(host, for: "HTTP \(request.method) \(request.uri)") != .denied else {
             return Self.response(Answer(status: .forbidden, text: "forbidden"))
         }
-        guard request.method == .get else {
-            var response = Self.response(Answer(status: .methodNotAllowed, text: "only GET is served"))
-            response.headers[.allow] = "GET"
+        switch request.method {
+        case .get, .head:
+            let response = Self.response(answer(path: request.uri.path, query: request.uri.query,
+                                                local: context.localAddress))
+            return request.method == .head ? Self.withoutBody(response) : response
+        case .options:
+            // A browser's preflight: reading is all there is.
+            var response = Self.response(Answer(status: .noContent))
+            response.headers[.accessControlAllowMethods] = "GET, HEAD"
+            response.headers[.accessControlAllowHeaders] = "*"
+            return response
+        default:
+            var response = Self.response(Answer(status: .methodNotAllowed, text: "only GET and HEAD are served"))
+            response.headers[.allow] = "GET, HEAD, OPTIONS"
             return response
         }
-        return Self.response(answer(path: request.uri.path, query: request.uri.query,
-                                    local: context.localAddress))
+    }
+
+    /// `HEAD`: the `GET` answer's status and header fields, its length, no body.
+    static func withoutBody(_ response: Response) -> Response {
+        var headers = response.headers
+        headers[.contentLength] = "\(response.body.contentLength ?? 0)"
+        return Response(status: response.status, headers: headers)
     }
 
     /// The answer to `GET path?query` from a client that reached the server
@@ -102,6 +122,7 @@ struct OSCQueryResponder: HTTPResponder {
 
     static func response(_ answer: Answer) -> Response {
         var headers = HTTPFields()
+        headers[.accessControlAllowOrigin] = "*"
         let body: String
         if let json = answer.json {
             headers[.contentType] = "application/json"

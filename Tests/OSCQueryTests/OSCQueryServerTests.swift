@@ -164,7 +164,30 @@ import Testing
             #expect(try await Curl.get(url(server, "/source/1/volume?BOGUS")).status == 400)
             #expect(try await Curl.get(url(server, "/nothing/here")).status == 404)
             #expect(try await Curl.get(url(server, "/source/9/volume?VALUE")).status == 404)
-            #expect(try await Curl.get(url(server, "/"), method: "POST").status == 405)
+            let post = try await Curl.get(url(server, "/"), method: "POST")
+            #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD, OPTIONS")
+        }
+    }
+
+    /// `HEAD` is `GET` without the body; every answer may be read by a page
+    /// of any origin; a browser's preflight is answered.
+    @Test func headAndPagesFromElsewhere() async throws {
+        try await withServer { server in
+            let get = try await Curl.get(url(server, "/source/1"), headers: ["Origin: http://elsewhere.example"])
+            #expect(get.status == 200 && !get.body.isEmpty)
+            #expect(get.headers["access-control-allow-origin"] == "*")
+            let head = try await Curl.get(url(server, "/source/1"), method: "HEAD")
+            #expect(head.status == 200)
+            #expect(head.contentType == "application/json")
+            #expect(head.headers["content-length"] == "\(get.body.utf8.count)")
+            #expect(head.headers["access-control-allow-origin"] == "*")
+            #expect(try await Curl.get(url(server, "/nothing/here"), method: "HEAD").status == 404)
+            let preflight = try await Curl.get(url(server, "/"), method: "OPTIONS",
+                                               headers: ["Origin: http://elsewhere.example",
+                                                         "Access-Control-Request-Method: GET"])
+            #expect(preflight.status == 204)
+            #expect(preflight.headers["access-control-allow-origin"] == "*")
+            #expect(preflight.headers["access-control-allow-methods"] == "GET, HEAD")
         }
     }
 

@@ -6,6 +6,8 @@ enum Curl {
         var status: Int
         var contentType: String
         var body: String
+        /// The response's header fields, names lowercased.
+        var headers: [String: String] = [:]
         /// The body parsed as JSON.
         func json() throws -> Any {
             try JSONSerialization.jsonObject(with: Data(body.utf8), options: [.fragmentsAllowed])
@@ -17,16 +19,24 @@ enum Curl {
         var description: String { "curl exited with \(exitCode)" }
     }
 
-    /// GETs `url`; throws `Failure` if curl could not get an answer
-    /// (exit code 7: connection refused).
-    static func get(_ url: String, method: String = "GET") async throws -> Reply {
+    /// GETs `url` (or asks it with `method`; `HEAD` as curl's `--head`);
+    /// throws `Failure` if curl could not get an answer (exit code 7:
+    /// connection refused).
+    static func get(_ url: String, method: String = "GET", headers extra: [String] = []) async throws -> Reply {
         let bodyFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("oscquery-test-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: bodyFile) }
+        let headerFile = bodyFile.appendingPathExtension("headers")
+        defer {
+            try? FileManager.default.removeItem(at: bodyFile)
+            try? FileManager.default.removeItem(at: headerFile)
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "--silent", "--globoff", "--max-time", "10", "--request", method,
-                             "--output", bodyFile.path, "--write-out", "%{http_code} %{content_type}", url]
+        let request = method == "HEAD" ? ["--head"] : ["--request", method]
+        process.arguments = ["curl", "--silent", "--globoff", "--max-time", "10"] + request
+            + extra.flatMap { ["--header", $0] }
+            + ["--dump-header", headerFile.path, "--output", bodyFile.path,
+               "--write-out", "%{http_code} %{content_type}", url]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -42,8 +52,14 @@ enum Curl {
         let written = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard status == 0 else { throw Failure(exitCode: status) }
         let parts = written.split(separator: " ", maxSplits: 1)
-        let body = (try? String(contentsOf: bodyFile, encoding: .utf8)) ?? ""
+        // With `--head` curl reads no body (and writes the header there).
+        let body = method == "HEAD" ? "" : (try? String(contentsOf: bodyFile, encoding: .utf8)) ?? ""
+        var fields: [String: String] = [:]
+        for line in ((try? String(contentsOf: headerFile, encoding: .utf8)) ?? "").split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
         return Reply(status: Int(parts.first ?? "") ?? 0, contentType: parts.count > 1 ? String(parts[1]) : "",
-                     body: body)
+                     body: body, headers: fields)
     }
 }
