@@ -65,7 +65,7 @@ public struct Catalogue: Sendable {
                       kernel: .ramp(RampBlock(.source, .gain, .fader), ramp: { $0.number }),
                       get: { .number($0.sources[$1.channel - 1].volume) },
                       set: { $0.sources[$1.channel - 1].volume = $2.number }),
-            Parameter(.source, "pan", .number(-1...1, unit: "pan"), "pan, -1 left to +1 right", default: .number(0),
+            Parameter(.source, "pan", .number(-1...1, unit: "none"), "pan, -1 left to +1 right", default: .number(0),
                       kernel: .ramp(RampBlock(.source, .pan, .linear), ramp: { $0.number }),
                       get: { .number($0.sources[$1.channel - 1].pan) },
                       set: { $0.sources[$1.channel - 1].pan = $2.number }),
@@ -107,7 +107,7 @@ public struct Catalogue: Sendable {
                       get: { .toggle($0.outputs[$1.channel - 1].mute) },
                       set: { $0.outputs[$1.channel - 1].mute = $2.isOn }),
             // The delay stage takes seconds; the scene and the wire, milliseconds.
-            Parameter(.output, "delay", .number(0...longestDelay, unit: "ms"), "delay in milliseconds, for aligning speakers",
+            Parameter(.output, "delay", .number(0...longestDelay, unit: "time.ms"), "delay in milliseconds, for aligning speakers",
                       default: .number(0),
                       kernel: .ramp(RampBlock(.output, .delay, .linear), ramp: { $0.number / 1000 }),
                       get: { .number($0.outputs[$1.channel - 1].delay) },

@@ -60,9 +60,11 @@ extension Controller {
             let parameter = catalogue.parameters[number]
             let what = "\(place.title) \(parameter.description)"
             switch (parameter.kind, form) {
-            case (.level, .decibels): return item("f", [-90...12], "dB", "\(what) in dB (-90 = off)")
-            case (.level, .fader): return item("f", [0...1], "fader", "\(what) as a console fader position (0.75 = 0 dB)")
-            case (.level, _): return item("f", [0...4], "gain", "\(what), linear (1 = unity)")
+            // Units from the OSCQuery proposal's list (units.md); a fader
+            // position has none there.
+            case (.level, .decibels): return item("f", [-90...12], "gain.db", "\(what) in dB (-90 = off)")
+            case (.level, .fader): return item("f", [0...1], "none", "\(what) as a console fader position (0.75 = 0 dB)")
+            case (.level, _): return item("f", [0...4], "gain.linear", "\(what), linear (1 = unity)")
             case (.number(let range, let unit), _):
                 return item("f", [Double(range.lowerBound)...Double(range.upperBound)], unit, what)
             case (.toggle, _): return item("i", [0...1], nil, what)

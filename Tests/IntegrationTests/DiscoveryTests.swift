@@ -34,9 +34,25 @@ extension Integration {
             #expect((point["VALUE"] as? [Double]) == [0.5])
             #expect(point["ACCESS"] as? Int == 3)
             #expect((point["RANGE"] as? [[String: Any]])?.first?["MAX"] as? Double == 4)
-            #expect((point["UNIT"] as? [String]) == ["gain"])
+            #expect((point["UNIT"] as? [String]) == ["gain.linear"])
             #expect((point["CLIPMODE"] as? [String]) == ["both"])
             #expect((point["DESCRIPTION"] as? String)?.contains("input 1 to output 2") == true)
+            // Every unit in the tree is one of the OSCQuery proposal's (units.md), or none.
+            let proposed: Set<String> = [
+                "none", "distance.m", "distance.km", "distance.dm", "distance.cm", "distance.mm", "distance.um",
+                "distance.nm", "distance.pm", "distance.inches", "distance.feet", "distance.miles", "distance.pixels",
+                "angle.degree", "angle.radian", "gain.linear", "gain.midigain", "gain.db", "gain.db-raw",
+                "time.second", "time.bark", "time.bpm", "time.cents", "time.hz", "time.mel", "time.midinote",
+                "time.ms", "time.speed", "speed.m/s", "speed.mph", "speed.km/h", "speed.kn", "speed.ft/s", "speed.ft/h"]
+            var units: [String: String] = [:]
+            func collect(_ node: [String: Any]) {
+                for unit in node["UNIT"] as? [String] ?? [] { units[node["FULL_PATH"] as? String ?? "?"] = unit }
+                for case let child as [String: Any] in (node["CONTENTS"] as? [String: Any] ?? [:]).values { collect(child) }
+            }
+            collect(root)
+            #expect(units["/source/1/pan"] == "none" && units["/output/1/delay"] == "time.ms" && units["/master/db"] == "gain.db")
+            let foreign = units.filter { !proposed.contains($0.value) }
+            #expect(foreign.isEmpty, "units not from the proposal: \(foreign.prefix(5))")
             let fader = try #require((point["CONTENTS"] as? [String: Any])?["fader"] as? [String: Any])
             #expect((fader["VALUE"] as? [Double]).map { abs($0[0] - 0.5987) < 0.001 } == true, "\(fader)")
 
