@@ -84,7 +84,8 @@ let package = Package(
 
         // Offline timing of the render kernel and of a preset recall (`crosspoint bench`).
         .target(name: "Bench", dependencies: [
-            "MixCore", "Catalogue", "OSC", "Presets", "RigControl", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "Catalogue", "OSC", "Presets", "RigControl", "SystemSupport",
+            .product(name: "Logging", package: "swift-log"),
         ]),
 
         .executableTarget(name: "crosspoint", dependencies: [
@@ -108,10 +109,10 @@ let package = Package(
         // integration tests' client's codec.
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
-        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "Catalogue"], swiftSettings: kernelFlags),
+        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "Catalogue", "SystemSupport"], swiftSettings: kernelFlags),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "Catalogue", "OSC", "Presets"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "Catalogue"]),
-        .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle"]),
+        .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle", "SystemSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "OSCQueryTests", dependencies: [
             "OSCQuery", "OSC", "OSCOracle",

@@ -4,6 +4,7 @@ import MixCore
 import OSC
 import Presets
 import RigControl
+import SystemSupport
 
 /// Times a preset recall the way `serve` handles one, without JACK: the
 /// real `Controller.handle` of `/preset/recall NAME FADE`, which reads the

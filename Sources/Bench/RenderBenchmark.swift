@@ -1,5 +1,6 @@
 import Catalogue
 import MixCore
+import SystemSupport
 
 /// Renders the real mixer offline, period after period, and times each
 /// period: the same `Mixer.process` the JACK callback calls, on inputs that
@@ -150,18 +151,4 @@ public struct RenderBenchmark: Sendable {
                       dspLoadPercent: median / budget * 100, activeCrosspoints: active, checksum: checksum,
                       timerOverheadMicroseconds: overhead)
     }
-}
-
-/// A small deterministic generator, so every run mixes the same material.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -1,5 +1,6 @@
 import Catalogue
 import Foundation
+import SystemSupport
 import Testing
 @testable import MixCore
 
@@ -81,16 +82,6 @@ final class ReferenceMixer {
     }
 }
 
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct KernelReferenceTests {
     /// Random rigs, random traffic (fades, jumps, pans, mutes, solos, output
@@ -98,7 +89,7 @@ struct SeededGenerator: RandomNumberGenerator {
     /// kernel matches the plain model within float rounding.
     @Test(arguments: [(3, 5, 64), (8, 8, 64), (17, 9, 128), (33, 12, 100), (5, 4, 16), (64, 8, 256), (20, 20, 64)])
     func matchesThePlainModel(inputs: Int, outputs: Int, frames: Int) {
-        var random = SeededGenerator(state: UInt64(inputs * 1000 + outputs * 10 + frames))
+        var random = SplitMix(seed: UInt64(inputs * 1000 + outputs * 10 + frames))
         var scene = Scene(inputs: inputs, outputs: outputs)
         // Half the rigs fully routed (four-output tiles), half sparse.
         let dense = (inputs + outputs) % 2 == 0

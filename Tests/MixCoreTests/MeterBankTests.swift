@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import Testing
 @testable import MixCore
 
@@ -8,7 +9,7 @@ import Testing
     /// absurd values as the plain loop does, for any period length.
     @Test(arguments: [64, 16, 100, 7, 256])
     func peaksAndSumsMatchAPlainLoop(frames: Int) {
-        var random = SeededGenerator(state: UInt64(frames))
+        var random = SplitMix(seed: UInt64(frames))
         let bank = MeterBank(inputs: 2, outputs: 1)
         bank.setEnabled(true)
         let buffers = (0..<3).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: frames) }
