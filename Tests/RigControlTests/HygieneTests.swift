@@ -19,6 +19,26 @@ import Testing
         #expect(c.scene.sources[0].name == "Gtr ♯ Über")
     }
 
+    /// A touch or a `/current` query with the wrong arguments is refused
+    /// with `/error` and changes nothing; a good touch gets no reply.
+    @Test(arguments: [
+        (OSCMessage("/source/1/fader/z", [.string("on")]), "/source/1/fader/z"),
+        (OSCMessage("/source/1/fader/z", []), "/source/1/fader/z"),
+        (OSCMessage("/matrix/1/1/touch", [.float(1), .float(1)]), "/matrix/1/1/touch"),
+        (OSCMessage("/source/1/db/current", [.float(-6)]), "/source/1/db/current"),
+        (OSCMessage("/source/1/mute/z", [.int32(1)]), "/source/1/mute/z"),
+    ])
+    func badTouchesAndCurrentQueriesAreRefused(message: OSCMessage, address: String) {
+        let c = makeController()
+        let before = c.scene
+        let replies = c.handle(.message(message), from: peer)
+        #expect(replies.first?.messages.first?.address == "/error", "\(replies)")
+        #expect(replies.first?.messages.first?.arguments.first == .string(address))
+        #expect(c.scene == before)
+        #expect(c.handle(.message(OSCMessage("/source/1/fader/z", [.float(1)])), from: peer).isEmpty)
+        #expect(c.scene == before)
+    }
+
     @Test func eachSessionHasAMegabyteOfQueryAnswersASecond() {
         var allowance = QueryAllowance()
         let start = ContinuousClock.now
