@@ -43,6 +43,7 @@ import tempfile
 import time
 
 import fanout
+import fanout_report
 import timing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -898,7 +899,7 @@ def main():
         return
     if args.only == "fanout":
         results = fanout.fanout_benchmarks(args.binary, workdir, Rig, args.fanout_rounds, args.fanout_seconds, log)
-        section, targets = fanout.fanout_report(results, os.path.relpath(args.binary, ROOT), verdict)
+        section, targets = fanout_report.fanout_report(results, os.path.relpath(args.binary, ROOT), verdict)
         replace_or_write(args, info, started, section, targets, fanout.TARGET)
         shutil.rmtree(workdir, ignore_errors=True)
         return
@@ -942,8 +943,8 @@ def main():
     write_report(args.out, args, info, ours, reference, peer, latency, ladder, recall, saves, memory, started, finished,
                  commands)
     timing.splice(args.out, timing.timing_report(timed, binary), "")
-    section, targets = fanout.fanout_report(fanned, binary, verdict)
-    splice_section(args.out, section, targets, fanout.TARGET, fanout.full_run_note(fanned))
+    section, targets = fanout_report.fanout_report(fanned, binary, verdict)
+    splice_section(args.out, section, targets, fanout.TARGET, fanout_report.full_run_note(fanned))
     shutil.rmtree(workdir, ignore_errors=True)
     log(f"wrote {args.out}")
 
