@@ -37,6 +37,8 @@ let package = Package(
                        providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CLiblo", pkgConfig: "liblo",
                        providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
 
         // Pure Swift: scene model, laws, ramps, the lock-free queue and the
         // real-time render kernel. No JACK, no liblo: renders offline in tests.
@@ -70,9 +72,10 @@ let package = Package(
         ]),
 
         // OSCQuery discovery: the namespace as JSON over HTTP, value streaming
-        // over a WebSocket on the same port (Hummingbird), access control.
+        // over a WebSocket on the same port (Hummingbird), access control;
+        // zlib for gzip answers.
         .target(name: "OSCQuery", dependencies: [
-            "OSC", "SystemSupport",
+            "OSC", "SystemSupport", "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -1,5 +1,5 @@
 /// One OSC argument, as decoded from the wire or to be encoded.
-public enum OSCArgument: Equatable, Sendable, CustomStringConvertible {
+public enum OSCArgument: Hashable, Sendable, CustomStringConvertible {
     case int32(Int32)
     case float(Float)
     case double(Double)

@@ -13,17 +13,17 @@ enum OSCQueryAttribute: String, CaseIterable, Sendable {
     case description = "DESCRIPTION"
     case unit = "UNIT"
     case clipMode = "CLIPMODE"
+    case overloads = "OVERLOADS"
     // Optional attributes of the proposal this server does not serve.
     case tags = "TAGS"
     case extendedType = "EXTENDED_TYPE"
     case critical = "CRITICAL"
-    case overloads = "OVERLOADS"
     case html = "HTML"
 
     /// Whether this server answers a query for the attribute.
     var isServed: Bool {
         switch self {
-        case .tags, .extendedType, .critical, .overloads, .html: false
+        case .tags, .extendedType, .critical, .html: false
         default: true
         }
     }
@@ -41,7 +41,7 @@ enum OSCQueryAttribute: String, CaseIterable, Sendable {
         ("TAGS", false),
         ("EXTENDED_TYPE", false),
         ("CRITICAL", false),
-        ("OVERLOADS", false),
+        ("OVERLOADS", true),
         ("HTML", false),
         ("LISTEN", true),
         ("PATH_CHANGED", false),

@@ -1,21 +1,14 @@
-/// What an `OSCQueryServer` serves: the namespace with current values, and
-/// who may see and change it. Called from the server's threads, possibly
-/// concurrently, for every request; answers must be current.
+/// What an `OSCQueryServer` serves: a namespace built once, its current
+/// values, and who may see and change it. Called from the server's
+/// threads, possibly concurrently.
 public protocol OSCQueryModel: Sendable {
-    /// The whole namespace with current values; its root's `fullPath` is `/`.
-    func namespace() -> OSCQueryNode
+    /// The namespace, built once; its root is `/`.
+    var namespace: OSCQueryNamespace { get }
 
-    /// The node at an OSC address, or nil if there is none. The default
-    /// walks `namespace()`; a model with a faster path overrides it.
-    func node(at path: String) -> OSCQueryNode?
+    /// The current values, taken together for one answer.
+    func values() -> any OSCQueryValues
 
     /// The access of a client by the IP address it connects from
     /// (`127.0.0.1`, `::1`; IPv4-mapped IPv6 addresses are given as IPv4).
     func access(for host: String) -> OSCQueryClientAccess
-}
-
-extension OSCQueryModel {
-    public func node(at path: String) -> OSCQueryNode? {
-        namespace().descendant(at: path)
-    }
 }

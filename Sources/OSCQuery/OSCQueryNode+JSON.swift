@@ -1,45 +1,29 @@
 import OSC
 
-/// The JSON form of nodes and of their single attributes.
+/// The JSON form of a node's declared attributes: everything but
+/// `FULL_PATH`, `VALUE` and `CONTENTS`, which the namespace writes.
 extension OSCQueryNode {
-    /// Whether `VALUE` may be served: `ACCESS` says readable, or is absent.
-    var isReadable: Bool { access?.isReadable ?? true }
-
-    /// The node and all below it, as `GET /path` serves it.
-    var json: String {
-        var out = OSCQueryJSON()
-        write(to: &out)
-        return out.text
-    }
-
-    func write(to out: inout OSCQueryJSON) {
-        out.beginObject()
-        for attribute in Self.treeAttributes {
-            writeAttribute(attribute, to: &out)
+    /// `,"ACCESS":…,"TYPE":…`: the members between `DESCRIPTION` and `VALUE`.
+    var membersBeforeValue: [UInt8] {
+        OSCQueryJSON.members { out in
+            writeAttribute(.access, to: &out)
+            writeAttribute(.type, to: &out)
         }
-        out.endObject()
     }
 
-    /// The attributes of a node object, in the order they are written.
-    static let treeAttributes: [OSCQueryAttribute] = [
-        .fullPath, .description, .access, .type, .value, .range, .unit, .clipMode, .contents,
-    ]
-
-    /// `{"ATTRIBUTE": …}`, or `{}` when the node has no such attribute, as
-    /// `GET /path?ATTRIBUTE` serves it.
-    func json(for attribute: OSCQueryAttribute) -> String {
-        var out = OSCQueryJSON()
-        out.beginObject()
-        writeAttribute(attribute, to: &out)
-        out.endObject()
-        return out.text
+    /// `,"RANGE":…,"UNIT":…,"CLIPMODE":…,"OVERLOADS":…`: the members after `VALUE`.
+    var membersAfterValue: [UInt8] {
+        OSCQueryJSON.members { out in
+            for attribute in [OSCQueryAttribute.range, .unit, .clipMode, .overloads] {
+                writeAttribute(attribute, to: &out)
+            }
+        }
     }
 
-    /// Writes `"KEY":value` if the node has the attribute.
-    private func writeAttribute(_ attribute: OSCQueryAttribute, to out: inout OSCQueryJSON) {
+    /// Writes `"KEY":value` if the node has the declared attribute; nothing
+    /// for the attributes the namespace writes.
+    func writeAttribute(_ attribute: OSCQueryAttribute, to out: inout OSCQueryJSON) {
         switch attribute {
-        case .fullPath:
-            out.key(attribute.rawValue); out.string(fullPath)
         case .description:
             guard let description else { return }
             out.key(attribute.rawValue); out.string(description)
@@ -49,12 +33,6 @@ extension OSCQueryNode {
         case .type:
             guard let typeTags else { return }
             out.key(attribute.rawValue); out.string(typeTags)
-        case .value:
-            guard isReadable, let value else { return }
-            out.key(attribute.rawValue)
-            out.beginArray()
-            for argument in value { out.argument(argument) }
-            out.endArray()
         case .range:
             guard let range else { return }
             out.key(attribute.rawValue)
@@ -69,31 +47,35 @@ extension OSCQueryNode {
             guard let clipMode else { return }
             out.key(attribute.rawValue)
             Self.writeStrings(clipMode.map { $0?.rawValue }, to: &out)
-        case .contents:
-            guard isContainer else { return }
+        case .overloads:
+            guard !overloads.isEmpty else { return }
             out.key(attribute.rawValue)
-            out.beginObject()
-            for name in contents.keys.sorted(by: Self.addressOrder) {
-                out.key(name)
-                contents[name]!.write(to: &out)
+            out.beginArray()
+            for overload in overloads {
+                out.beginObject()
+                for attribute in [OSCQueryAttribute.type, .description, .range, .unit, .clipMode] {
+                    overload.writeAttribute(attribute, to: &out)
+                }
+                out.endObject()
             }
-            out.endObject()
-        case .hostInfo, .tags, .extendedType, .critical, .overloads, .html:
+            out.endArray()
+        case .fullPath, .value, .contents, .hostInfo, .tags, .extendedType, .critical, .html:
             return
         }
     }
 
+    /// One entry of `RANGE`: `{"MIN":…,"MAX":…}` or `{"VALS":[…]}`; `null`
+    /// for an argument without a range (the proposal's placeholder).
     private static func writeRange(_ range: OSCQueryRange?, to out: inout OSCQueryJSON) {
+        guard let range else { return out.null() }
         out.beginObject()
-        if let range {
-            if let min = range.min { out.key("MIN"); out.argument(min) }
-            if let max = range.max { out.key("MAX"); out.argument(max) }
-            if let values = range.values {
-                out.key("VALS")
-                out.beginArray()
-                for value in values { out.argument(value) }
-                out.endArray()
-            }
+        if let min = range.min { out.key("MIN"); out.argument(min) }
+        if let max = range.max { out.key("MAX"); out.argument(max) }
+        if let values = range.values {
+            out.key("VALS")
+            out.beginArray()
+            for value in values { out.argument(value) }
+            out.endArray()
         }
         out.endObject()
     }
@@ -104,16 +86,5 @@ extension OSCQueryNode {
             if let string { out.string(string) } else { out.null() }
         }
         out.endArray()
-    }
-
-    /// Names in the order people expect: numbers by value (`2` before `10`),
-    /// then everything else alphabetically.
-    static func addressOrder(_ a: String, _ b: String) -> Bool {
-        switch (Int(a), Int(b)) {
-        case let (x?, y?): x < y
-        case (.some, nil): true
-        case (nil, .some): false
-        case (nil, nil): a < b
-        }
     }
 }

@@ -1,14 +1,16 @@
 import OSC
 
-/// One node of an OSCQuery namespace: an OSC method (a parameter) or a
-/// container of other nodes, with the attributes the OSCQuery proposal
-/// defines for it.
+/// One node of an OSCQuery namespace as a model declares it: an OSC method
+/// (a parameter, an action) or a container, with the attributes the
+/// OSCQuery proposal defines for it, except its value: a method with a
+/// value names it by `valueKey`, and the model's `OSCQueryValues` give it
+/// when a request is answered. `OSCQueryNamespace` is built from these.
 ///
 /// A node is a method when it has `typeTags` (an empty string for a method
-/// without arguments) and a container when it has `contents`; `CONTENTS` is
-/// served for containers, `TYPE` for methods. The per-argument arrays
-/// (`value`, `range`, `unit`, `clipMode`) hold one entry per type tag.
-public struct OSCQueryNode: Sendable, Equatable {
+/// without arguments); it is served with `CONTENTS` when nodes are declared
+/// below it, or when it is no method. The per-argument arrays (`range`,
+/// `unit`, `clipMode`, and the value) hold one entry per type tag.
+public struct OSCQueryNode: Sendable, Hashable {
     /// What a client may do with the node's value (the `ACCESS` bit mask).
     public enum Access: Int, Sendable, Equatable, CaseIterable {
         /// No value: a container, or a method that only triggers something.
@@ -46,45 +48,45 @@ public struct OSCQueryNode: Sendable, Equatable {
     public var typeTags: String?
     /// `ACCESS`; nil leaves it out (the client then assumes read and write).
     public var access: Access?
-    /// The current value, one argument per type tag (`VALUE`).
-    public var value: [OSCArgument]?
+    /// Which value of the model's `OSCQueryValues` is this node's `VALUE`;
+    /// nil: it has none.
+    public var valueKey: Int?
     /// The range of each argument; a nil entry has none (`RANGE`).
     public var range: [OSCQueryRange?]?
-    /// The unit of each argument: `dB`, `gain`… (`UNIT`).
+    /// The unit of each argument, from the proposal's list: `gain.db`… (`UNIT`).
     public var unit: [String?]?
     /// The clipping of each argument (`CLIPMODE`).
     public var clipMode: [ClipMode?]?
-    /// The children, by their name (one address part).
-    public var contents: [String: OSCQueryNode]
+    /// The other type tag strings the method takes (`OVERLOADS`): each with
+    /// its own `typeTags`, `range`, `unit`, `clipMode` and `description`;
+    /// their paths, access and values are not served.
+    public var overloads: [OSCQueryNode]
 
     public init(fullPath: String,
                 description: String? = nil,
                 typeTags: String? = nil,
                 access: Access? = nil,
-                value: [OSCArgument]? = nil,
+                valueKey: Int? = nil,
                 range: [OSCQueryRange?]? = nil,
                 unit: [String?]? = nil,
                 clipMode: [ClipMode?]? = nil,
-                contents: [String: OSCQueryNode] = [:]) {
+                overloads: [OSCQueryNode] = []) {
         self.fullPath = fullPath
         self.description = description
         self.typeTags = typeTags
         self.access = access
-        self.value = value
+        self.valueKey = valueKey
         self.range = range
         self.unit = unit
         self.clipMode = clipMode
-        self.contents = contents
+        self.overloads = overloads
     }
 
     /// A container: no type, no value, `ACCESS` 0.
-    public static func container(_ fullPath: String, description: String? = nil,
-                                 contents: [String: OSCQueryNode] = [:]) -> OSCQueryNode {
-        OSCQueryNode(fullPath: fullPath, description: description, access: OSCQueryNode.Access.none,
-                     contents: contents)
+    public static func container(_ fullPath: String, description: String? = nil) -> OSCQueryNode {
+        OSCQueryNode(fullPath: fullPath, description: description, access: OSCQueryNode.Access.none)
     }
 
-    /// Whether the node is served with `CONTENTS`: it has children, or it is
-    /// no method (no type tags).
-    public var isContainer: Bool { !contents.isEmpty || typeTags == nil }
+    /// Whether `VALUE` may be served: `ACCESS` says readable, or is absent.
+    var isReadable: Bool { access?.isReadable ?? true }
 }

@@ -2,7 +2,7 @@ import OSC
 
 /// The range of one argument of an OSC method (one entry of `RANGE`):
 /// a minimum and/or maximum, or the list of the only values accepted.
-public struct OSCQueryRange: Sendable, Equatable {
+public struct OSCQueryRange: Sendable, Hashable {
     /// `MIN`: the smallest value expected.
     public var min: OSCArgument?
     /// `MAX`: the largest value expected.

@@ -1,6 +1,7 @@
 import Hummingbird
 import HTTPTypes
 import NIOCore
+import SystemSupport
 
 /// Answers OSCQuery's HTTP requests: `GET /path` for a node and everything
 /// below it, `GET /path?ATTRIBUTE` for one attribute, `GET /?HOST_INFO`;
@@ -8,6 +9,11 @@ import NIOCore
 /// read it (`Access-Control-Allow-Origin: *`): the namespace is what any
 /// client on the network may read, and changes go over the WebSocket, where
 /// a page of another origin is read-only.
+///
+/// A node with everything below it is written from the namespace a chunk
+/// at a time as the client reads it (a 256x256 rig's namespace is about
+/// 40 MB), gzip-compressed when the client accepts it; the values are read
+/// once, at the start, so the answer shows one moment.
 struct OSCQueryResponder: HTTPResponder {
     typealias Context = OSCQueryRequestContext
 
@@ -17,41 +23,39 @@ struct OSCQueryResponder: HTTPResponder {
     let oscPort: Int
     let oscTransport: String
 
+    /// Answers smaller than this are not worth compressing.
+    static let smallestCompressed = 1024
+
     /// A response before it becomes one: the status and a JSON or text body.
-    struct Answer: Equatable {
+    struct Answer {
         var status: HTTPResponse.Status
         var json: String? = nil
         var text: String? = nil
+        /// A JSON body written as it is sent.
+        var stream: OSCQueryNamespace.JSONStream? = nil
     }
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let host = context.remoteAddress?.peerHost ?? "?"
         guard gate.admit(host, for: "HTTP \(request.method) \(request.uri)") != .denied else {
-            return Self.response(Answer(status: .forbidden, text: "forbidden"))
+            return await Self.response(Answer(status: .forbidden, text: "forbidden"))
         }
         switch request.method {
         case .get, .head:
-            let response = Self.response(answer(path: request.uri.path, query: request.uri.query,
-                                                local: context.localAddress))
-            return request.method == .head ? Self.withoutBody(response) : response
+            let answer = answer(path: request.uri.path, query: request.uri.query, local: context.localAddress)
+            let gzip = Self.acceptsGzip(request.headers[values: .acceptEncoding])
+            return await Self.response(answer, gzip: gzip, bodyless: request.method == .head)
         case .options:
             // A browser's preflight: reading is all there is.
-            var response = Self.response(Answer(status: .noContent))
+            var response = await Self.response(Answer(status: .noContent))
             response.headers[.accessControlAllowMethods] = "GET, HEAD"
             response.headers[.accessControlAllowHeaders] = "*"
             return response
         default:
-            var response = Self.response(Answer(status: .methodNotAllowed, text: "only GET and HEAD are served"))
+            var response = await Self.response(Answer(status: .methodNotAllowed, text: "only GET and HEAD are served"))
             response.headers[.allow] = "GET, HEAD, OPTIONS"
             return response
         }
-    }
-
-    /// `HEAD`: the `GET` answer's status and header fields, its length, no body.
-    static func withoutBody(_ response: Response) -> Response {
-        var headers = response.headers
-        headers[.contentLength] = "\(response.body.contentLength ?? 0)"
-        return Response(status: response.status, headers: headers)
     }
 
     /// The answer to `GET path?query` from a client that reached the server
@@ -68,21 +72,37 @@ struct OSCQueryResponder: HTTPResponder {
             return Answer(status: .badRequest, text: "malformed path")
         }
         let model = gate.model
-        guard let node = path == "/" ? model.namespace() : model.node(at: path) else {
+        let namespace = model.namespace
+        guard let node = namespace.node(at: path) else {
             return Answer(status: .notFound, text: "no node at \(path)")
         }
         guard let attributeName else {
-            return Answer(status: .ok, json: node.json)
+            return Answer(status: .ok, stream: .init(namespace, node: node, values: model.values()))
         }
         guard let attribute = OSCQueryAttribute(rawValue: attributeName.uppercased()) else {
             return Answer(status: .badRequest, text: "unknown attribute \(attributeName)")
         }
         // The proposal: a query for an attribute the server does not support,
         // or for the VALUE of a node that is not readable, gets 204.
-        guard attribute.isServed, attribute != .value || node.isReadable else {
+        guard attribute.isServed, attribute != .value || namespace.isReadable(node) else {
             return Answer(status: .noContent)
         }
-        return Answer(status: .ok, json: node.json(for: attribute))
+        let values = model.values()
+        guard let json = namespace.json(for: attribute, of: node, values: values) else {
+            return Answer(status: .ok, stream: .init(namespace, contentsOf: node, values: values))
+        }
+        return Answer(status: .ok, json: json)
+    }
+
+    /// Whether an `Accept-Encoding` list takes gzip (`gzip`, `x-gzip` or
+    /// `*`, with no `q=0`).
+    static func acceptsGzip(_ fields: [String]) -> Bool {
+        fields.lazy.flatMap { $0.split(separator: ",") }.contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
+            guard let coding = parts.first, ["gzip", "x-gzip", "*"].contains(coding) else { return false }
+            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
+            return weight.map { $0 > 0 } ?? true
+        }
     }
 
     /// `VALUE` from `VALUE`, `VALUE=`, `VALUE&x=y`; nil for an empty query.
@@ -120,21 +140,78 @@ struct OSCQueryResponder: HTTPResponder {
         }
     }
 
-    static func response(_ answer: Answer) -> Response {
+    /// The response of an answer: a streamed one is sent in chunks as the
+    /// client reads, unless it fits one chunk; `gzip` compresses JSON of
+    /// some size; `bodyless` (`HEAD`) keeps the header fields, length
+    /// included, and drops the body.
+    static func response(_ answer: Answer, gzip: Bool = false, bodyless: Bool = false) async -> Response {
         var headers = HTTPFields()
         headers[.accessControlAllowOrigin] = "*"
-        let body: String
-        if let json = answer.json {
+        let body: [UInt8]
+        if var stream = answer.stream {
             headers[.contentType] = "application/json"
-            body = json
+            headers[.vary] = "Accept-Encoding"
+            let first = stream.next() ?? []
+            if let second = stream.next() {
+                // Larger than a chunk: streamed.
+                return await streamed(first: first, second: second, rest: stream, status: answer.status, headers: headers,
+                                gzip: gzip, bodyless: bodyless)
+            }
+            body = first
+        } else if let json = answer.json {
+            headers[.contentType] = "application/json"
+            body = Array(json.utf8)
         } else if let text = answer.text {
             headers[.contentType] = "text/plain; charset=utf-8"
-            body = text + "\n"
+            body = Array((text + "\n").utf8)
         } else {
-            body = ""
+            return Response(status: answer.status, headers: headers)
         }
-        guard answer.status != .noContent else { return Response(status: answer.status, headers: headers) }
-        return Response(status: answer.status, headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        var bytes = body
+        if gzip, headers[.contentType] == "application/json", body.count >= smallestCompressed,
+           let compressed = GzipEncoder().compress(body, finish: true) {
+            headers[.contentEncoding] = "gzip"
+            bytes = compressed
+        }
+        headers[.contentLength] = "\(bytes.count)"
+        guard !bodyless else { return Response(status: answer.status, headers: headers) }
+        return Response(status: answer.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A body of several chunks, written (and compressed) as the client
+    /// reads it; for `HEAD`, written only to be measured.
+    private static func streamed(first: [UInt8], second: [UInt8], rest: OSCQueryNamespace.JSONStream,
+                                 status: HTTPResponse.Status, headers: HTTPFields, gzip: Bool,
+                                 bodyless: Bool) async -> Response {
+        var headers = headers
+        if gzip { headers[.contentEncoding] = "gzip" }
+        /// Calls `send` with each chunk of the body as it is to be sent.
+        @Sendable func produce(_ send: ([UInt8]) async throws -> Void) async throws {
+            var stream = rest
+            let encoder = gzip ? GzipEncoder() : nil
+            var chunk: [UInt8]? = first
+            var following: [UInt8]? = second
+            while let current = chunk {
+                let last = following == nil
+                if let encoder {
+                    guard let compressed = encoder.compress(current, finish: last) else { return }
+                    if !compressed.isEmpty { try await send(compressed) }
+                } else {
+                    try await send(current)
+                }
+                chunk = following
+                following = last ? nil : stream.next()
+            }
+        }
+        if bodyless {
+            var length = 0
+            try? await produce { length += $0.count }
+            headers[.contentLength] = "\(length)"
+            return Response(status: status, headers: headers)
+        }
+        return Response(status: status, headers: headers, body: ResponseBody { writer in
+            try await produce { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
+            try await writer.finish(nil)
+        })
     }
 }

@@ -69,7 +69,7 @@ struct OSCQueryWebSocketSession: Sendable {
         }
         switch command.kind {
         case .listen:
-            guard let path = command.data, gate.model.node(at: path) != nil else {
+            guard let path = command.data, gate.model.namespace.node(at: path) != nil else {
                 logger.debug("OSCQuery: LISTEN to no node", metadata: ["path": "\(command.data ?? "")"])
                 return
             }

@@ -30,13 +30,8 @@ extension Controller {
     /// What a parameter is now, as its address carries it; nil for actions.
     func currentValue(_ target: Target) -> [OSCArgument]? {
         switch target {
-        case .parameter(let number, let place, let form):
-            return arguments(of: catalogue.parameters[number].get(state.scene, place), in: form)
-        case .matrixMap:
-            return channelMap(state.scene).map { .int32(Int32($0)) }
-        case .safe(.source(let n)): return [.int32(state.safes.sources.contains(n) ? 1 : 0)]
-        case .safe(.output(let m)): return [.int32(state.safes.outputs.contains(m) ? 1 : 0)]
-        case .safe(.master): return [.int32(state.safes.master ? 1 : 0)]
+        case .parameter, .matrixMap, .safe:
+            return value(target, in: state)
         case .current(let number, let place, let form):
             return movingValue(.parameter(number, place, form))
         case .delta, .touch, .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,

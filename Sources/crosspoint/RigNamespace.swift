@@ -1,31 +1,72 @@
 import OSC
 import OSCQuery
+import Presets
 import RigControl
 
-/// The rig's address space as OSCQuery serves it: built from the
-/// controller's descriptions at every request, so values are current; access
+/// The rig's address space as OSCQuery serves it: built once, at start,
+/// from the controller's descriptions (which come from the catalogue);
+/// values read from a copy of the rig state taken for each answer; access
 /// by the same policy as OSC.
 struct RigNamespace: OSCQueryModel {
     let controller: Controller
     let policy: AccessPolicy
+    let namespace: OSCQueryNamespace
+    /// The parameter each value key stands for.
+    private let targets: [Target]
 
-    func namespace() -> OSCQueryNode {
-        var root = OSCQueryNode.container("/", description: "Crosspoint: a live matrix mixer")
-        for parameter in controller.parameterDescriptions() {
-            let arguments = parameter.typeTags.count
-            root.insert(OSCQueryNode(
-                fullPath: parameter.address,
-                description: parameter.description,
-                typeTags: parameter.typeTags,
-                access: parameter.readable ? .readWrite : .write,
-                value: parameter.value,
-                range: arguments == 0 ? nil : parameter.range.map { range in
-                    range.map { OSCQueryRange.between(Float($0.lowerBound), Float($0.upperBound)) }
-                },
-                unit: arguments == 0 ? nil : Array(repeating: parameter.unit, count: arguments),
-                clipMode: arguments == 0 ? nil : parameter.range.map { $0 == nil ? nil : .both }))
+    init(controller: Controller, policy: AccessPolicy) {
+        self.controller = controller
+        self.policy = policy
+        var targets: [Target] = []
+        namespace = OSCQueryNamespace { declare in
+            declare(OSCQueryNode.container("/", description: "Crosspoint: a live matrix mixer"))
+            controller.describeAddresses { parameter in
+                var node = Self.node(parameter.signature, address: parameter.address,
+                                     clipped: parameter.access == .readWrite)
+                node.description = parameter.description
+                node.access = switch parameter.access {
+                case .readWrite: .readWrite
+                case .none: OSCQueryNode.Access.none
+                }
+                node.overloads = parameter.overloads.map { Self.node($0, address: "", clipped: false) }
+                if let target = parameter.target {
+                    node.valueKey = targets.count
+                    targets.append(target)
+                }
+                declare(node)
+            }
         }
-        return root
+        self.targets = targets
+    }
+
+    /// A signature's attributes: one entry per type tag, integer ranges for
+    /// `i`; `clipped`: values are clamped to their range (parameters).
+    private static func node(_ signature: ParameterDescription.Signature, address: String,
+                             clipped: Bool) -> OSCQueryNode {
+        let tags = Array(signature.typeTags)
+        let range: [OSCQueryRange?] = zip(tags, signature.range).map { tag, range in
+            range.map { tag == "i" ? .betweenIntegers(Int32($0.lowerBound), Int32($0.upperBound))
+                                   : .between(Float($0.lowerBound), Float($0.upperBound)) }
+        }
+        let any = !tags.isEmpty
+        return OSCQueryNode(fullPath: address, description: signature.description, typeTags: signature.typeTags,
+                            range: any ? range : nil, unit: any ? signature.unit : nil,
+                            clipMode: any && clipped ? range.map { $0 == nil ? nil : .both } : nil)
+    }
+
+    func values() -> any OSCQueryValues {
+        Values(controller: controller, state: controller.stateNow(), targets: targets)
+    }
+
+    /// The values at one moment.
+    private struct Values: OSCQueryValues {
+        let controller: Controller
+        let state: RigState
+        let targets: [Target]
+
+        func arguments(_ key: Int) -> [OSCArgument]? {
+            targets.indices.contains(key) ? controller.value(targets[key], in: state) : nil
+        }
     }
 
     func access(for host: String) -> OSCQueryClientAccess {

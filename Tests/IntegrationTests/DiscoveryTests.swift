@@ -68,6 +68,68 @@ extension Integration {
         }
     }
 
+    /// Every address the rig answers is a node, every array attribute has
+    /// one entry per type tag (in the node and in each of its OVERLOADS),
+    /// and every form a node declares is one the rig takes: sent with
+    /// values from its ranges, none is refused for its arguments.
+    @Test func everyAddressIsDescribedWithTheFormsItTakes() async throws {
+        try await withRig { rig in
+            let (status, tree) = try await get(rig, "/")
+            #expect(status == 200)
+            var nodes: [String: [String: Any]] = [:]
+            func collect(_ node: [String: Any]) {
+                nodes[node["FULL_PATH"] as? String ?? "?"] = node
+                for case let child as [String: Any] in (node["CONTENTS"] as? [String: Any] ?? [:]).values { collect(child) }
+            }
+            collect(try #require(tree as? [String: Any]))
+            let answered = ["/matrix/clear", "/matrix/map", "/status", "/ping", "/subscribe", "/unsubscribe",
+                            "/meters/subscribe", "/meters/unsubscribe", "/meters/rate", "/meters/input",
+                            "/meters/output", "/meters/input/rms", "/meters/output/rms", "/preset/save",
+                            "/preset/recall", "/preset/undo", "/preset/list", "/preset/delete", "/preset/rename",
+                            "/preset/current", "/safe/master", "/safe/source/2", "/safe/output/1",
+                            "/source/1/name", "/matrix/2/1/fader", "/output/2/delay", "/master/db"]
+            #expect(answered.filter { nodes[$0] == nil } == [], "not described")
+
+            var forms: [(address: String, form: [String: Any])] = []
+            for (address, node) in nodes where node["TYPE"] != nil {
+                forms.append((address, node))
+                for overload in node["OVERLOADS"] as? [[String: Any]] ?? [] { forms.append((address, overload)) }
+            }
+            for (address, form) in forms {
+                let tags = try #require(form["TYPE"] as? String)
+                for key in ["VALUE", "RANGE", "UNIT", "CLIPMODE"] {
+                    guard let entries = form[key] else { continue }
+                    #expect((entries as? [Any])?.count == tags.count, "\(address) \(tags): \(key) \(entries)")
+                }
+            }
+            #expect((nodes["/source/1/name"]?["RANGE"] as? [Any])?.first is NSNull)
+            #expect(nodes["/preset/recall"]?["ACCESS"] as? Int == 0)
+            #expect((nodes["/meters/output"]?["TYPE"] as? String) == "ff")
+            #expect((nodes["/matrix/1/1"]?["CONTENTS"] as? [String: Any]).map { Set($0.keys) } == ["db", "fader"])
+
+            // Each action's every form, from its own description.
+            for (address, form) in forms where nodes[address]?["ACCESS"] as? Int == 0 && !address.hasPrefix("/meters/i")
+                && !address.hasPrefix("/meters/o") {
+                let tags = try #require(form["TYPE"] as? String)
+                let ranges = form["RANGE"] as? [Any] ?? []
+                var arguments: [OSCTestClient.Argument] = []
+                for (index, tag) in tags.enumerated() {
+                    let low = ((index < ranges.count ? ranges[index] : nil) as? [String: Any])?["MIN"] as? Double
+                    switch tag {
+                    case "f": arguments.append(.float(Float(low ?? 1)))
+                    case "i": arguments.append(.int32(Int32(low ?? 1)))
+                    default: arguments.append(.string(address == "/preset/recall" && index > 0 ? "matrix" : "conformance"))
+                    }
+                }
+                try rig.osc.send(address, arguments: arguments)
+                try await rig.ping()
+            }
+            let refusals = try rig.osc.drain().filter { $0.address == "/error" }.map { "\($0.arguments)" }
+                .filter { $0.contains("expected") || $0.contains("argument") }
+            #expect(refusals == [], "forms the rig refuses")
+        }
+    }
+
     @Test func aWebSocketListenerHearsChangesAsOSC() async throws {
         try await withRig { rig in
             let port = rig.httpPort

@@ -27,23 +27,49 @@ import Testing
         #expect(out.text == #"{"A":[{},{}],"B":{"C":1,"D":null}}"#)
     }
 
-    @Test func insertBuildsContainersAndKeepsChildren() throws {
-        var root = OSCQueryNode.container("/")
-        root.insert(OSCQueryNode(fullPath: "/a/b/c", typeTags: "f"))
-        root.insert(OSCQueryNode.container("/a", description: "A"))
-        root.insert(OSCQueryNode(fullPath: "/a/d", typeTags: "i"))
-        let a = try #require(root.descendant(at: "/a"))
-        #expect(a.description == "A")
-        #expect(Set(a.contents.keys) == ["b", "d"])
-        #expect(root.descendant(at: "/a/b")?.fullPath == "/a/b")
-        #expect(root.descendant(at: "/a/b")?.access == OSCQueryNode.Access.none)
-        #expect(root.descendant(at: "/a/b/c/")?.typeTags == "f")
-        #expect(root.descendant(at: "/a/x") == nil)
-        #expect(root.descendant(at: "/") == root)
+    @Test func aNamespaceIsBuiltFromDeclaredNodesAndFoundByPath() throws {
+        let namespace = OSCQueryNamespace([
+            OSCQueryNode(fullPath: "/a/b/c", typeTags: "f"),
+            OSCQueryNode.container("/a", description: "A"),
+            OSCQueryNode(fullPath: "/a/d", typeTags: "i"),
+            OSCQueryNode(fullPath: "/n/10", typeTags: "i"),
+            OSCQueryNode(fullPath: "/n/2", typeTags: "i"),
+            OSCQueryNode(fullPath: "/n/x", typeTags: "i"),
+        ])
+        #expect(namespace.count == 9)
+        let a = try #require(namespace.node(at: "/a"))
+        #expect(namespace.description(of: a.index).map { String(decoding: $0, as: UTF8.self) } == "A")
+        #expect(namespace.entries[namespace.entries[a.index].children].map(\.name) == ["b", "d"])
+        #expect(namespace.path(of: try #require(namespace.node(at: "/a/b/c/"))) == "/a/b/c")
+        #expect(namespace.isContainer(try #require(namespace.node(at: "/a/b")).index))
+        #expect(!namespace.isContainer(try #require(namespace.node(at: "/a/d")).index))
+        #expect(namespace.node(at: "/a/x") == nil && namespace.node(at: "/a/b/c/d") == nil)
+        #expect(namespace.node(at: "/") == namespace.root && namespace.node(at: "") == namespace.root)
+        // Numbers by value, then names; "02" is not "2".
+        let n = try #require(namespace.node(at: "/n"))
+        #expect(namespace.entries[namespace.entries[n.index].children].map(\.name) == ["2", "10", "x"])
+        #expect(namespace.node(at: "/n/02") == nil && namespace.node(at: "/n/10") != nil)
+    }
+
+    @Test func aNodeWithChildrenIsAMethodListingThemInContents() throws {
+        struct Values: OSCQueryValues {
+            func arguments(_ key: Int) -> [OSCArgument]? { [.float(Float(key))] }
+        }
+        let namespace = OSCQueryNamespace([
+            OSCQueryNode(fullPath: "/p", typeTags: "f", access: .readWrite, valueKey: 1),
+            OSCQueryNode(fullPath: "/p/db", typeTags: "f", access: .readWrite, valueKey: 2),
+        ])
+        var stream = OSCQueryNamespace.JSONStream(namespace, node: try #require(namespace.node(at: "/p")),
+                                                  values: Values())
+        var text = ""
+        while let chunk = stream.next(size: 1) { text += String(decoding: chunk, as: UTF8.self) }
+        #expect(text == #"{"FULL_PATH":"/p","ACCESS":3,"TYPE":"f","VALUE":[1.0],"CONTENTS":{"#
+            + #""db":{"FULL_PATH":"/p/db","ACCESS":3,"TYPE":"f","VALUE":[2.0]}}}"#)
     }
 
     @Test func ordersNamesNumericallyThenAlphabetically() {
-        #expect(["10", "b", "2", "a", "1"].sorted(by: OSCQueryNode.addressOrder) == ["1", "2", "10", "a", "b"])
+        let names = ["10", "b", "2", "a", "1"]
+        #expect(names.sorted { OSCQueryNamespace.OrderKey($0) < OSCQueryNamespace.OrderKey($1) } == ["1", "2", "10", "a", "b"])
     }
 
     @Test func accessBitsFollowTheProposal() {
@@ -64,6 +90,16 @@ import Testing
         #expect(OSCQueryResponder.oscPath(fromURLPath: "/a%2") == nil)
         #expect(OSCQueryResponder.oscPath(fromURLPath: "/a%zz") == nil)
         #expect(OSCQueryResponder.oscPath(fromURLPath: "/%FF") == nil)
+    }
+
+    @Test func acceptEncodingIsReadAsHTTPSaysIt() {
+        #expect(OSCQueryResponder.acceptsGzip(["gzip, deflate, br"]))
+        #expect(OSCQueryResponder.acceptsGzip(["br;q=1.0, GZIP;q=0.5"]))
+        #expect(OSCQueryResponder.acceptsGzip(["*"]))
+        #expect(!OSCQueryResponder.acceptsGzip(["gzip;q=0"]))
+        #expect(!OSCQueryResponder.acceptsGzip(["gzip; q=0.000"]))
+        #expect(!OSCQueryResponder.acceptsGzip(["identity", "deflate"]))
+        #expect(!OSCQueryResponder.acceptsGzip([]))
     }
 
     @Test func parsesWebSocketCommands() {

@@ -38,7 +38,7 @@ import Testing
     }
 
     /// Runs `body` with a started server, and stops it whatever happens.
-    func withServer(model: FakeModel = FakeModel(), setLog: SetLog? = nil,
+    func withServer(model: any OSCQueryModel = FakeModel(), setLog: SetLog? = nil,
                     _ body: (OSCQueryServer) async throws -> Void) async throws {
         var onPacket: OSCQueryServer.PacketHandler?
         if let setLog { onPacket = { packet, peer in setLog.append(packet, peer) } }
@@ -91,7 +91,7 @@ import Testing
             #expect(volume["ACCESS"] as? Int == 3)
             #expect(volume["VALUE"] as? [Double] == [0.5])
             #expect((volume["RANGE"] as? [[String: Double]]) == [["MIN": 0, "MAX": 2]])
-            #expect(volume["UNIT"] as? [String] == ["gain"])
+            #expect(volume["UNIT"] as? [String] == ["gain.linear"])
             #expect(volume["CLIPMODE"] as? [String] == ["both"])
             #expect(volume["DESCRIPTION"] as? String == "Source 1 gain")
             #expect(volume["CONTENTS"] == nil)
@@ -99,7 +99,8 @@ import Testing
             let pan = try #require(node(tree, "/output/1/pan"))
             #expect(pan["DESCRIPTION"] as? String == "Pan of output 1, \"quoted\"")
             #expect((pan["VALUE"] as? [Any])?.count == 2)
-            #expect((pan["RANGE"] as? [[String: Any]])?.last?.isEmpty == true)
+            // No range for the second argument: null, the proposal's placeholder.
+            #expect((pan["RANGE"] as? [Any])?.last is NSNull)
             #expect((pan["UNIT"] as? [Any])?.last is NSNull)
             let mode = try #require(node(tree, "/output/1/mode"))
             #expect((mode["RANGE"] as? [[String: [String]]]) == [["VALS": ["mono", "stereo"]]])
@@ -108,6 +109,10 @@ import Testing
             let recall = try #require(node(tree, "/preset/recall"))
             #expect(recall["ACCESS"] as? Int == 2)
             #expect(recall["VALUE"] == nil)
+            // Its other form, with its own type, range and unit.
+            let overloads = try #require(recall["OVERLOADS"] as? [[String: Any]])
+            #expect(overloads.count == 1 && overloads.first?["TYPE"] as? String == "sf")
+            #expect((overloads.first?["UNIT"] as? [Any])?.last as? String == "time.second")
             // A method without arguments is a method (empty TYPE), not a container.
             let undo = try #require(node(tree, "/preset/undo"))
             #expect(undo["TYPE"] as? String == "")
@@ -143,7 +148,8 @@ import Testing
             #expect(try await attribute("/source/1/volume?VALUE").keys.sorted() == ["VALUE"])
             #expect(try await attribute("/source/1/volume?TYPE")["TYPE"] as? String == "f")
             #expect(try await attribute("/source/1/volume?ACCESS")["ACCESS"] as? Int == 3)
-            #expect(try await attribute("/source/1/volume?UNIT")["UNIT"] as? [String] == ["gain"])
+            #expect(try await attribute("/source/1/volume?UNIT")["UNIT"] as? [String] == ["gain.linear"])
+            #expect((try await attribute("/preset/recall?OVERLOADS")["OVERLOADS"] as? [Any])?.count == 1)
             #expect(try await attribute("/source/1/volume?CLIPMODE")["CLIPMODE"] as? [String] == ["both"])
             #expect(try await attribute("/source/1/volume?DESCRIPTION")["DESCRIPTION"] as? String == "Source 1 gain")
             #expect(try await attribute("/source/1/volume?FULL_PATH")["FULL_PATH"] as? String == "/source/1/volume")
@@ -188,6 +194,40 @@ import Testing
             #expect(preflight.status == 204)
             #expect(preflight.headers["access-control-allow-origin"] == "*")
             #expect(preflight.headers["access-control-allow-methods"] == "GET, HEAD")
+        }
+    }
+
+    /// A namespace larger than a chunk is streamed, and compressed for a
+    /// client that asks: the same JSON either way, whole and in order.
+    @Test func streamsLargeNamespacesAndCompressesThemOnRequest() async throws {
+        let model = WideModel(side: 40)  // 3,200 methods, about 500 KB
+        try await withServer(model: model) { server in
+            let plain = try await Curl.get(url(server, "/"))
+            #expect(plain.status == 200 && plain.body.utf8.count > 200_000)
+            #expect(plain.headers["transfer-encoding"] == "chunked" && plain.headers["content-encoding"] == nil)
+            let tree = try plain.json()
+            #expect(SpecShape.problems(node: tree, path: "/") == [])
+            let point = try #require(node(tree, "/grid/40/7"))
+            #expect((point["VALUE"] as? [Double])?.first.map { abs($0 - 40.007) < 1e-4 } == true)
+            #expect((node(tree, "/grid/40/7/db")?["TYPE"] as? String) == "f")
+            let grid = try #require(node(tree, "/grid")?["CONTENTS"] as? [String: Any])
+            #expect(grid.count == 40 && grid.values.allSatisfy { (($0 as? [String: Any])?["CONTENTS"] as? [String: Any])?.count == 40 })
+
+            let packed = try await Curl.get(url(server, "/"), compressed: true)
+            #expect(packed.headers["content-encoding"] == "gzip")
+            #expect(packed.headers["vary"] == "Accept-Encoding")
+            #expect(packed.body == plain.body)
+            // A client that refuses gzip gets it plain.
+            let refused = try await Curl.get(url(server, "/"), headers: ["Accept-Encoding: gzip;q=0"])
+            #expect(refused.headers["content-encoding"] == nil && refused.body == plain.body)
+
+            // HEAD measures what GET would send.
+            let head = try await Curl.get(url(server, "/"), method: "HEAD")
+            #expect(head.headers["content-length"] == "\(plain.body.utf8.count)")
+            // A contents query streams the children alone.
+            let contents = try await Curl.get(url(server, "/grid/3?CONTENTS"))
+            let children = try #require((try contents.json() as? [String: Any])?["CONTENTS"] as? [String: Any])
+            #expect(children.count == 40 && (children["12"] as? [String: Any])?["FULL_PATH"] as? String == "/grid/3/12")
         }
     }
 

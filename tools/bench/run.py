@@ -22,9 +22,10 @@
    sample) are timed, beside the same with no saves (tools/bench/probe.c saves).
 6. Memory: resident size of `serve` at 64x64 over a minute of OSC traffic.
 7. Timed bundles and one-period recalls (timing.py), and feedback fan-out:
-   64 subscribers while 4 clients drag faders (fanout.py), in their own modules.
+   64 subscribers while 4 clients drag faders (fanout.py), and OSCQuery
+   discovery at 8x8, 64x64 and 256x256 (discovery.py), in their own modules.
 
-`--only recall`, `--only saves` and `--only fanout` run that benchmark alone
+`--only recall`, `--only saves`, `--only fanout` and `--only discovery` run that benchmark alone
 and replace its section and its rows of the Targets table in an existing --out
 (BENCHMARKS.md by default); an --out that does not exist gets that section alone.
 """
@@ -42,6 +43,8 @@ import sys
 import tempfile
 import time
 
+import discovery
+import discovery_report
 import fanout
 import fanout_report
 import timing
@@ -195,13 +198,13 @@ class Rig:
     def connect(self, a, b):
         subprocess.run(["jack_connect", a, b], env=self.env, capture_output=True)
 
-    def serve(self, binary, inputs, outputs, port, label="serve"):
+    def serve(self, binary, inputs, outputs, port, label="serve", extra=()):
         state = os.path.join(self.workdir, f"{label}-state")
         os.makedirs(os.path.join(state, "presets"), exist_ok=True)
         process = self.start([binary, "serve", "--inputs", str(inputs), "--outputs", str(outputs),
                               "--osc-port", str(port), "--http-port", "0", "--no-autostart", "--jack-server", self.name,
                               "--presets", os.path.join(state, "presets"),
-                              "--state", os.path.join(state, "state.json")], label)
+                              "--state", os.path.join(state, "state.json"), *extra], label)
         log_path = os.path.join(self.workdir, f"{label}.log")
         deadline = time.time() + 20
         while time.time() < deadline:
@@ -857,7 +860,7 @@ def main():
     parser.add_argument("--saves", type=int, default=100, help="back-to-back saves per round")
     parser.add_argument("--fanout-rounds", type=int, default=3)
     parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
-    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout"],
+    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "discovery"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
     parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
@@ -903,6 +906,12 @@ def main():
         replace_or_write(args, info, started, section, targets, fanout.TARGET)
         shutil.rmtree(workdir, ignore_errors=True)
         return
+    if args.only == "discovery":
+        results = discovery.discovery_benchmarks(args.binary, workdir, Rig, log)
+        section, targets = discovery_report.discovery_report(results, os.path.relpath(args.binary, ROOT), verdict)
+        replace_or_write(args, info, started, section, targets, discovery.TARGET)
+        shutil.rmtree(workdir, ignore_errors=True)
+        return
     ours, reference = kernel_sweep(args.binary, args.rounds, args.seconds)
     log("whole process beside jack_mix_box")
     peer = peer_comparison(args.binary, args.probe, workdir, args.peer_seconds)
@@ -921,6 +930,8 @@ def main():
                                     max(20, args.recall_bench_trials // 20), log)
     log("feedback fan-out")
     fanned = fanout.fanout_benchmarks(args.binary, workdir, Rig, args.fanout_rounds, args.fanout_seconds, log)
+    log("discovery")
+    discovered = discovery.discovery_benchmarks(args.binary, workdir, Rig, log)
     finished = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
     binary = os.path.relpath(args.binary, ROOT)
     commands = [
@@ -945,6 +956,8 @@ def main():
     timing.splice(args.out, timing.timing_report(timed, binary), "")
     section, targets = fanout_report.fanout_report(fanned, binary, verdict)
     splice_section(args.out, section, targets, fanout.TARGET, fanout_report.full_run_note(fanned))
+    section, targets = discovery_report.discovery_report(discovered, binary, verdict)
+    splice_section(args.out, section, targets, discovery.TARGET, "(From the run above.)")
     shutil.rmtree(workdir, ignore_errors=True)
     log(f"wrote {args.out}")
 

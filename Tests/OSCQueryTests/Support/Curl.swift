@@ -22,7 +22,9 @@ enum Curl {
     /// GETs `url` (or asks it with `method`; `HEAD` as curl's `--head`);
     /// throws `Failure` if curl could not get an answer (exit code 7:
     /// connection refused).
-    static func get(_ url: String, method: String = "GET", headers extra: [String] = []) async throws -> Reply {
+    /// `compressed`: asks for gzip (`--compressed`), and curl unpacks it.
+    static func get(_ url: String, method: String = "GET", headers extra: [String] = [],
+                    compressed: Bool = false) async throws -> Reply {
         let bodyFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("oscquery-test-\(UUID().uuidString)")
         let headerFile = bodyFile.appendingPathExtension("headers")
@@ -34,6 +36,7 @@ enum Curl {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let request = method == "HEAD" ? ["--head"] : ["--request", method]
         process.arguments = ["curl", "--silent", "--globoff", "--max-time", "10"] + request
+            + (compressed ? ["--compressed"] : [])
             + extra.flatMap { ["--header", $0] }
             + ["--dump-header", headerFile.path, "--output", bodyFile.path,
                "--write-out", "%{http_code} %{content_type}", url]

@@ -15,34 +15,55 @@ final class FakeModel: OSCQueryModel {
         rules.withLock { $0[host] } ?? .full
     }
 
-    func namespace() -> OSCQueryNode {
-        var root = OSCQueryNode.container("/", description: "Crosspoint test rig")
-        for (source, volume) in volumes.withLock({ $0 }) {
-            root.insert(OSCQueryNode(
+    /// Value keys: 1 and 2 the sources' volumes; the others fixed values.
+    let namespace: OSCQueryNamespace = {
+        var nodes = [OSCQueryNode.container("/", description: "Crosspoint test rig")]
+        for source in [1, 2] {
+            nodes.append(OSCQueryNode(
                 fullPath: "/source/\(source)/volume", description: "Source \(source) gain",
-                typeTags: "f", access: .readWrite, value: [.float(volume)],
-                range: [.between(0, 2)], unit: ["gain"], clipMode: [.both]))
-            root.insert(OSCQueryNode(
-                fullPath: "/source/\(source)/name", typeTags: "s", access: .read,
-                value: [.string("in \(source)")]))
+                typeTags: "f", access: .readWrite, valueKey: source,
+                range: [.between(0, 2)], unit: ["gain.linear"], clipMode: [.both]))
+            nodes.append(OSCQueryNode(
+                fullPath: "/source/\(source)/name", typeTags: "s", access: .read, valueKey: 10 + source))
         }
-        root.insert(OSCQueryNode(
-            fullPath: "/matrix/10/1/gain", typeTags: "f", access: .readWrite, value: [.float(0.1)]))
-        root.insert(OSCQueryNode(
-            fullPath: "/matrix/2/1/gain", typeTags: "f", access: .readWrite, value: [.float(0)]))
-        root.insert(OSCQueryNode(
+        nodes.append(OSCQueryNode(fullPath: "/matrix/10/1/gain", typeTags: "f", access: .readWrite, valueKey: 20))
+        nodes.append(OSCQueryNode(fullPath: "/matrix/2/1/gain", typeTags: "f", access: .readWrite, valueKey: 21))
+        nodes.append(OSCQueryNode(
             fullPath: "/output/1/pan", description: "Pan of output 1, \"quoted\"",
-            typeTags: "fi", access: .readWrite, value: [.float(-0.25), .int32(3)],
-            range: [.between(-1, 1), nil], unit: ["position", nil], clipMode: [.both, nil]))
-        root.insert(OSCQueryNode(
-            fullPath: "/output/1/mode", typeTags: "s", access: .readWrite, value: [.string("stereo")],
+            typeTags: "fi", access: .readWrite, valueKey: 30,
+            range: [.between(-1, 1), nil], unit: ["none", nil], clipMode: [.both, nil]))
+        nodes.append(OSCQueryNode(
+            fullPath: "/output/1/mode", typeTags: "s", access: .readWrite, valueKey: 31,
             range: [.oneOf([.string("mono"), .string("stereo")])]))
-        root.insert(OSCQueryNode(
+        nodes.append(OSCQueryNode(
             fullPath: "/preset/recall", description: "Recall a preset by name",
-            typeTags: "s", access: .write, value: [.string("secret")]))
-        root.insert(OSCQueryNode(fullPath: "/preset/undo", typeTags: "", access: OSCQueryNode.Access.none))
-        root.insert(OSCQueryNode(fullPath: "/status/running", typeTags: "T", access: .read,
-                                 value: [.bool(true)]))
-        return root
+            typeTags: "s", access: .write, valueKey: 40,
+            overloads: [OSCQueryNode(fullPath: "", description: "With a fade", typeTags: "sf",
+                                     range: [nil, .between(0, 60)], unit: [nil, "time.second"])]))
+        nodes.append(OSCQueryNode(fullPath: "/preset/undo", typeTags: "", access: OSCQueryNode.Access.none))
+        nodes.append(OSCQueryNode(fullPath: "/status/running", typeTags: "T", access: .read, valueKey: 50))
+        return OSCQueryNamespace(nodes)
+    }()
+
+    func values() -> any OSCQueryValues {
+        Values(volumes: volumes.withLock { $0 })
+    }
+
+    struct Values: OSCQueryValues {
+        let volumes: [Int: Float]
+
+        func arguments(_ key: Int) -> [OSCArgument]? {
+            switch key {
+            case 1, 2: volumes[key].map { [.float($0)] }
+            case 11, 12: [.string("in \(key - 10)")]
+            case 20: [.float(0.1)]
+            case 21: [.float(0)]
+            case 30: [.float(-0.25), .int32(3)]
+            case 31: [.string("stereo")]
+            case 40: [.string("secret")]
+            case 50: [.bool(true)]
+            default: nil
+            }
+        }
     }
 }

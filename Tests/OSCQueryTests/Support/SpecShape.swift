@@ -36,7 +36,7 @@ enum SpecShape {
             if let arity, array.count != arity { problems.append("\(path): \(key) has \(array.count) for TYPE \(type!)") }
             if arity == nil { problems.append("\(path): \(key) without TYPE") }
         }
-        for entry in node["RANGE"] as? [Any] ?? [] {
+        for entry in node["RANGE"] as? [Any] ?? [] where !(entry is NSNull) {
             guard let range = entry as? [String: Any] else { problems.append("\(path): RANGE entry not an object"); continue }
             for key in range.keys where !rangeKeys.contains(key) { problems.append("\(path): RANGE key \(key)") }
             if let vals = range["VALS"], !(vals is [Any]) { problems.append("\(path): VALS not an array") }
@@ -48,6 +48,18 @@ enum SpecShape {
             if entry is NSNull { continue }
             guard let mode = entry as? String, clipModes.contains(mode) else {
                 problems.append("\(path): CLIPMODE entry \(entry)"); continue
+            }
+        }
+        if let overloads = node["OVERLOADS"] {
+            guard let forms = overloads as? [[String: Any]] else { return problems + ["\(path): OVERLOADS not objects"] }
+            for form in forms {
+                // Each form is described as a method is, without CONTENTS.
+                guard form["CONTENTS"] == nil, let type = form["TYPE"] as? String else {
+                    problems.append("\(path): OVERLOADS entry \(form)"); continue
+                }
+                var described = form
+                described["FULL_PATH"] = path
+                problems += Self.problems(node: described, path: path).map { "OVERLOADS \(type): \($0)" }
             }
         }
         if let contents = node["CONTENTS"] {
