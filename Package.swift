@@ -39,6 +39,8 @@ let package = Package(
                        providers: [.apt(["liblo-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client",
+                       providers: [.apt(["libavahi-client-dev"])]),
 
         // Pure Swift: scene model, laws, ramps, the lock-free queue and the
         // real-time render kernel. No JACK, no liblo: renders offline in tests.
@@ -85,6 +87,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // DNS-SD advertising through the Avahi daemon (`_osc._udp`,
+        // `_oscjson._tcp`), on Avahi's own thread.
+        .target(name: "Advertising", dependencies: [
+            "CAvahi", .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // Offline timing of the render kernel and of a preset recall (`crosspoint bench`).
         .target(name: "Bench", dependencies: [
             "MixCore", "Catalogue", "OSC", "Presets", "RigControl", "SystemSupport",
@@ -92,8 +100,8 @@ let package = Package(
         ]),
 
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "Catalogue", "OSC", "OSCQuery", "Presets", "RigControl", "JackHost", "Bench", "SystemSupport",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "MixCore", "Catalogue", "OSC", "OSCQuery", "Advertising", "Presets", "RigControl", "JackHost", "Bench",
+            "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
             // Release builds link the Swift runtime and FoundationEssentials

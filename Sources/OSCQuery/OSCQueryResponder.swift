@@ -18,7 +18,7 @@ struct OSCQueryResponder: HTTPResponder {
     typealias Context = OSCQueryRequestContext
 
     let gate: OSCQueryAccessGate
-    let name: String
+    let hostName: OSCQueryHostName
     let oscIP: String?
     let oscPort: Int
     let oscTransport: String
@@ -64,7 +64,7 @@ struct OSCQueryResponder: HTTPResponder {
         let attributeName = query.flatMap { Self.attributeName(fromQuery: $0) }
         if attributeName?.uppercased() == OSCQueryAttribute.hostInfo.rawValue {
             // The path is irrelevant to HOST_INFO.
-            let info = OSCQueryHostInfo(name: name, oscIP: oscIP, oscPort: oscPort, oscTransport: oscTransport,
+            let info = OSCQueryHostInfo(name: hostName.name, oscIP: oscIP, oscPort: oscPort, oscTransport: oscTransport,
                                         wsIP: local?.peerHost, wsPort: local?.port ?? 0)
             return Answer(status: .ok, json: info.json)
         }

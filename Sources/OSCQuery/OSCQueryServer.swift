@@ -48,6 +48,7 @@ public final class OSCQueryServer: Sendable {
     private let logger: Logger
     private let responder: OSCQueryResponder
     private let gate: OSCQueryAccessGate
+    private let hostName: OSCQueryHostName
     private let listeners = OSCQueryListeners()
     private let onPacket: PacketHandler?
     private let onClose: CloseHandler
@@ -85,7 +86,8 @@ public final class OSCQueryServer: Sendable {
         self.onPacket = onPacket
         self.onClose = onClose
         gate = OSCQueryAccessGate(model: model, logger: logger)
-        responder = OSCQueryResponder(gate: gate, name: name, oscIP: oscIP, oscPort: oscPort,
+        hostName = OSCQueryHostName(name)
+        responder = OSCQueryResponder(gate: gate, hostName: hostName, oscIP: oscIP, oscPort: oscPort,
                                       oscTransport: oscTransport)
     }
 
@@ -96,6 +98,13 @@ public final class OSCQueryServer: Sendable {
             if case .running(_, _, let port) = phase { return port }
             return requestedPort
         }
+    }
+
+    /// The host's name in `HOST_INFO` (`NAME`); may be changed while the
+    /// server runs (to follow a DNS-SD rename).
+    public var name: String {
+        get { hostName.name }
+        set { hostName.name = newValue }
     }
 
     /// HTTP requests, WebSocket upgrades and WebSocket set requests refused

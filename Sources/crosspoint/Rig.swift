@@ -1,3 +1,4 @@
+import Advertising
 import Catalogue
 import Dispatch
 import FoundationEssentials
@@ -32,6 +33,10 @@ final class Rig {
         var subscriptionLease: Duration?
         /// Subscribe a client that changes something (`--auto-subscribe`).
         var autoSubscribe = false
+        /// The DNS-SD name, also OSCQuery's `NAME`.
+        var name: String
+        /// Advertise over DNS-SD (not with `--no-advertise`).
+        var advertise: Bool
         var presets: URL
         var state: URL
         /// A preset to start from instead of the saved state.
@@ -49,6 +54,7 @@ final class Rig {
     let meters: MeterStream
     let scheduler: BundleScheduler
     let discovery: OSCQueryServer?
+    private var advertisement: ServiceAdvertisement?
     private var threads: [Thread] = []
 
     /// Builds every part; opens the OSC sockets, so a port in use fails here.
@@ -97,7 +103,7 @@ final class Rig {
         discovery = configuration.httpPort.map { port in
             OSCQueryServer(
                 bind: configuration.osc.bind, port: port, oscPort: server.port, oscTransport: "UDP",
-                name: "Crosspoint \(configuration.host.clientName)",
+                name: configuration.name,
                 model: RigNamespace(controller: controller, policy: configuration.osc.policy), logger: logger,
                 // A WebSocket is a client session like any other.
                 onPacket: { controller.handle($0, from: $1) },
@@ -154,6 +160,7 @@ final class Rig {
         // unreachable" where it listened) takes its subscriptions with it.
         server.start(handler: { controller.handle($0, from: $1) },
                      departure: { controller.depart($0) })
+        advertise()
         let tcp = configuration.osc.tcp ? " (and TCP)" : ""
         let http = discovery.map { ", OSCQuery on HTTP port \($0.port)" } ?? ""
         logger.notice("ready: OSC on UDP port \(server.port)\(tcp)\(http), JACK client '\(host.clientName)', \(mixer.inputs)x\(mixer.outputs), pan law \(configuration.panLaw.rawValue), smoothing \(configuration.smoothingSeconds * 1000) ms")
@@ -172,6 +179,23 @@ final class Rig {
         logger.notice("stopped")
     }
 
+    /// Advertises `_osc._udp` (and `_osc._tcp`) on the OSC port and
+    /// `_oscjson._tcp` on the HTTP port actually bound, on the interface of
+    /// the OSC bind address (every interface for a wildcard). Avahi runs on
+    /// its own thread; a missing daemon is logged, not fatal.
+    private func advertise() {
+        guard configuration.advertise else { return }
+        var services = [AdvertisedService(type: "_osc._udp", port: server.port)]
+        if configuration.osc.tcp { services.append(AdvertisedService(type: "_osc._tcp", port: server.port)) }
+        if let discovery { services.append(AdvertisedService(type: "_oscjson._tcp", port: discovery.port)) }
+        let advertisement = ServiceAdvertisement(
+            name: configuration.name, services: services,
+            interface: ServiceAdvertisement.interfaceIndex(holding: configuration.osc.bind), logger: logger,
+            renamed: { [discovery] in discovery?.name = $0 })
+        advertisement.start()
+        self.advertisement = advertisement
+    }
+
     private func start(_ loop: @escaping @Sendable () -> Void) {
         let thread = Thread(block: loop)
         thread.start()
@@ -182,6 +206,7 @@ final class Rig {
     /// (each save is answered), ends every loop (the state keeper writes
     /// what is pending), then leaves JACK.
     private func stop() {
+        advertisement?.stop() // withdrawn before the sockets close
         server.stop()
         discovery?.stop()
         scheduler.stop()

@@ -1,5 +1,7 @@
+import Advertising
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import JackHost
 import Logging
 import MixCore
@@ -57,6 +59,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Outputs that belong to no stereo pair, comma-separated (e.g. 5,6). Other outputs pair as (1,2), (3,4), ….")
     var monoOutputs: String?
 
+    @Option(help: "The name the rig is advertised under (DNS-SD) and gives in OSCQuery's HOST_INFO (default: 'Crosspoint <jack-name> on <host>'); at most 63 bytes.")
+    var name: String?
+
+    @Flag(help: "Do not advertise the rig over DNS-SD (Avahi).")
+    var noAdvertise = false
+
     @Option(help: "JACK client name.")
     var jackName = "crosspoint"
 
@@ -97,6 +105,9 @@ struct Serve: ParsableCommand {
         guard (0...65535).contains(httpPort) else { throw ValidationError("--http-port must be 0-65535") }
         _ = try monoOutputSet()
         _ = try accessPolicy()
+        if let name, let problem = ServiceAdvertisement.problem(withName: name) {
+            throw ValidationError("--name: \(problem)")
+        }
         guard subscriptionTimeout >= 0 && subscriptionTimeout <= 86_400 else {
             throw ValidationError("--subscription-timeout must be 0-86400 seconds")
         }
@@ -126,6 +137,18 @@ struct Serve: ParsableCommand {
         return set
     }
 
+    /// `--name`, else `Crosspoint <jack-name> on <host>`, cut to the 63
+    /// bytes a DNS-SD name may have.
+    private func serviceName() -> String {
+        if let name { return name }
+        var host = [CChar](repeating: 0, count: 256)
+        let hostName = gethostname(&host, host.count - 1) == 0
+            ? String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        var name = hostName.isEmpty ? "Crosspoint \(jackName)" : "Crosspoint \(jackName) on \(hostName)"
+        while name.utf8.count > 63 { name.removeLast() }
+        return name
+    }
+
     func run() throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -150,6 +173,7 @@ struct Serve: ParsableCommand {
             smoothingSeconds: Float(smoothingMs / 1000), longestDelay: Float(maxDelayMs), host: host, osc: osc, httpPort: noHttp ? nil : httpPort,
             subscriptionLease: subscriptionTimeout > 0 ? .milliseconds(Int(subscriptionTimeout * 1000)) : nil,
             autoSubscribe: autoSubscribe,
+            name: serviceName(), advertise: !noAdvertise,
             presets: URL(fileURLWithPath: presets),
             state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
             scene: scene)

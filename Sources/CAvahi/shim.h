@@ -1,0 +1,10 @@
+#ifndef CROSSPOINT_CAVAHI_SHIM_H
+#define CROSSPOINT_CAVAHI_SHIM_H
+#include <avahi-client/client.h>
+#include <avahi-client/publish.h>
+#include <avahi-common/alternative.h>
+#include <avahi-common/error.h>
+#include <avahi-common/malloc.h>
+#include <avahi-common/thread-watch.h>
+#include <avahi-common/timeval.h>
+#endif
