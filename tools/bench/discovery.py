@@ -16,7 +16,7 @@ Against the real `crosspoint serve` on a private jackd, at 8x8, 64x64 and
   as long idle; the p99 of each.
 - Resident size: VmRSS of serve sampled every 2 ms during one `GET /`,
   the highest minus the size just before; and the same rig started again
-  with `--no-http`, for what the namespace itself holds.
+  with `--no-http`, for what the OSCQuery server and its namespace hold.
 """
 import gzip
 import http.client
@@ -199,7 +199,7 @@ def discovery_benchmark(binary, workdir, rig_class, size, log):
             get(port, "/")
         during = pinger.stop()
         rig.stop(serve)
-        # The same rig without the OSCQuery server: what the namespace itself holds.
+        # The same rig without the OSCQuery server: what the server and its namespace hold.
         bare = rig.serve(binary, size, size, 0, f"serve-discovery-{size}-bare", extra=("--no-http",))
         time.sleep(1)
         bare_kib = rss_kib(bare.pid)

@@ -18,11 +18,11 @@ def discovery_report(results, binary, verdict):
         f"(the unpacked answer checked equal to the plain one). Leaf: {LEAF_REQUESTS} requests on one kept-alive "
         f"connection. LISTEN: {LISTEN_COMMANDS} commands then a `/ping` frame, until its `/pong`, per command. "
         "Resident: serve's VmRSS sampled every 2 ms during one `GET /`, highest minus before; 'at rest' is "
-        "VmRSS before it (JACK's shared memory included), and 'namespace' that minus the same rig's with "
-        "`--no-http`: what the namespace built at start holds.")
+        "VmRSS before it (JACK's shared memory included), and 'OSCQuery server' that minus the same rig's with "
+        "`--no-http`: the server's threads and buffers, and the namespace built at start.")
     add("")
     add("| rig | nodes | `GET /` | gzip | `GET /` median ms | gzip ms | leaf median ms (p99) | `?VALUE` median ms (p99) "
-        "| LISTEN ms | `/ping` p99 ms idle | during `GET /` | resident at rest MiB | namespace MiB | growth MiB |")
+        "| LISTEN ms | `/ping` p99 ms idle | during `GET /` | resident at rest MiB | OSCQuery server MiB | growth MiB |")
     add("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         size = f"{r['size']}x{r['size']}"
