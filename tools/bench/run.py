@@ -44,6 +44,7 @@ import time
 
 import fanout
 import fanout_report
+import fullstate
 import timing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -857,7 +858,8 @@ def main():
     parser.add_argument("--saves", type=int, default=100, help="back-to-back saves per round")
     parser.add_argument("--fanout-rounds", type=int, default=3)
     parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
-    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout"],
+    parser.add_argument("--fullstate-rounds", type=int, default=3)
+    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
     parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
@@ -901,6 +903,12 @@ def main():
         results = fanout.fanout_benchmarks(args.binary, workdir, Rig, args.fanout_rounds, args.fanout_seconds, log)
         section, targets = fanout_report.fanout_report(results, os.path.relpath(args.binary, ROOT), verdict)
         replace_or_write(args, info, started, section, targets, fanout.TARGET)
+        shutil.rmtree(workdir, ignore_errors=True)
+        return
+    if args.only == "fullstate":
+        results = fullstate.fullstate_benchmarks(args.binary, workdir, Rig, args.fullstate_rounds, log)
+        section, targets = fullstate.fullstate_report(results, os.path.relpath(args.binary, ROOT), verdict)
+        replace_or_write(args, info, started, section, targets, fullstate.TARGET)
         shutil.rmtree(workdir, ignore_errors=True)
         return
     ours, reference = kernel_sweep(args.binary, args.rounds, args.seconds)
