@@ -36,7 +36,7 @@ public final class FeedbackHub: @unchecked Sendable {
     /// for the rest of the show.
     static let touchHold: Duration = .seconds(10)
     /// How often the thread looks for feedback to send: every 10 ms, and
-    /// every millisecond while some subscriber has more waiting.
+    /// every millisecond while some subscriber has more than its pace let go.
     static let tick = 0.01
     static let busyTick = 0.001
     /// The most packets a stream is given in one turn (90 KB a millisecond),
@@ -80,7 +80,8 @@ public final class FeedbackHub: @unchecked Sendable {
 
     private let send: Sender
     private let room: Room
-    /// Whether some subscriber had feedback left waiting at the last turn.
+    /// Whether some subscriber had more feedback than its pace let go at
+    /// the last turn.
     private let behind = Atomic<Bool>(false)
     /// Nil: subscriptions never lapse for want of messages.
     private let lease: Duration?
@@ -284,8 +285,9 @@ public final class FeedbackHub: @unchecked Sendable {
         }
     }
 
-    /// Sends what is due every 10 ms (every millisecond while feedback
-    /// waits) and lets leases lapse, until `stop()`. Call on its own thread.
+    /// Sends what is due every 10 ms (every millisecond while a subscriber
+    /// has more than its pace let go) and lets leases lapse, until `stop()`.
+    /// Call on its own thread.
     public func run() {
         var lastUpdate = ContinuousClock.now
         while !stopping.load(ordering: .relaxed) {
@@ -347,7 +349,9 @@ public final class FeedbackHub: @unchecked Sendable {
                     subscribers[destination]!.allowance -= Double(packets.count)
                 }
                 if !packets.isEmpty { result.append((destination, packets)) }
-                if !subscribers[destination]!.order.isEmpty { waiting = true }
+                // Held back by its pace, not only by coalescing (an address
+                // sent in the last 33 ms waits its turn at the normal tick).
+                if packets.count >= budget && !subscribers[destination]!.order.isEmpty { waiting = true }
             }
             behind.store(waiting, ordering: .relaxed)
             return result
