@@ -195,7 +195,15 @@ public final class OSCServer: @unchecked Sendable {
                     peer.address.withSockaddr { sendto(udp, data.baseAddress, data.count, Int32(MSG_DONTWAIT), $0, $1) }
                 }
                 if sent == bytes.count { return true }
-                guard sent < 0, [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN].contains(errno) else { return false }
+                guard sent < 0 else { return false }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    // The send buffer is full (a burst to a slow link): wait
+                    // for room, briefly, rather than drop the datagram.
+                    var descriptor = pollfd(fd: udp, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, 10)
+                    continue
+                }
+                guard [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN].contains(errno) else { return false }
             }
             return false
         case .tcp(let id):
@@ -209,6 +217,24 @@ public final class OSCServer: @unchecked Sendable {
             }
         case .webSocket:
             return false // not ours: the OSCQuery server's
+        }
+    }
+
+    /// How many packets of up to `packetSize` bytes (framing aside) a TCP
+    /// peer's connection takes now without waiting: the room left in its
+    /// socket's send buffer (the kernel's buffer size, halved for its own
+    /// bookkeeping, less the bytes the client has not yet taken). 0 for a
+    /// connection gone, or a peer that is not a TCP one.
+    public func room(for peer: OSCPeer, packetSize: Int) -> Int {
+        guard case .tcp(let id) = peer.transport, let connection = connections.withLock({ $0[id] }) else { return 0 }
+        return connection.output.withLock { framing -> Int in
+            guard framing != nil else { return 0 }
+            var buffer: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            var queued: Int32 = 0
+            guard getsockopt(connection.socket, SOL_SOCKET, SO_SNDBUF, &buffer, &length) == 0,
+                  ioctl(connection.socket, UInt(TIOCOUTQ), &queued) == 0 else { return 0 }
+            return max(0, Int(buffer) / 2 - Int(queued)) / max(1, packetSize)
         }
     }
 

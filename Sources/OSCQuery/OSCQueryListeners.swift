@@ -16,6 +16,16 @@ final class OSCQueryListeners: Sendable {
         let host: String
         var paths: Set<String> = []
         let queue: Queue.Continuation
+        let backlog: Backlog
+    }
+
+    /// How many frames wait in a client's queue: counted up when one is
+    /// queued, down when its connection has written one.
+    final class Backlog: Sendable {
+        private let frames = Atomic<Int>(0)
+        var count: Int { frames.load(ordering: .relaxed) }
+        func queued() { frames.add(1, ordering: .relaxed) }
+        func written() { frames.subtract(1, ordering: .relaxed) }
     }
 
     private struct State {
@@ -28,16 +38,17 @@ final class OSCQueryListeners: Sendable {
     private let dropped = Atomic<Int>(0)
 
     /// Registers a client; nil once the server is stopping.
-    func add(host: String) -> (id: Int, frames: Queue)? {
+    func add(host: String) -> (id: Int, frames: Queue, backlog: Backlog)? {
         let (frames, queue) = Queue.makeStream(bufferingPolicy: .bufferingNewest(Self.queueLimit))
+        let backlog = Backlog()
         let id: Int? = state.withLock { state in
             guard !state.isClosed else { return nil }
             defer { state.nextID += 1 }
-            state.clients[state.nextID] = Client(host: host, queue: queue)
+            state.clients[state.nextID] = Client(host: host, queue: queue, backlog: backlog)
             return state.nextID
         }
         guard let id else { queue.finish(); return nil }
-        return (id, frames)
+        return (id, frames, backlog)
     }
 
     func remove(_ id: Int) {
@@ -56,21 +67,36 @@ final class OSCQueryListeners: Sendable {
     /// to its address (exactly that address: LISTEN to `/a` does not cover
     /// `/a/b`).
     func publish(_ message: OSCMessage) {
-        let queues = state.withLock { state in
-            state.clients.values.filter { $0.paths.contains(message.address) }.map(\.queue)
+        let clients = state.withLock { state in
+            state.clients.values.filter { $0.paths.contains(message.address) }
         }
-        guard !queues.isEmpty, let bytes = OSCCodec.encode(.message(message)) else { return }
+        guard !clients.isEmpty, let bytes = OSCCodec.encode(.message(message)) else { return }
         let frame = ByteBuffer(bytes: bytes)
-        for queue in queues {
-            if case .dropped = queue.yield(frame) { dropped.add(1, ordering: .relaxed) }
-        }
+        for client in clients { yield(frame, to: client) }
     }
 
     /// Queues one frame for one client; false when it is gone.
     func send(_ frame: ByteBuffer, to id: Int) -> Bool {
-        guard let queue = state.withLock({ $0.clients[id]?.queue }) else { return false }
-        if case .dropped = queue.yield(frame) { dropped.add(1, ordering: .relaxed) }
+        guard let client = state.withLock({ $0.clients[id] }) else { return false }
+        yield(frame, to: client)
         return true
+    }
+
+    private func yield(_ frame: ByteBuffer, to client: Client) {
+        switch client.queue.yield(frame) {
+        case .enqueued: client.backlog.queued()
+        case .dropped: dropped.add(1, ordering: .relaxed) // one in, the oldest out
+        case .terminated: break
+        @unknown default: break
+        }
+    }
+
+    /// How many more frames may be queued for a client while leaving half
+    /// its queue to LISTEN values and replies: what feedback may add without
+    /// ever pushing a frame out. 0 when it is gone.
+    func room(for id: Int) -> Int {
+        guard let backlog = state.withLock({ $0.clients[id]?.backlog }) else { return 0 }
+        return max(0, Self.queueLimit / 2 - backlog.count)
     }
 
     /// Ends every client's queue, and refuses new clients.

@@ -134,6 +134,14 @@ public final class OSCQueryServer: Sendable {
         return listeners.send(ByteBuffer(bytes: bytes), to: id)
     }
 
+    /// How many more packets feedback may queue for a WebSocket client
+    /// now without any frame being dropped (half its queue of 4,096 frames
+    /// is kept for LISTEN values and replies); 0 when it has ended.
+    public func room(for client: OSCPeer) -> Int {
+        guard case .webSocket(let id) = client.transport else { return 0 }
+        return listeners.room(for: id)
+    }
+
     // MARK: Starting and stopping
 
     /// Starts listening, and returns once the server accepts connections.

@@ -29,7 +29,7 @@ struct OSCQueryWebSocketSession: Sendable {
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         // NIO names the peer by its numeric address, which always resolves.
         guard let address = SocketAddress.resolve(host: host, port: 0),
-              let (id, frames) = listeners.add(host: host) else { return }
+              let (id, frames, backlog) = listeners.add(host: host) else { return }
         let peer = OSCPeer(address: address, transport: .webSocket(id), access: access == .full ? .full : .readOnly)
         defer {
             listeners.remove(id)
@@ -40,6 +40,7 @@ struct OSCQueryWebSocketSession: Sendable {
             group.addTask {
                 for await frame in frames {
                     do { try await outbound.write(.binary(frame)) } catch { return }
+                    backlog.written()
                 }
             }
             group.addTask {

@@ -20,8 +20,12 @@ import SystemSupport
 /// - Feedback is coalesced: at most 30 updates a second per address per
 ///   client, the latest value winning and the final value always sent.
 /// - It is packed into bundles that fit one UDP datagram (≤ 1400 bytes) and
-///   paced (at most 10 datagrams per client every 10 ms, 1.4 MB/s), so that a
-///   64x64 recall reaches a tablet whole instead of as a burst of lost packets.
+///   paced by where the client is (`Pace`): a UDP client on another machine
+///   (a tablet on Wi-Fi) gets at most one datagram a millisecond, 10 at
+///   once (1.4 MB/s), so that a 64x64 recall reaches it whole instead of as
+///   a burst of lost packets; one on this machine 8 a millisecond, 32 at
+///   once (11 MB/s); a TCP connection or a WebSocket as fast as the client
+///   reads (what its socket or queue has room for).
 public final class FeedbackHub: @unchecked Sendable {
     public static let datagramLimit = 1400
     static let minimumInterval: Duration = .milliseconds(33) // 30 updates/s per address
@@ -31,12 +35,54 @@ public final class FeedbackHub: @unchecked Sendable {
     /// another touch): a release lost on Wi-Fi must not freeze a control
     /// for the rest of the show.
     static let touchHold: Duration = .seconds(10)
-    static let datagramsPerTick = 10
+    /// How often the thread looks for feedback to send: every 10 ms, and
+    /// every millisecond while some subscriber has more than its pace let go.
     static let tick = 0.01
+    static let busyTick = 0.001
+    /// The most packets a stream is given in one turn (90 KB a millisecond),
+    /// so that one fast reader does not hold up the others' turns.
+    public static let streamPacketsPerTurn = 64
+    /// A TCP connection with no room for this long, while feedback waits for
+    /// it, is sent one packet anyway: a client that still does not read is
+    /// then cut off by the server's write timeout (0.2 s).
+    static let streamStall: Duration = .seconds(1)
+
+    /// How fast feedback goes to a subscriber, by where it is.
+    public enum Pace: Equatable, Sendable {
+        /// UDP: on average `perMillisecond` datagrams a millisecond, at most
+        /// `burst` at once. Nothing tells a UDP sender that the receiver
+        /// keeps up, so the rate is fixed.
+        case datagrams(perMillisecond: Double, burst: Double)
+        /// A TCP connection or a WebSocket: as many packets as its socket
+        /// or queue has room for (`Room`), so as fast as the client reads.
+        case stream
+
+        /// A UDP client on another machine: a tablet on Wi-Fi, which loses
+        /// bursts (1.4 MB/s).
+        public static let remote = Pace.datagrams(perMillisecond: 1, burst: 10)
+        /// A UDP client on this machine (loopback, or one of its own
+        /// addresses): nothing between but the kernel; 11 MB/s, in bursts
+        /// that fit a default socket receive buffer (208 KiB) many times over.
+        public static let local = Pace.datagrams(perMillisecond: 8, burst: 32)
+
+        public static func of(_ destination: OSCPeer) -> Pace {
+            switch destination.transport {
+            case .udp: destination.address.isThisMachine ? .local : .remote
+            case .tcp, .webSocket: .stream
+            }
+        }
+    }
 
     public typealias Sender = @Sendable (OSCPacket, OSCPeer) -> Void
+    /// How many packets of up to `datagramLimit` bytes a stream destination
+    /// (TCP, WebSocket) takes now without waiting.
+    public typealias Room = @Sendable (OSCPeer) -> Int
 
     private let send: Sender
+    private let room: Room
+    /// Whether some subscriber had more feedback than its pace let go at
+    /// the last turn.
+    private let behind = Atomic<Bool>(false)
     /// Nil: subscriptions never lapse for want of messages.
     private let lease: Duration?
     private let logger: Logger
@@ -51,10 +97,18 @@ public final class FeedbackHub: @unchecked Sendable {
         /// The source address of the client's own messages (renews the lease).
         var client: OSCPeer
         var lastSeen: ContinuousClock.Instant
+        let pace: Pace
+        /// Datagrams it may be sent now (`Pace.datagrams`), and when that was worked out.
+        var allowance: Double = 0
+        var refilled: ContinuousClock.Instant
+        /// Since when a stream has had no room while feedback waits for it.
+        var stalled: ContinuousClock.Instant?
         var pending: [String: OSCMessage] = [:]
         /// Addresses waiting to be sent, oldest first.
-        var order: [String] = []
+        var order = FeedbackQueue()
         var lastSent: [String: ContinuousClock.Instant] = [:]
+        /// How many send times were left at the last clearing of old ones.
+        var lastSentKept = 0
         /// What the client itself last set at each address, and when: not echoed.
         var ownValues: [String: (arguments: [OSCArgument], at: ContinuousClock.Instant)] = [:]
         /// Addresses of the parameters under the client's finger, and when
@@ -62,10 +116,14 @@ public final class FeedbackHub: @unchecked Sendable {
         var touching: [String: ContinuousClock.Instant] = [:]
     }
 
-    public init(lease: Duration? = nil, logger: Logger, send: @escaping Sender) {
+    /// `room`: for TCP and WebSocket subscribers; without it, a stream is
+    /// given `streamPacketsPerTurn` packets a turn.
+    public init(lease: Duration? = nil, logger: Logger, send: @escaping Sender,
+                room: @escaping Room = { _ in FeedbackHub.streamPacketsPerTurn }) {
         self.lease = lease
         self.logger = logger
         self.send = send
+        self.room = room
     }
 
     public var count: Int { state.withLock { $0.count } }
@@ -80,7 +138,10 @@ public final class FeedbackHub: @unchecked Sendable {
         return state.withLock { subscribers -> OSCPeer in
             if subscribers[destination] == nil {
                 logger.info("\(destination) \(automatically ? "subscribed to feedback by its change" : "subscribed to feedback")")
-                subscribers[destination] = Subscriber(client: client, lastSeen: .now)
+                let pace = Pace.of(destination)
+                var subscriber = Subscriber(client: client, lastSeen: .now, pace: pace, refilled: .now)
+                if case .datagrams(_, let burst) = pace { subscriber.allowance = burst }
+                subscribers[destination] = subscriber
             } else {
                 subscribers[destination]?.client = client
                 subscribers[destination]?.lastSeen = .now
@@ -170,9 +231,8 @@ public final class FeedbackHub: @unchecked Sendable {
             Self.update(&subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
                 if touched {
                     for address in addresses { subscriber.touching[address] = now }
-                    for address in addresses where subscriber.pending.removeValue(forKey: address) != nil {
-                        subscriber.order.removeAll { $0 == address }
-                    }
+                    // Their places in the queue are skipped when reached.
+                    for address in addresses { subscriber.pending.removeValue(forKey: address) }
                 } else {
                     for address in addresses { subscriber.touching.removeValue(forKey: address) }
                     for address in addresses { subscriber.ownValues.removeValue(forKey: address) }
@@ -200,21 +260,22 @@ public final class FeedbackHub: @unchecked Sendable {
 
     private static func enqueue(_ messages: [OSCMessage], into subscriber: inout Subscriber) {
         let now = ContinuousClock.now
+        // A full state is every address of the rig: no lookups in empty tables.
+        let (touching, own) = (!subscriber.touching.isEmpty, !subscriber.ownValues.isEmpty)
         for message in messages {
-            if let touched = subscriber.touching[message.address] {
+            if touching, let touched = subscriber.touching[message.address] {
                 if now - touched <= touchHold { continue }
                 subscriber.touching.removeValue(forKey: message.address)
             }
-            if let own = subscriber.ownValues[message.address] {
+            if own, let own = subscriber.ownValues[message.address] {
                 if now - own.at > echoWindow || !Self.sameValue(own.arguments, message.arguments) {
                     // Another value has come since: the client's own is history,
                     // and the same value again later is someone else's.
                     subscriber.ownValues.removeValue(forKey: message.address)
                 } else {
-                    // Its own value: nothing to send, and nothing older either.
-                    if subscriber.pending.removeValue(forKey: message.address) != nil {
-                        subscriber.order.removeAll { $0 == message.address }
-                    }
+                    // Its own value: nothing to send, and nothing older either
+                    // (its place in the queue is skipped when reached).
+                    subscriber.pending.removeValue(forKey: message.address)
                     continue
                 }
             }
@@ -224,12 +285,13 @@ public final class FeedbackHub: @unchecked Sendable {
         }
     }
 
-    /// Sends what is due every 10 ms and lets leases lapse, until `stop()`.
+    /// Sends what is due every 10 ms (every millisecond while a subscriber
+    /// has more than its pace let go) and lets leases lapse, until `stop()`.
     /// Call on its own thread.
     public func run() {
         var lastUpdate = ContinuousClock.now
         while !stopping.load(ordering: .relaxed) {
-            Thread.sleep(forTimeInterval: Self.tick)
+            Thread.sleep(forTimeInterval: behind.load(ordering: .relaxed) ? Self.busyTick : Self.tick)
             let now = ContinuousClock.now
             if now - lastUpdate >= Self.minimumInterval {
                 everyUpdate?(now)
@@ -260,9 +322,16 @@ public final class FeedbackHub: @unchecked Sendable {
         return argument.number
     }
 
-    /// Takes, for each subscriber, the bundles to send now.
+    /// Takes, for each subscriber, the bundles to send now, as many as its
+    /// pace allows.
     func due(at now: ContinuousClock.Instant) -> [(OSCPeer, [OSCPacket])] {
-        state.withLock { subscribers in
+        // Streams' room is asked outside the lock: it is the server's to tell.
+        let streams = state.withLock { subscribers in
+            subscribers.compactMap { $0.value.pace == .stream && !$0.value.order.isEmpty ? $0.key : nil }
+        }
+        var rooms: [OSCPeer: Int] = [:]
+        for destination in streams { rooms[destination] = min(room(destination), Self.streamPacketsPerTurn) }
+        return state.withLock { subscribers in
             var result: [(OSCPeer, [OSCPacket])] = []
             if let lease {
                 let lapsed = subscribers.compactMap { now - $0.value.lastSeen > lease ? $0.key : nil }
@@ -271,34 +340,73 @@ public final class FeedbackHub: @unchecked Sendable {
                     subscribers.removeValue(forKey: destination)
                 }
             }
+            var waiting = false
             for destination in Array(subscribers.keys) where subscribers[destination] != nil {
-                let packets = Self.take(from: &subscribers[destination]!, now: now)
+                let budget = Self.budget(&subscribers[destination]!, room: rooms[destination], now: now,
+                                         stallsEnd: !destination.isWebSocket)
+                let packets = Self.take(from: &subscribers[destination]!, now: now, budget: budget)
+                if case .datagrams = subscribers[destination]!.pace {
+                    subscribers[destination]!.allowance -= Double(packets.count)
+                }
                 if !packets.isEmpty { result.append((destination, packets)) }
+                // Held back by its pace, not only by coalescing (an address
+                // sent in the last 33 ms waits its turn at the normal tick).
+                if packets.count >= budget && !subscribers[destination]!.order.isEmpty { waiting = true }
             }
+            behind.store(waiting, ordering: .relaxed)
             return result
         }
     }
 
+    /// How many packets a subscriber may be sent now: what its datagram
+    /// allowance has grown to, or what its stream has room for. `stallsEnd`
+    /// (TCP): a stream without room for `streamStall` is given one packet,
+    /// which the server's write timeout cuts off if it is still not read. A
+    /// WebSocket is not: its queue would only drop its oldest frame.
+    static func budget(_ subscriber: inout Subscriber, room: Int?, now: ContinuousClock.Instant,
+                       stallsEnd: Bool = true) -> Int {
+        switch subscriber.pace {
+        case .datagrams(let rate, let burst):
+            let elapsed = now - subscriber.refilled
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            subscriber.allowance = min(burst, subscriber.allowance + rate * max(0, milliseconds))
+            subscriber.refilled = now
+            return Int(subscriber.allowance)
+        case .stream:
+            guard let room, !subscriber.order.isEmpty else { return 0 }
+            if room > 0 {
+                subscriber.stalled = nil
+                return room
+            }
+            guard let since = subscriber.stalled else {
+                subscriber.stalled = now
+                return 0
+            }
+            guard stallsEnd, now - since >= streamStall else { return 0 }
+            subscriber.stalled = now
+            return 1
+        }
+    }
+
     /// Packs due messages (not sent in the last 33 ms) into bundles of at
-    /// most 1400 bytes, at most `datagramsPerTick` of them; the rest waits.
-    static func take(from subscriber: inout Subscriber, now: ContinuousClock.Instant) -> [OSCPacket] {
+    /// most 1400 bytes, at most `budget` of them; the rest waits, in order.
+    static func take(from subscriber: inout Subscriber, now: ContinuousClock.Instant, budget: Int) -> [OSCPacket] {
         // What no longer matters: own values past the echo window, and send
-        // times past the 33 ms (a full state leaves one per address of the rig).
+        // times past the 33 ms (a full state leaves one per address of the
+        // rig: cleared each time they have doubled, so at a cost per send).
         if !subscriber.ownValues.isEmpty {
             subscriber.ownValues = subscriber.ownValues.filter { now - $0.value.at <= echoWindow }
         }
-        if subscriber.lastSent.count > 2 * subscriber.pending.count + 1024 {
+        if subscriber.lastSent.count > 2 * subscriber.lastSentKept + 1024 {
             subscriber.lastSent = subscriber.lastSent.filter { now - $0.value < minimumInterval }
+            subscriber.lastSentKept = subscriber.lastSent.count
         }
+        guard budget > 0 else { return [] }
         var packets: [OSCPacket] = []
         var bundle: [OSCMessage] = []
         var size = 16 // "#bundle\0" and the time tag
         var kept: [String] = []
-        var index = 0
-        let order = subscriber.order
-        while index < order.count {
-            let address = order[index]
-            index += 1
+        while let address = subscriber.order.popFirst() {
             guard let message = subscriber.pending[address] else { continue }
             if let last = subscriber.lastSent[address], now - last < minimumInterval {
                 kept.append(address)
@@ -309,9 +417,8 @@ public final class FeedbackHub: @unchecked Sendable {
                 packets.append(.bundle(bundle))
                 bundle = []
                 size = 16
-                if packets.count == datagramsPerTick {
+                if packets.count == budget {
                     kept.append(address)
-                    kept.append(contentsOf: order[index...])
                     break
                 }
             }
@@ -321,7 +428,14 @@ public final class FeedbackHub: @unchecked Sendable {
             subscriber.lastSent[address] = now
         }
         if !bundle.isEmpty { packets.append(.bundle(bundle)) }
-        subscriber.order = kept.filter { subscriber.pending[$0] != nil }
+        subscriber.order.putBack(kept)
         return packets
+    }
+}
+
+extension OSCPeer {
+    var isWebSocket: Bool {
+        if case .webSocket = transport { return true }
+        return false
     }
 }

@@ -87,7 +87,13 @@ final class Rig {
             // bundle's /subscribe may come due after its sender has left).
             if !delivered && peer.transport != .udp { sessions.withLock { $0 }?.depart(peer) }
         }
-        feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger, send: deliver)
+        // Feedback to a TCP connection or a WebSocket goes as fast as the
+        // client reads: as much as its socket or queue has room for.
+        let room: @Sendable (OSCPeer) -> Int = { peer in
+            if case .webSocket = peer.transport { return webSockets.withLock { $0 }?.room(for: peer) ?? 0 }
+            return server.room(for: peer, packetSize: FeedbackHub.datagramLimit)
+        }
+        feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger, send: deliver, room: room)
         meters = MeterStream(mixer: mixer, lease: configuration.subscriptionLease, logger: logger, send: deliver)
         let keeper = keeper
         controller = Controller(state: initial, mixer: mixer, catalogue: catalogue, store: store,

@@ -25,7 +25,7 @@
    64 subscribers while 4 clients drag faders (fanout.py), and OSCQuery
    discovery at 8x8, 64x64 and 256x256 (discovery.py), in their own modules.
 
-`--only recall`, `--only saves`, `--only fanout` and `--only discovery` run that benchmark alone
+`--only recall`, `--only saves`, `--only fanout`, `--only fullstate` and `--only discovery` run that benchmark alone
 and replace its section and its rows of the Targets table in an existing --out
 (BENCHMARKS.md by default); an --out that does not exist gets that section alone.
 """
@@ -47,6 +47,7 @@ import discovery
 import discovery_report
 import fanout
 import fanout_report
+import fullstate
 import timing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -860,7 +861,8 @@ def main():
     parser.add_argument("--saves", type=int, default=100, help="back-to-back saves per round")
     parser.add_argument("--fanout-rounds", type=int, default=3)
     parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
-    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "discovery"],
+    parser.add_argument("--fullstate-rounds", type=int, default=3)
+    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
     parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
@@ -910,6 +912,12 @@ def main():
         results = discovery.discovery_benchmarks(args.binary, workdir, Rig, log)
         section, targets = discovery_report.discovery_report(results, os.path.relpath(args.binary, ROOT), verdict)
         replace_or_write(args, info, started, section, targets, discovery.TARGET)
+        shutil.rmtree(workdir, ignore_errors=True)
+        return
+    if args.only == "fullstate":
+        results = fullstate.fullstate_benchmarks(args.binary, workdir, Rig, args.fullstate_rounds, log)
+        section, targets = fullstate.fullstate_report(results, os.path.relpath(args.binary, ROOT), verdict)
+        replace_or_write(args, info, started, section, targets, fullstate.TARGET)
         shutil.rmtree(workdir, ignore_errors=True)
         return
     ours, reference = kernel_sweep(args.binary, args.rounds, args.seconds)

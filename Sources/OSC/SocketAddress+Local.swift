@@ -1,0 +1,37 @@
+import CLiblo // its headers bring <sys/socket.h>, whose SOCK_* Glibc alone does not show here
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SocketAddress {
+    /// Whether the address is this machine's own: loopback (127.0.0.0/8,
+    /// `::1`, and IPv4-mapped loopback) or an address of one of its
+    /// interfaces, as they are now. Packets to it never leave the machine.
+    public var isThisMachine: Bool {
+        let ip = ipBytes
+        if ip.count == 4 && ip[0] == 127 { return true }
+        if ip.count == 16 && ip[0..<15].allSatisfy({ $0 == 0 }) && ip[15] == 1 { return true }
+        return Self.interfaceAddresses().contains(ip)
+    }
+
+    /// The IP addresses of this machine's interfaces (`getifaddrs`), as `ipBytes`.
+    static func interfaceAddresses() -> Set<[UInt8]> {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return [] }
+        defer { freeifaddrs(list) }
+        var addresses: Set<[UInt8]> = []
+        var entry = list
+        while let current = entry {
+            defer { entry = current.pointee.ifa_next }
+            guard let address = current.pointee.ifa_addr else { continue }
+            let length: Int
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET: length = MemoryLayout<sockaddr_in>.size
+            case AF_INET6: length = MemoryLayout<sockaddr_in6>.size
+            default: continue
+            }
+            addresses.insert(SocketAddress(address, length: socklen_t(length)).ipBytes)
+        }
+        return addresses
+    }
+}

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+extension Integration {
+/// The full state on `/subscribe`, on a large rig: every address arrives,
+/// with its value, over loopback UDP (paced as a client on this machine)
+/// and over TCP (as fast as the client reads). How long it takes is
+/// measured by the benchmark (`scripts/bench --only fullstate`), not here.
+@Suite struct FullStateTests {
+    static let size = 128
+
+    /// Crosspoints set before subscribing, in each of their forms, and what
+    /// the full state must then say at each form's address.
+    static let settings: [(address: String, value: Float)] = [
+        ("/matrix/5/7", 0.5), ("/matrix/128/1/db", -6), ("/matrix/64/100/fader", 0.5), ("/matrix/128/128", 0.25),
+    ]
+    static let expected: [(address: String, value: Float)] = [
+        ("/matrix/5/7", 0.5), ("/matrix/5/7/db", -6.0206), ("/matrix/5/7/fader", 0.59949),
+        ("/matrix/128/1/db", -6), ("/matrix/128/1", 0.50119),
+        ("/matrix/64/100/fader", 0.5), ("/matrix/64/100/db", -10), ("/matrix/64/100", 0.31623),
+        ("/matrix/128/128", 0.25), ("/matrix/2/2", 1), ("/matrix/2/2/fader", 0.75), ("/matrix/2/1", 0),
+    ]
+
+    @Test func aLargeRigsFullStateArrivesWholeOverLoopbackUDP() async throws {
+        try await withRig(inputs: Self.size, outputs: Self.size) { rig in
+            for setting in Self.settings { try rig.osc.send(setting.address, .float(setting.value)) }
+            try await rig.ping()
+            let tablet = try OSCTestClient(target: .init(port: rig.oscPort))
+            defer { tablet.close() }
+            try tablet.send("/subscribe")
+            var received: [OSCTestClient.ReceivedMessage] = []
+            // Until nothing more comes for half a second (at most a minute).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline {
+                let more = try await tablet.collect(for: .milliseconds(500))
+                if more.isEmpty && !received.isEmpty { break }
+                received += more
+            }
+            Self.check(received.map { ($0.address, $0.arguments) })
+        }
+    }
+
+    @Test func aLargeRigsFullStateArrivesWholeOverTCP() async throws {
+        try await withRig(inputs: Self.size, outputs: Self.size) { rig in
+            for setting in Self.settings { try rig.osc.send(setting.address, .float(setting.value)) }
+            try await rig.ping()
+            let connection = try TCPOSCConnection(port: rig.oscPort)
+            defer { connection.close() }
+            try connection.send(.message(.init("/subscribe")))
+            var received: [(String, [OSCTestClient.Argument])] = []
+            // Packets until none comes for 2 s (the connection's own wait).
+            while let packet = try? connection.receive() {
+                received += packet.map { ($0.address, $0.arguments) }
+            }
+            Self.check(received)
+        }
+    }
+
+    /// Every address of the rig once: each crosspoint in its three forms;
+    /// every source, output and the master with the same leaves as the
+    /// first (levels in their three forms among them), and its safe; the
+    /// channel map. The crosspoints set before have their values.
+    static func check(_ received: [(address: String, arguments: [OSCTestClient.Argument])]) {
+        let n = size
+        var values: [String: [OSCTestClient.Argument]] = [:]
+        for (address, arguments) in received { values[address] = arguments }
+        #expect(values.count == received.count, "each address once: \(received.count) messages, \(values.count) addresses")
+
+        var missing: [String] = []
+        for i in 1...n {
+            for o in 1...n {
+                for address in ["/matrix/\(i)/\(o)", "/matrix/\(i)/\(o)/db", "/matrix/\(i)/\(o)/fader"]
+                where values[address] == nil { missing.append(address) }
+            }
+        }
+        #expect(missing.isEmpty, "\(missing.count) crosspoint addresses missing, first \(missing.prefix(5))")
+
+        func leaves(_ prefix: String) -> Set<String> {
+            Set(values.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+        }
+        let sourceLeaves = leaves("/source/1/"), outputLeaves = leaves("/output/1/"), masterLeaves = leaves("/master/")
+        for level in ["volume", "db", "fader"] {
+            #expect(sourceLeaves.contains(level) && outputLeaves.contains(level) && masterLeaves.contains(level),
+                    "levels in every form: \(level)")
+        }
+        for k in 1...n {
+            #expect(leaves("/source/\(k)/") == sourceLeaves, "source \(k)'s addresses")
+            #expect(leaves("/output/\(k)/") == outputLeaves, "output \(k)'s addresses")
+            #expect(values["/safe/source/\(k)"] != nil && values["/safe/output/\(k)"] != nil, "safes of \(k)")
+        }
+        let expectedCount = 3 * n * n + n * (sourceLeaves.count + outputLeaves.count + 2) + masterLeaves.count + 1 + 1
+        #expect(values.count == expectedCount, "\(values.count) addresses of \(expectedCount)")
+        #expect(values["/safe/master"] != nil)
+        #expect(values["/matrix/map"]?.count == n, "the channel map, one entry per output")
+
+        for (address, value) in expected {
+            let got = values[address]?.first?.floatValue
+            #expect(got.map { abs($0 - value) < 1e-3 } == true, "\(address): \(String(describing: got)), not \(value)")
+        }
+    }
+}
+}

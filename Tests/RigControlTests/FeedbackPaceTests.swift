@@ -1,0 +1,94 @@
+import Logging
+import OSC
+@testable import RigControl
+import Testing
+
+/// Feedback paced by where the client is, and a large queue drained in
+/// order without loss (docs/surfaces.md, "Packed and paced").
+@Suite struct FeedbackPaceTests {
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    static func peer(_ host: String, port: Int = 9000, _ transport: OSCPeer.Transport = .udp) -> OSCPeer {
+        OSCPeer(address: SocketAddress.resolve(host: host, port: port)!, transport: transport)
+    }
+
+    /// 3,000 distinct addresses, about 95 bundles' worth.
+    static let messages = (1...3000).map { OSCMessage("/matrix/\($0 / 64 + 1)/\($0 % 64 + 1)/fader", [.float(0.5)]) }
+
+    static func count(_ packets: [OSCPacket]) -> Int {
+        packets.reduce(0) { total, packet in
+            if case .bundle(let bundle) = packet { total + bundle.messages.count } else { total + 1 }
+        }
+    }
+
+    @Test func aClientIsPacedByWhereItIs() {
+        #expect(FeedbackHub.Pace.of(Self.peer("127.0.0.1")) == .local)
+        #expect(FeedbackHub.Pace.of(Self.peer("127.3.2.1")) == .local)
+        #expect(FeedbackHub.Pace.of(Self.peer("::1")) == .local)
+        #expect(FeedbackHub.Pace.of(Self.peer("192.0.2.7")) == .remote, "a documentation address: never this machine's")
+        #expect(FeedbackHub.Pace.of(Self.peer("192.0.2.7", .tcp(1))) == .stream)
+        #expect(FeedbackHub.Pace.of(Self.peer("192.0.2.7", .webSocket(1))) == .stream)
+    }
+
+    @Test func eachPaceTakesItsShareAndEverythingArrivesInOrder() {
+        let hub = FeedbackHub(logger: Self.quiet, send: { _, _ in }, room: { _ in 5 })
+        let remote = hub.subscribe(Self.peer("192.0.2.7"), port: nil)
+        let local = hub.subscribe(Self.peer("127.0.0.1"), port: nil)
+        let stream = hub.subscribe(Self.peer("192.0.2.8", .tcp(3)), port: nil)
+        for destination in [remote, local, stream] { hub.publish(Self.messages, to: destination) }
+
+        var now = ContinuousClock.now
+        var received: [OSCPeer: [String]] = [:]
+        var first: [OSCPeer: Int] = [:]
+        for turn in 0..<400 {
+            for (destination, packets) in hub.due(at: now) {
+                if turn == 0 { first[destination] = packets.count }
+                for packet in packets {
+                    guard case .bundle(let bundle) = packet else { continue }
+                    #expect(bundle.messages.reduce(16) { $0 + 4 + $1.encodedSize } <= FeedbackHub.datagramLimit)
+                    received[destination, default: []] += bundle.messages.map(\.address)
+                }
+            }
+            now += .milliseconds(1)
+        }
+        #expect(first[remote] == 10, "a remote UDP client's burst")
+        #expect(first[local] == 32, "a local UDP client's burst")
+        #expect(first[stream] == 5, "a stream's room")
+        for destination in [remote, local, stream] {
+            #expect(received[destination] == Self.messages.map(\.address), "\(destination): all, once, in order")
+        }
+        // Remote: 10 at once, then one a millisecond: ~95 bundles need ~85 ms more.
+        let remoteOnly = FeedbackHub(logger: Self.quiet, send: { _, _ in })
+        let tablet = remoteOnly.subscribe(Self.peer("192.0.2.7"), port: nil)
+        remoteOnly.publish(Self.messages, to: tablet)
+        let start = ContinuousClock.now
+        var bundles = 0
+        for step in 0...20 { bundles += remoteOnly.due(at: start + .milliseconds(step)).first?.1.count ?? 0 }
+        #expect(bundles == 10 + 20, "10 at once and one for each of 20 milliseconds: \(bundles)")
+    }
+
+    @Test func aStreamWithoutRoomWaitsThenIsTriedOnce() {
+        let hub = FeedbackHub(logger: Self.quiet, send: { _, _ in }, room: { _ in 0 })
+        let stream = hub.subscribe(Self.peer("192.0.2.8", .tcp(3)), port: nil)
+        hub.publish(Self.messages, to: stream)
+        let start = ContinuousClock.now
+        #expect(hub.due(at: start).isEmpty)
+        #expect(hub.due(at: start + .milliseconds(999)).isEmpty)
+        #expect(hub.due(at: start + .seconds(1)).first?.1.count == 1, "one bundle after a second without room")
+        #expect(hub.due(at: start + .milliseconds(1500)).isEmpty)
+    }
+
+    @Test func theQueueGivesBackWhatWasPoppedInOrder() {
+        var queue = FeedbackQueue()
+        for n in 0..<5000 { queue.append("/\(n)") }
+        var taken: [String] = []
+        while !queue.isEmpty {
+            var popped: [String] = []
+            for _ in 0..<7 { if let address = queue.popFirst() { popped.append(address) } }
+            // The first two are taken, the rest go back.
+            taken += popped.prefix(2)
+            queue.putBack(Array(popped.dropFirst(2)))
+        }
+        #expect(taken == (0..<5000).map { "/\($0)" })
+    }
+}
