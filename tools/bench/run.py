@@ -22,8 +22,9 @@
    sample) are timed, beside the same with no saves (tools/bench/probe.c saves).
 6. Memory: resident size of `serve` at 64x64 over a minute of OSC traffic.
 7. Timed bundles and one-period recalls (timing.py), and feedback fan-out:
-   64 subscribers while 4 clients drag faders (fanout.py), and OSCQuery
-   discovery at 8x8, 64x64 and 256x256 (discovery.py), in their own modules.
+   64 subscribers while 4 clients drag faders (fanout.py), the full state on
+   /subscribe (fullstate.py), and OSCQuery discovery at 8x8, 64x64 and
+   256x256 (discovery.py), in their own modules.
 
 `--only recall`, `--only saves`, `--only fanout`, `--only fullstate` and `--only discovery` run that benchmark alone
 and replace its section and its rows of the Targets table in an existing --out
@@ -938,6 +939,8 @@ def main():
                                     max(20, args.recall_bench_trials // 20), log)
     log("feedback fan-out")
     fanned = fanout.fanout_benchmarks(args.binary, workdir, Rig, args.fanout_rounds, args.fanout_seconds, log)
+    log("full state on /subscribe")
+    full_state = fullstate.fullstate_benchmarks(args.binary, workdir, Rig, args.fullstate_rounds, log)
     log("discovery")
     discovered = discovery.discovery_benchmarks(args.binary, workdir, Rig, log)
     finished = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
@@ -964,6 +967,8 @@ def main():
     timing.splice(args.out, timing.timing_report(timed, binary), "")
     section, targets = fanout_report.fanout_report(fanned, binary, verdict)
     splice_section(args.out, section, targets, fanout.TARGET, fanout_report.full_run_note(fanned))
+    section, targets = fullstate.fullstate_report(full_state, binary, verdict)
+    splice_section(args.out, section, targets, fullstate.TARGET, "(From the run above.)")
     section, targets = discovery_report.discovery_report(discovered, binary, verdict)
     splice_section(args.out, section, targets, discovery.TARGET, "(From the run above.)")
     shutil.rmtree(workdir, ignore_errors=True)
