@@ -1,6 +1,7 @@
 import Catalogue
 import MixCore
 import OSC
+import Presets
 
 /// Answers to messages without arguments.
 extension Controller {
@@ -54,16 +55,21 @@ extension Controller {
     /// Feedback for changed parameters: every address form of each (a level
     /// as volume, dB and fader), and the channel map when routing changed.
     func feedbackMessages(for targets: [Target]) -> [OSCMessage] {
+        feedbackMessages(for: targets, in: state)
+    }
+
+    /// The same, read from `state`: a copy of the rig state, which needs no lock.
+    func feedbackMessages(for targets: [Target], in state: RigState) -> [OSCMessage] {
         var messages: [OSCMessage] = []
         var routing = false
         let level = crosspointLevel
         for target in targets {
             if case .parameter(level, _, _) = target { routing = true }
             for form in addressSpace.allForms(target) {
-                if let value = currentValue(form) { messages.append(OSCMessage(addressSpace.address(form), value)) }
+                if let value = value(form, in: state) { messages.append(OSCMessage(addressSpace.address(form), value)) }
             }
         }
-        if routing, let map = currentValue(.matrixMap) { messages.append(OSCMessage("/matrix/map", map)) }
+        if routing, let map = value(.matrixMap, in: state) { messages.append(OSCMessage("/matrix/map", map)) }
         return messages
     }
 

@@ -24,3 +24,11 @@ extension Controller {
         }
     }
 }
+
+extension Controller {
+    /// Waits until the full state of every subscription made so far is
+    /// queued for its subscriber: in tests.
+    public func waitForFullStates() {
+        fullStates.sync {}
+    }
+}

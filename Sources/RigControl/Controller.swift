@@ -1,4 +1,5 @@
 import Catalogue
+import Dispatch
 import FoundationEssentials
 import Logging
 import MixCore
@@ -75,6 +76,9 @@ public final class Controller: @unchecked Sendable {
     var sessions = SessionRoll()
     /// Where feedback goes; nil: no feedback.
     public var feedback: FeedbackHub?
+    /// Where subscribers' full states are made, one at a time, off the lock
+    /// (`waitForFullStates` waits for those asked so far).
+    let fullStates = DispatchQueue(label: "crosspoint.full-states", qos: .utility)
     /// Whether a client that changes something is subscribed to feedback
     /// (changes from then on, not the full state), as if it had sent
     /// `/subscribe`. Set it before messages arrive.
@@ -281,9 +285,17 @@ public final class Controller: @unchecked Sendable {
             return reject(message, error.reason, from: peer)
         }
         if subscribe {
-            let destination = feedback.subscribe(peer, port: port)
+            let destination = feedback.subscribe(peer, port: port, fullStateFollows: true)
             admit(destination, .feedback)
-            feedback.publish(feedbackMessages(for: allParameters()), to: destination)
+            // The full state (200,000 messages at 256x256, a fifth of a
+            // second to make) is made from a copy of the state, off the
+            // lock: other clients' messages do not wait for it, and the hub
+            // holds this subscriber's feedback until it is queued, so that
+            // what changes meanwhile wins.
+            let (copy, targets) = (state, allParameters())
+            fullStates.async { [self] in
+                feedback.publishFullState(feedbackMessages(for: targets, in: copy), to: destination)
+            }
         } else {
             sessions.end(feedback.unsubscribe(peer, port: port), .feedback)
         }

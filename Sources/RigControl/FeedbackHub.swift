@@ -114,6 +114,9 @@ public final class FeedbackHub: @unchecked Sendable {
         /// Addresses of the parameters under the client's finger, and when
         /// the finger was last heard: not sent while it holds.
         var touching: [String: ContinuousClock.Instant] = [:]
+        /// Its full state is being made: nothing is sent until it is queued
+        /// (`publishFullState`), so that it never overtakes a change made since.
+        var awaitingFullState = false
     }
 
     /// `room`: for TCP and WebSocket subscribers; without it, a stream is
@@ -131,9 +134,11 @@ public final class FeedbackHub: @unchecked Sendable {
     /// Registers `client` for feedback at `port` on its host (or, for a TCP
     /// client or without a port, where it sends from). Returns the destination.
     /// `automatically`: subscribed for a change it made (`--auto-subscribe`);
-    /// only the log line says so.
+    /// only the log line says so. `fullStateFollows`: nothing is sent to it
+    /// until `publishFullState` has queued its full state.
     @discardableResult
-    public func subscribe(_ client: OSCPeer, port: Int?, automatically: Bool = false) -> OSCPeer {
+    public func subscribe(_ client: OSCPeer, port: Int?, automatically: Bool = false,
+                          fullStateFollows: Bool = false) -> OSCPeer {
         let destination = Self.destination(client, port: port)
         return state.withLock { subscribers -> OSCPeer in
             if subscribers[destination] == nil {
@@ -146,6 +151,7 @@ public final class FeedbackHub: @unchecked Sendable {
                 subscribers[destination]?.client = client
                 subscribers[destination]?.lastSeen = .now
             }
+            if fullStateFollows { subscribers[destination]?.awaitingFullState = true }
             return destination
         }
     }
@@ -258,6 +264,19 @@ public final class FeedbackHub: @unchecked Sendable {
         }
     }
 
+    /// Queues a subscriber's full state, made from the rig state as it was
+    /// when it subscribed, and lets its feedback go: a value queued since
+    /// (a change made meanwhile) is newer and stays.
+    public func publishFullState(_ messages: [OSCMessage], to destination: OSCPeer) {
+        state.withLock { subscribers in
+            guard subscribers[destination] != nil else { return }
+            let pending = subscribers[destination]!.pending
+            let older = pending.isEmpty ? messages : messages.filter { pending[$0.address] == nil }
+            Self.enqueue(older, into: &subscribers[destination]!)
+            subscribers[destination]!.awaitingFullState = false
+        }
+    }
+
     private static func enqueue(_ messages: [OSCMessage], into subscriber: inout Subscriber) {
         let now = ContinuousClock.now
         // A full state is every address of the rig: no lookups in empty tables.
@@ -341,7 +360,8 @@ public final class FeedbackHub: @unchecked Sendable {
                 }
             }
             var waiting = false
-            for destination in Array(subscribers.keys) where subscribers[destination] != nil {
+            for destination in Array(subscribers.keys)
+            where subscribers[destination] != nil && !subscribers[destination]!.awaitingFullState {
                 let budget = Self.budget(&subscribers[destination]!, room: rooms[destination], now: now,
                                          stallsEnd: !destination.isWebSocket)
                 let packets = Self.take(from: &subscribers[destination]!, now: now, budget: budget)

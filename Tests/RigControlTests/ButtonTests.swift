@@ -41,7 +41,8 @@ private func from(port: Int, access: AccessPolicy.Access = .full) -> OSCPeer {
 extension Controller {
     @discardableResult
     fileprivate func send(_ address: String, _ arguments: [OSCArgument], from sender: OSCPeer) -> [OSCPacket] {
-        handle(.message(OSCMessage(address, arguments)), from: sender)
+        defer { waitForFullStates() }
+        return handle(.message(OSCMessage(address, arguments)), from: sender)
     }
 }
 

@@ -33,6 +33,7 @@ extension Controller {
         defer { reply = kept }
         let replies = handle(.message(OSCMessage(address, arguments)), from: peer)
         waitForPresetWrites()
+        waitForFullStates()
         return replies + later.values
     }
 }

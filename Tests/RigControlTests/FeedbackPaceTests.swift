@@ -30,6 +30,21 @@ import Testing
         #expect(FeedbackHub.Pace.of(Self.peer("192.0.2.7", .webSocket(1))) == .stream)
     }
 
+    /// The full state is made off the controller's lock, after the
+    /// subscription: nothing goes to the subscriber before it is queued, and
+    /// a change made meanwhile is newer than the full state's value and wins.
+    @Test func aChangeMadeWhileTheFullStateIsMadeWinsOverIt() {
+        let hub = FeedbackHub(logger: Self.quiet, send: { _, _ in })
+        let tablet = hub.subscribe(Self.peer("127.0.0.1"), port: nil, fullStateFollows: true)
+        hub.publish([OSCMessage("/source/1/volume", [.float(0.25)])])
+        #expect(hub.due(at: .now + .seconds(1)).isEmpty, "held until the full state is queued")
+        hub.publishFullState([OSCMessage("/source/1/volume", [.float(1)]), OSCMessage("/source/2/volume", [.float(1)])],
+                             to: tablet)
+        let sent = hub.due(at: .now + .seconds(1)).flatMap { $0.1.flatMap(\.messages) }
+        #expect(sent.map(\.address).sorted() == ["/source/1/volume", "/source/2/volume"])
+        #expect(sent.first { $0.address == "/source/1/volume" }?.arguments == [.float(0.25)])
+    }
+
     @Test func eachPaceTakesItsShareAndEverythingArrivesInOrder() {
         let hub = FeedbackHub(logger: Self.quiet, send: { _, _ in }, room: { _ in 5 })
         let remote = hub.subscribe(Self.peer("192.0.2.7"), port: nil)
