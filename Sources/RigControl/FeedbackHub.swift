@@ -268,12 +268,30 @@ public final class FeedbackHub: @unchecked Sendable {
     /// when it subscribed, and lets its feedback go: a value queued since
     /// (a change made meanwhile) is newer and stays.
     public func publishFullState(_ messages: [OSCMessage], to destination: OSCPeer) {
+        // Its queue is made before taking the lock (200,000 addresses at
+        // 256x256: a tenth of a second), which every client's messages
+        // (`renew`) and every turn of sending take.
+        var pending = [String: OSCMessage](minimumCapacity: messages.count)
+        var order = FeedbackQueue()
+        for message in messages where pending.updateValue(message, forKey: message.address) == nil {
+            order.append(message.address)
+        }
         state.withLock { subscribers in
-            guard subscribers[destination] != nil else { return }
-            let pending = subscribers[destination]!.pending
-            let older = pending.isEmpty ? messages : messages.filter { pending[$0.address] == nil }
-            Self.enqueue(older, into: &subscribers[destination]!)
+            guard let waiting = subscribers[destination] else { return }
             subscribers[destination]!.awaitingFullState = false
+            guard waiting.touching.isEmpty, waiting.ownValues.isEmpty else {
+                // A finger or its own values to respect: the careful way.
+                let older = messages.filter { waiting.pending[$0.address] == nil }
+                return Self.enqueue(older, into: &subscribers[destination]!)
+            }
+            // What was queued meanwhile is newer, and goes after the rest.
+            var queued = waiting.order
+            while let address = queued.popFirst() {
+                guard let message = waiting.pending[address] else { continue }
+                if pending.updateValue(message, forKey: address) == nil { order.append(address) }
+            }
+            subscribers[destination]!.pending = pending
+            subscribers[destination]!.order = order
         }
     }
 
