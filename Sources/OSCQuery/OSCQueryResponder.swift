@@ -194,7 +194,11 @@ struct OSCQueryResponder: HTTPResponder {
             while let current = chunk {
                 let last = following == nil
                 if let encoder {
-                    guard let compressed = encoder.compress(current, finish: last) else { return }
+                    // zlib failing (out of memory): end the connection rather
+                    // than finish a body that cannot be unpacked.
+                    guard let compressed = encoder.compress(current, finish: last) else {
+                        throw OSCQueryServerError.compressionFailed
+                    }
                     if !compressed.isEmpty { try await send(compressed) }
                 } else {
                     try await send(current)
