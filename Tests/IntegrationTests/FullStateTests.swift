@@ -1,12 +1,17 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import Synchronization
 import Testing
 
 extension Integration {
 /// The full state on `/subscribe`, on a large rig: every address arrives,
 /// with its value, over loopback UDP (paced as a client on this machine)
-/// and over TCP (as fast as the client reads). How long it takes is
+/// and over TCP and the OSCQuery WebSocket (as fast as the client reads).
+/// How long it takes is
 /// measured by the benchmark (`scripts/bench --only fullstate`), not here.
 @Suite struct FullStateTests {
     static let size = 128
@@ -58,12 +63,47 @@ extension Integration {
         }
     }
 
+    /// Over the OSCQuery WebSocket too, as binary frames on the session:
+    /// every address once, with its value. At 256x256, 4,625 frames: more
+    /// than a session's queue holds (4,096), so it is sent only as the
+    /// client reads, or frames would be dropped.
+    @Test func aLargeRigsFullStateArrivesWholeOverAWebSocket() async throws {
+        try await withRig(inputs: 256, outputs: 256) { rig in
+            for setting in Self.settings { try rig.osc.send(setting.address, .float(setting.value)) }
+            try await rig.ping()
+            let heard = Mutex<[(String, [OSCTestClient.Argument])]>([])
+            let port = rig.httpPort
+            let session = Task {
+                var logger = Logger(label: "ws-test")
+                logger.logLevel = .warning
+                try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/", logger: logger) { inbound, outbound, _ in
+                    try await outbound.write(.binary(ByteBuffer(bytes: OSCTestClient.encode(.message(.init("/subscribe"))))))
+                    for try await frame in inbound.messages(maxSize: 1 << 20) {
+                        guard case .binary(let buffer) = frame,
+                              let messages = OSCTestClient.decode(datagram: Array(buffer.readableBytesView),
+                                                                  sender: .init(port: 0), receivedAt: .now) else { continue }
+                        heard.withLock { $0 += messages.map { ($0.address, $0.arguments) } }
+                    }
+                }
+            }
+            defer { session.cancel() }
+            // Until nothing more comes for half a second (at most a minute).
+            var count = 0
+            for _ in 0..<120 {
+                try await Task.sleep(for: .milliseconds(500))
+                let now = heard.withLock { $0.count }
+                if now > 0 && now == count { break }
+                count = now
+            }
+            Self.check(heard.withLock { $0 }, size: 256)
+        }
+    }
+
     /// Every address of the rig once: each crosspoint in its three forms;
     /// every source, output and the master with the same leaves as the
     /// first (levels in their three forms among them), and its safe; the
     /// channel map. The crosspoints set before have their values.
-    static func check(_ received: [(address: String, arguments: [OSCTestClient.Argument])]) {
-        let n = size
+    static func check(_ received: [(address: String, arguments: [OSCTestClient.Argument])], size n: Int = size) {
         var values: [String: [OSCTestClient.Argument]] = [:]
         for (address, arguments) in received { values[address] = arguments }
         #expect(values.count == received.count, "each address once: \(received.count) messages, \(values.count) addresses")
