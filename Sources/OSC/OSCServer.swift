@@ -190,6 +190,7 @@ public final class OSCServer: @unchecked Sendable {
             // is reported once, by whichever call comes next: that send did
             // not go out, so it goes again. The error waits in the queue for
             // `readErrors`.
+            var waited = false
             for _ in 0..<4 {
                 let sent = bytes.withUnsafeBytes { data in
                     peer.address.withSockaddr { sendto(udp, data.baseAddress, data.count, Int32(MSG_DONTWAIT), $0, $1) }
@@ -198,7 +199,10 @@ public final class OSCServer: @unchecked Sendable {
                 guard sent < 0 else { return false }
                 if errno == EAGAIN || errno == EWOULDBLOCK {
                     // The send buffer is full (a burst to a slow link): wait
-                    // for room, briefly, rather than drop the datagram.
+                    // for room once, 10 ms at most, rather than drop the
+                    // datagram; the threads that send here serve everyone.
+                    guard !waited else { return false }
+                    waited = true
                     var descriptor = pollfd(fd: udp, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&descriptor, 1, 10)
                     continue

@@ -11,8 +11,8 @@ import SystemSupport
 /// a page of another origin is read-only.
 ///
 /// A node with everything below it is written from the namespace a chunk
-/// at a time as the client reads it (a 256x256 rig's namespace is about
-/// 40 MB), gzip-compressed when the client accepts it; the values are read
+/// at a time as the client reads it (a 256x256 rig's namespace is 47 MB),
+/// gzip-compressed when the client accepts it; the values are read
 /// once, at the start, so the answer shows one moment.
 struct OSCQueryResponder: HTTPResponder {
     typealias Context = OSCQueryRequestContext
@@ -150,6 +150,7 @@ struct OSCQueryResponder: HTTPResponder {
         let body: [UInt8]
         if var stream = answer.stream {
             headers[.contentType] = "application/json"
+            // Any JSON may be sent gzipped: caches must keep the two apart.
             headers[.vary] = "Accept-Encoding"
             let first = stream.next() ?? []
             if let second = stream.next() {
@@ -160,6 +161,7 @@ struct OSCQueryResponder: HTTPResponder {
             body = first
         } else if let json = answer.json {
             headers[.contentType] = "application/json"
+            headers[.vary] = "Accept-Encoding"
             body = Array(json.utf8)
         } else if let text = answer.text {
             headers[.contentType] = "text/plain; charset=utf-8"
@@ -208,9 +210,12 @@ struct OSCQueryResponder: HTTPResponder {
             }
         }
         if bodyless {
+            // The length GET would send (chunked): written only to be counted.
             var length = 0
-            try? await produce { length += $0.count }
-            headers[.contentLength] = "\(length)"
+            do {
+                try await produce { length += $0.count }
+                headers[.contentLength] = "\(length)"
+            } catch {}
             return Response(status: status, headers: headers)
         }
         return Response(status: status, headers: headers, body: ResponseBody { writer in

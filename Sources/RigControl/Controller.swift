@@ -285,7 +285,7 @@ public final class Controller: @unchecked Sendable {
             return reject(message, error.reason, from: peer)
         }
         if subscribe {
-            let destination = feedback.subscribe(peer, port: port, fullStateFollows: true)
+            let (destination, subscription) = feedback.subscribeForFullState(peer, port: port)
             admit(destination, .feedback)
             // The full state (200,000 messages at 256x256, a fifth of a
             // second to make) is made from a copy of the state, off the
@@ -294,7 +294,8 @@ public final class Controller: @unchecked Sendable {
             // what changes meanwhile wins.
             let (copy, targets) = (state, allParameters())
             fullStates.async { [self] in
-                feedback.publishFullState(feedbackMessages(for: targets, in: copy), to: destination)
+                feedback.publishFullState(feedbackMessages(for: targets, in: copy), to: destination,
+                                          subscription: subscription)
             }
         } else {
             sessions.end(feedback.unsubscribe(peer, port: port), .feedback)

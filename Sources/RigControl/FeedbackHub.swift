@@ -87,6 +87,9 @@ public final class FeedbackHub: @unchecked Sendable {
     private let lease: Duration?
     private let logger: Logger
     private let state = Mutex<[OSCPeer: Subscriber]>([:])
+    /// Subscriptions made so far (under `state`'s lock): each full state is
+    /// told from the one before.
+    private var subscriptions = 0
     /// Called every 33 ms (30 updates a second), before sending: where the
     /// values of fading parameters are published (`Controller.publishFades`).
     /// Set it before `run`.
@@ -115,8 +118,10 @@ public final class FeedbackHub: @unchecked Sendable {
         /// the finger was last heard: not sent while it holds.
         var touching: [String: ContinuousClock.Instant] = [:]
         /// Its full state is being made: nothing is sent until it is queued
-        /// (`publishFullState`), so that it never overtakes a change made since.
-        var awaitingFullState = false
+        /// (`publishFullState`), so that it never overtakes a change made
+        /// since. The number of the subscription whose full state it awaits:
+        /// a full state made for an earlier `/subscribe` is older, and dropped.
+        var awaitingFullState: Int?
     }
 
     /// `room`: for TCP and WebSocket subscribers; without it, a stream is
@@ -134,13 +139,23 @@ public final class FeedbackHub: @unchecked Sendable {
     /// Registers `client` for feedback at `port` on its host (or, for a TCP
     /// client or without a port, where it sends from). Returns the destination.
     /// `automatically`: subscribed for a change it made (`--auto-subscribe`);
-    /// only the log line says so. `fullStateFollows`: nothing is sent to it
-    /// until `publishFullState` has queued its full state.
+    /// only the log line says so.
     @discardableResult
-    public func subscribe(_ client: OSCPeer, port: Int?, automatically: Bool = false,
-                          fullStateFollows: Bool = false) -> OSCPeer {
+    public func subscribe(_ client: OSCPeer, port: Int?, automatically: Bool = false) -> OSCPeer {
+        register(client, port: port, automatically: automatically, fullStateFollows: false).destination
+    }
+
+    /// Subscribes as `subscribe` does, and sends nothing to it until
+    /// `publishFullState(_:to:subscription:)` has queued its full state,
+    /// named by the number returned.
+    public func subscribeForFullState(_ client: OSCPeer, port: Int?) -> (destination: OSCPeer, subscription: Int) {
+        register(client, port: port, automatically: false, fullStateFollows: true)
+    }
+
+    private func register(_ client: OSCPeer, port: Int?, automatically: Bool,
+                          fullStateFollows: Bool) -> (destination: OSCPeer, subscription: Int) {
         let destination = Self.destination(client, port: port)
-        return state.withLock { subscribers -> OSCPeer in
+        return state.withLock { subscribers -> (destination: OSCPeer, subscription: Int) in
             if subscribers[destination] == nil {
                 logger.info("\(destination) \(automatically ? "subscribed to feedback by its change" : "subscribed to feedback")")
                 let pace = Pace.of(destination)
@@ -151,8 +166,9 @@ public final class FeedbackHub: @unchecked Sendable {
                 subscribers[destination]?.client = client
                 subscribers[destination]?.lastSeen = .now
             }
-            if fullStateFollows { subscribers[destination]?.awaitingFullState = true }
-            return destination
+            subscriptions += 1
+            if fullStateFollows { subscribers[destination]?.awaitingFullState = subscriptions }
+            return (destination, subscriptions)
         }
     }
 
@@ -267,7 +283,7 @@ public final class FeedbackHub: @unchecked Sendable {
     /// Queues a subscriber's full state, made from the rig state as it was
     /// when it subscribed, and lets its feedback go: a value queued since
     /// (a change made meanwhile) is newer and stays.
-    public func publishFullState(_ messages: [OSCMessage], to destination: OSCPeer) {
+    public func publishFullState(_ messages: [OSCMessage], to destination: OSCPeer, subscription: Int) {
         // Its queue is made before taking the lock (200,000 addresses at
         // 256x256: a tenth of a second), which every client's messages
         // (`renew`) and every turn of sending take.
@@ -277,11 +293,16 @@ public final class FeedbackHub: @unchecked Sendable {
             order.append(message.address)
         }
         state.withLock { subscribers in
-            guard let waiting = subscribers[destination] else { return }
-            subscribers[destination]!.awaitingFullState = false
+            // Gone, or subscribed again since: a newer full state follows.
+            guard let waiting = subscribers[destination], waiting.awaitingFullState == subscription else { return }
+            subscribers[destination]!.awaitingFullState = nil
             guard waiting.touching.isEmpty, waiting.ownValues.isEmpty else {
-                // A finger or its own values to respect: the careful way.
-                let older = messages.filter { waiting.pending[$0.address] == nil }
+                // A finger or its own values to respect: the careful way. A
+                // value the client set meanwhile is newer than the full
+                // state's, even when not queued (it is not echoed).
+                let older = messages.filter {
+                    waiting.pending[$0.address] == nil && waiting.ownValues[$0.address] == nil
+                }
                 return Self.enqueue(older, into: &subscribers[destination]!)
             }
             // What was queued meanwhile is newer, and goes after the rest.
@@ -379,7 +400,7 @@ public final class FeedbackHub: @unchecked Sendable {
             }
             var waiting = false
             for destination in Array(subscribers.keys)
-            where subscribers[destination] != nil && !subscribers[destination]!.awaitingFullState {
+            where subscribers[destination] != nil && subscribers[destination]!.awaitingFullState == nil {
                 let budget = Self.budget(&subscribers[destination]!, room: rooms[destination], now: now,
                                          stallsEnd: !destination.isWebSocket)
                 let packets = Self.take(from: &subscribers[destination]!, now: now, budget: budget)

@@ -35,14 +35,47 @@ import Testing
     /// a change made meanwhile is newer than the full state's value and wins.
     @Test func aChangeMadeWhileTheFullStateIsMadeWinsOverIt() {
         let hub = FeedbackHub(logger: Self.quiet, send: { _, _ in })
-        let tablet = hub.subscribe(Self.peer("127.0.0.1"), port: nil, fullStateFollows: true)
+        let (tablet, subscription) = hub.subscribeForFullState(Self.peer("127.0.0.1"), port: nil)
         hub.publish([OSCMessage("/source/1/volume", [.float(0.25)])])
         #expect(hub.due(at: .now + .seconds(1)).isEmpty, "held until the full state is queued")
         hub.publishFullState([OSCMessage("/source/1/volume", [.float(1)]), OSCMessage("/source/2/volume", [.float(1)])],
-                             to: tablet)
+                             to: tablet, subscription: subscription)
         let sent = hub.due(at: .now + .seconds(1)).flatMap { $0.1.flatMap(\.messages) }
-        #expect(sent.map(\.address).sorted() == ["/source/1/volume", "/source/2/volume"])
-        #expect(sent.first { $0.address == "/source/1/volume" }?.arguments == [.float(0.25)])
+        #expect(sent.map(\.address) == ["/source/1/volume", "/source/2/volume"], "each once, in the full state's order")
+        #expect(sent.first?.arguments == [.float(0.25)], "with the value changed since")
+    }
+
+    /// A value the tablet itself set while its full state was made is not
+    /// echoed, and not overwritten by the full state's older value either.
+    @Test func theClientsOwnValueMadeMeanwhileIsNotUndoneByItsFullState() {
+        let hub = FeedbackHub(logger: Self.quiet, send: { _, _ in })
+        let client = Self.peer("127.0.0.1", port: 9100)
+        let (tablet, subscription) = hub.subscribeForFullState(client, port: nil)
+        let moved = OSCMessage("/source/1/fader", [.float(0.6)])
+        hub.noteOwnValue(moved, from: client)
+        hub.publish([moved])
+        hub.publishFullState([OSCMessage("/source/1/fader", [.float(0.75)]), OSCMessage("/source/2/fader", [.float(0.75)])],
+                             to: tablet, subscription: subscription)
+        let sent = hub.due(at: .now + .seconds(1)).flatMap { $0.1.flatMap(\.messages) }
+        #expect(sent.map(\.address) == ["/source/2/fader"], "neither its own value nor the older one goes back")
+    }
+
+    /// Subscribed twice before the first full state is queued: the first is
+    /// older than the second and is dropped, so nothing newer is undone.
+    @Test func anEarlierFullStateIsDroppedForALaterOne() {
+        let hub = FeedbackHub(logger: Self.quiet, send: { _, _ in })
+        let client = Self.peer("127.0.0.1")
+        let (tablet, first) = hub.subscribeForFullState(client, port: nil)
+        let (_, second) = hub.subscribeForFullState(client, port: nil)
+        hub.publishFullState([OSCMessage("/matrix/1/1", [.float(0)])], to: tablet, subscription: first)
+        #expect(hub.due(at: .now + .seconds(1)).isEmpty, "still held: the later full state is awaited")
+        hub.publishFullState([OSCMessage("/matrix/1/1", [.float(1)])], to: tablet, subscription: second)
+        let sent = hub.due(at: .now + .seconds(1)).flatMap { $0.1.flatMap(\.messages) }
+        #expect(sent.map(\.arguments) == [[.float(1)]])
+        // A full state for a subscriber that has gone is dropped.
+        hub.unsubscribe(client, port: nil)
+        hub.publishFullState([OSCMessage("/matrix/1/1", [.float(0)])], to: tablet, subscription: second)
+        #expect(hub.count == 0 && hub.due(at: .now + .seconds(2)).isEmpty)
     }
 
     @Test func eachPaceTakesItsShareAndEverythingArrivesInOrder() {

@@ -48,9 +48,14 @@ final class MDNSNamespace: @unchecked Sendable {
     }
 
     /// Runs `executable` inside the namespace to its end; its stdout.
+    /// Throws unless it exits with status 0: an empty answer from a tool
+    /// that failed must not pass for "nothing seen".
     func output(of executable: String, _ arguments: [String], timeout: Duration = .seconds(15)) async throws -> String {
         let process = try run(executable, arguments)
-        try await process.waitForExit(timeout: timeout)
+        let ended = try await process.waitForExit(timeout: timeout)
+        guard ended == .exited(0) else {
+            throw RigError("\(executable) \(arguments.joined(separator: " ")) ended \(ended): \(process.standardError)")
+        }
         return process.standardOutput
     }
 
