@@ -93,6 +93,12 @@ let package = Package(
             "CAvahi", .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // The control page (HTML, CSS, JavaScript under page/), embedded in the
+        // binary at build time by the EmbedPage plugin and its EmbedFiles tool.
+        .target(name: "ControlPage", exclude: ["page"], plugins: ["EmbedPage"]),
+        .executableTarget(name: "EmbedFiles"),
+        .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["EmbedFiles"]),
+
         // Offline timing of the render kernel and of a preset recall (`crosspoint bench`).
         .target(name: "Bench", dependencies: [
             "MixCore", "Catalogue", "OSC", "Presets", "RigControl", "SystemSupport",
@@ -100,8 +106,8 @@ let package = Package(
         ]),
 
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "Catalogue", "OSC", "OSCQuery", "Advertising", "Presets", "RigControl", "JackHost", "Bench",
-            "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "MixCore", "Catalogue", "OSC", "OSCQuery", "Advertising", "ControlPage", "Presets", "RigControl", "JackHost",
+            "Bench", "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
             // Release builds link the Swift runtime and FoundationEssentials

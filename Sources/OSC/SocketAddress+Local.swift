@@ -34,4 +34,23 @@ extension SocketAddress {
         }
         return addresses
     }
+
+    /// This machine's IPv4 addresses other than loopback, as text, in
+    /// interface order: where people on the network reach it.
+    public static func networkIPv4Addresses() -> [String] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return [] }
+        defer { freeifaddrs(list) }
+        var addresses: [String] = []
+        var entry = list
+        while let current = entry {
+            defer { entry = current.pointee.ifa_next }
+            guard let address = current.pointee.ifa_addr, Int32(address.pointee.sa_family) == AF_INET else { continue }
+            let ip = SocketAddress(address, length: socklen_t(MemoryLayout<sockaddr_in>.size)).ipBytes
+            guard ip.count == 4, ip[0] != 127 else { continue }
+            let text = ip.map(String.init).joined(separator: ".")
+            if !addresses.contains(text) { addresses.append(text) }
+        }
+        return addresses
+    }
 }

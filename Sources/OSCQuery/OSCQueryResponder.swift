@@ -22,6 +22,8 @@ struct OSCQueryResponder: HTTPResponder {
     let oscIP: String?
     let oscPort: Int
     let oscTransport: String
+    /// The web page's files by path; empty: no page.
+    var page: [String: OSCQueryPageFile] = [:]
 
     /// Answers smaller than this are not worth compressing.
     static let smallestCompressed = 1024
@@ -42,6 +44,10 @@ struct OSCQueryResponder: HTTPResponder {
         }
         switch request.method {
         case .get, .head:
+            if let file = pageFile(path: request.uri.path, query: request.uri.query,
+                                   accept: request.headers[values: .accept]) {
+                return Self.response(file, bodyless: request.method == .head)
+            }
             let answer = answer(path: request.uri.path, query: request.uri.query, local: context.localAddress)
             let gzip = Self.acceptsGzip(request.headers[values: .acceptEncoding])
             return await Self.response(answer, gzip: gzip, bodyless: request.method == .head)
@@ -92,6 +98,50 @@ struct OSCQueryResponder: HTTPResponder {
             return Answer(status: .ok, stream: .init(namespace, contentsOf: node, values: values))
         }
         return Answer(status: .ok, json: json)
+    }
+
+    /// The page's file a request asks for: `/page/` and `/page` its
+    /// `index.html`, `/page/PATH` that file; `/` (without a query) its
+    /// `index.html` when the request is a browser's, whose `Accept` lists
+    /// `text/html` (an OSCQuery client's lists JSON, or `*/*`, or nothing).
+    /// Nil: not the page's; 404 for a page path with no file.
+    func pageFile(path: String, query: String?, accept: [String]) -> OSCQueryPageFile? {
+        guard !page.isEmpty else { return nil }
+        if path == "/" {
+            guard query?.isEmpty ?? true, Self.acceptsHTML(accept) else { return nil }
+            return page["index.html"]
+        }
+        guard path == "/page" || path.hasPrefix("/page/") else { return nil }
+        let name = path.dropFirst("/page/".count)
+        return page[name.isEmpty ? "index.html" : String(name)] ?? Self.missingPageFile
+    }
+
+    /// A page path with no file: a plain-text 404 (`response(_:)` tells it).
+    static let missingPageFile = OSCQueryPageFile(contentType: "", text: "no such file\n")
+
+    /// Whether an `Accept` list names `text/html` (without `q=0`).
+    static func acceptsHTML(_ fields: [String]) -> Bool {
+        fields.lazy.flatMap { $0.split(separator: ",") }.contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
+            guard parts.first == "text/html" else { return false }
+            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
+            return weight.map { $0 > 0 } ?? true
+        }
+    }
+
+    /// A page file's response: not cached without asking again (the files
+    /// change with the binary), not to be sniffed as another type.
+    static func response(_ file: OSCQueryPageFile, bodyless: Bool) -> Response {
+        var headers = HTTPFields()
+        let missing = file.contentType.isEmpty
+        headers[.contentType] = missing ? "text/plain; charset=utf-8" : file.contentType
+        headers[.cacheControl] = "no-cache"
+        headers[.xContentTypeOptions] = "nosniff"
+        let bytes = Array(file.text.utf8)
+        headers[.contentLength] = "\(bytes.count)"
+        let status: HTTPResponse.Status = missing ? .notFound : .ok
+        guard !bodyless else { return Response(status: status, headers: headers) }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// Whether an `Accept-Encoding` list takes gzip (`gzip`, `x-gzip` or

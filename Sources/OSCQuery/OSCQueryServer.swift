@@ -77,9 +77,11 @@ public final class OSCQueryServer: Sendable {
     ///   - onPacket: what to do with the OSC packets WebSocket clients send;
     ///     nil accepts none.
     ///   - onClose: told when a WebSocket client's session ends.
+    ///   - page: a web page's files by path (`index.html`, `app.js`), served
+    ///     at `/page/…` and to browsers at `/`; none by default.
     public init(bind: String, port: Int, oscPort: Int, oscTransport: String = "UDP", oscIP: String? = nil,
                 name: String, model: any OSCQueryModel, logger: Logger, onPacket: PacketHandler? = nil,
-                onClose: @escaping CloseHandler = { _ in }) {
+                onClose: @escaping CloseHandler = { _ in }, page: [String: OSCQueryPageFile] = [:]) {
         self.bind = bind
         self.requestedPort = port
         self.logger = logger
@@ -88,7 +90,7 @@ public final class OSCQueryServer: Sendable {
         gate = OSCQueryAccessGate(model: model, logger: logger)
         hostName = OSCQueryHostName(name)
         responder = OSCQueryResponder(gate: gate, hostName: hostName, oscIP: oscIP, oscPort: oscPort,
-                                      oscTransport: oscTransport)
+                                      oscTransport: oscTransport, page: page)
     }
 
     /// The port the server listens on once started (the one picked when 0

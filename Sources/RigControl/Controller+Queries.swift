@@ -19,7 +19,10 @@ extension Controller {
             logger.debug("\(peer) /matrix/clear")
             return []
         case .status:
-            let report = statusReport() + [("late_bundles", OSCArgument.int32(Int32(clamping: lateBundles)))]
+            // `access`: what the asking session may do, so that a page or a
+            // layout can show its controls as read-only.
+            let report = statusReport() + [("late_bundles", OSCArgument.int32(Int32(clamping: lateBundles))),
+                                           ("access", .string(peer.access == .readOnly ? "read-only" : "full"))]
             return [.bundle(report.map { OSCMessage("/status/\($0.0)", [$0.1]) })]
         case .ping:
             return [.message(OSCMessage("/pong"))]

@@ -1,5 +1,6 @@
 import Advertising
 import Catalogue
+import ControlPage
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -113,7 +114,8 @@ final class Rig {
                 model: RigNamespace(controller: controller, policy: configuration.osc.policy), logger: logger,
                 // A WebSocket is a client session like any other.
                 onPacket: { controller.handle($0, from: $1) },
-                onClose: { controller.depart($0) })
+                onClose: { controller.depart($0) },
+                page: ControlPage.files.mapValues { OSCQueryPageFile(contentType: $0.contentType, text: $0.text) })
         }
         webSockets.withLock { $0 = discovery }
         controller.feedback = feedback
@@ -170,6 +172,7 @@ final class Rig {
         let tcp = configuration.osc.tcp ? " (and TCP)" : ""
         let http = discovery.map { ", OSCQuery on HTTP port \($0.port)" } ?? ""
         logger.notice("ready: OSC on UDP port \(server.port)\(tcp)\(http), JACK client '\(host.clientName)', \(mixer.inputs)x\(mixer.outputs), pan law \(configuration.panLaw.rawValue), smoothing \(configuration.smoothingSeconds * 1000) ms")
+        if let discovery { logger.notice("control page: \(pageAddress(port: discovery.port)) (open it in a browser)") }
 
         let host = host
         let signals = [SIGINT, SIGTERM].map { number in
@@ -183,6 +186,17 @@ final class Rig {
         signals.forEach { $0.cancel() }
         stop()
         logger.notice("stopped")
+    }
+
+    /// Where a browser on the network finds the control page: the address
+    /// OSC is bound to, or else this machine's first network address
+    /// (loopback when it has none).
+    private func pageAddress(port: Int) -> String {
+        let bind = configuration.osc.bind
+        let host = ["0.0.0.0", "::"].contains(bind)
+            ? OSC.SocketAddress.networkIPv4Addresses().first ?? "127.0.0.1"
+            : bind.contains(":") ? "[\(bind)]" : bind
+        return "http://\(host):\(port)/"
     }
 
     /// Advertises `_osc._udp` (and `_osc._tcp`) on the OSC port and

@@ -130,6 +130,24 @@ extension Integration {
         }
     }
 
+    /// The binary serves its control page, embedded at build time, to a
+    /// browser at / and at /page/, and prints where to find it.
+    @Test func theControlPageIsServedFromTheBinary() async throws {
+        try await withRig { rig in
+            let page = try ChildProcess(executable: "curl", arguments: [
+                "-s", "-H", "Accept: text/html,*/*;q=0.8", "http://127.0.0.1:\(rig.httpPort)/"])
+            _ = try await page.waitForExit()
+            #expect(page.standardOutput.hasPrefix("<!doctype html>"), "\(page.standardOutput.prefix(200))")
+            let (status, tree) = try await get(rig, "/")
+            #expect(status == 200 && (tree as? [String: Any])?["FULL_PATH"] as? String == "/")
+            let line = try await rig.crosspoint.waitForOutput(containing: "control page: http://")
+            #expect(line.contains(":\(rig.httpPort)/"), "\(line)")
+            // The session learns what it may do.
+            try rig.osc.send("/status")
+            #expect(try await rig.osc.waitFor(address: "/status/access").arguments == [.string("full")])
+        }
+    }
+
     @Test func aWebSocketListenerHearsChangesAsOSC() async throws {
         try await withRig { rig in
             let port = rig.httpPort

@@ -39,12 +39,13 @@ import Testing
 
     /// Runs `body` with a started server, and stops it whatever happens.
     func withServer(model: any OSCQueryModel = FakeModel(), setLog: SetLog? = nil,
+                    page: [String: OSCQueryPageFile] = [:],
                     _ body: (OSCQueryServer) async throws -> Void) async throws {
         var onPacket: OSCQueryServer.PacketHandler?
         if let setLog { onPacket = { packet, peer in setLog.append(packet, peer) } }
         let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "Crosspoint test",
                                     model: model, logger: Self.logger, onPacket: onPacket,
-                                    onClose: { peer in setLog?.close(peer) })
+                                    onClose: { peer in setLog?.close(peer) }, page: page)
         try await server.start()
         do {
             try await body(server)
@@ -228,6 +229,40 @@ import Testing
             let contents = try await Curl.get(url(server, "/grid/3?CONTENTS"))
             let children = try #require((try contents.json() as? [String: Any])?["CONTENTS"] as? [String: Any])
             #expect(children.count == 40 && (children["12"] as? [String: Any])?["FULL_PATH"] as? String == "/grid/3/12")
+        }
+    }
+
+    /// The application's page: at `/page/`, and at `/` for a browser;
+    /// OSCQuery clients keep getting JSON at `/`.
+    @Test func servesThePageToBrowsersAndJSONToEveryoneElse() async throws {
+        let page = ["index.html": OSCQueryPageFile(contentType: "text/html; charset=utf-8", text: "<!doctype html><p>rig</p>"),
+                    "elements/fader.js": OSCQueryPageFile(contentType: "text/javascript; charset=utf-8", text: "export {}")]
+        try await withServer(page: page) { server in
+            let browser = "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+            let html = try await Curl.get(url(server, "/"), headers: [browser])
+            #expect(html.status == 200 && html.contentType == "text/html; charset=utf-8" && html.body.contains("<p>rig</p>"))
+            #expect(html.headers["cache-control"] == "no-cache" && html.headers["x-content-type-options"] == "nosniff")
+            // curl, python-oscquery, ossia: */* or JSON or nothing.
+            for accept in [[], ["Accept: */*"], ["Accept: application/json"], ["Accept: text/html;q=0, */*"]] {
+                let json = try await Curl.get(url(server, "/"), headers: accept)
+                #expect(json.contentType == "application/json", "\(accept)")
+            }
+            // A query at / is OSCQuery's, whoever asks.
+            #expect(try await Curl.get(url(server, "/?HOST_INFO"), headers: [browser]).contentType == "application/json")
+            for path in ["/page/", "/page", "/page/index.html"] {
+                #expect(try await Curl.get(url(server, path)).body.contains("<p>rig</p>"), "\(path)")
+            }
+            let module = try await Curl.get(url(server, "/page/elements/fader.js"))
+            #expect(module.status == 200 && module.contentType == "text/javascript; charset=utf-8" && module.body == "export {}")
+            #expect(try await Curl.get(url(server, "/page/missing.js")).status == 404)
+            let head = try await Curl.get(url(server, "/page/elements/fader.js"), method: "HEAD")
+            #expect(head.status == 200 && head.headers["content-length"] == "9")
+        }
+        // Without a page, / is JSON for browsers too, and /page is an OSC path like any other.
+        try await withServer { server in
+            let json = try await Curl.get(url(server, "/"), headers: ["Accept: text/html"])
+            #expect(json.contentType == "application/json")
+            #expect(try await Curl.get(url(server, "/page/")).status == 404)
         }
     }
 
