@@ -23,10 +23,12 @@
 6. Memory: resident size of `serve` at 64x64 over a minute of OSC traffic.
 7. Timed bundles and one-period recalls (timing.py), and feedback fan-out:
    64 subscribers while 4 clients drag faders (fanout.py), the full state on
-   /subscribe (fullstate.py), and OSCQuery discovery at 8x8, 64x64 and
-   256x256 (discovery.py), in their own modules.
+   /subscribe (fullstate.py), OSCQuery discovery at 8x8, 64x64 and
+   256x256 (discovery.py), and the control page in headless Chromium
+   (page.py), in their own modules.
 
-`--only recall`, `--only saves`, `--only fanout`, `--only fullstate` and `--only discovery` run that benchmark alone
+`--only recall`, `--only saves`, `--only fanout`, `--only fullstate`, `--only discovery` and `--only page` run
+that benchmark alone
 and replace its section and its rows of the Targets table in an existing --out
 (BENCHMARKS.md by default); an --out that does not exist gets that section alone.
 """
@@ -49,6 +51,7 @@ import discovery_report
 import fanout
 import fanout_report
 import fullstate
+import page
 import timing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -863,7 +866,7 @@ def main():
     parser.add_argument("--fanout-rounds", type=int, default=3)
     parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
     parser.add_argument("--fullstate-rounds", type=int, default=3)
-    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery"],
+    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
     parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
@@ -915,6 +918,12 @@ def main():
         replace_or_write(args, info, started, section, targets, discovery.TARGET)
         shutil.rmtree(workdir, ignore_errors=True)
         return
+    if args.only == "page":
+        results = page.page_benchmarks(args.binary, args.probe, workdir, Rig, log)
+        section, targets = page.page_report(results, os.path.relpath(args.binary, ROOT), verdict)
+        replace_or_write(args, info, started, section, targets, page.TARGET)
+        shutil.rmtree(workdir, ignore_errors=True)
+        return
     if args.only == "fullstate":
         results = fullstate.fullstate_benchmarks(args.binary, workdir, Rig, args.fullstate_rounds, log)
         section, targets = fullstate.fullstate_report(results, os.path.relpath(args.binary, ROOT), verdict)
@@ -943,6 +952,8 @@ def main():
     full_state = fullstate.fullstate_benchmarks(args.binary, workdir, Rig, args.fullstate_rounds, log)
     log("discovery")
     discovered = discovery.discovery_benchmarks(args.binary, workdir, Rig, log)
+    log("the control page")
+    paged = page.page_benchmarks(args.binary, args.probe, workdir, Rig, log)
     finished = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
     binary = os.path.relpath(args.binary, ROOT)
     commands = [
@@ -971,6 +982,8 @@ def main():
     splice_section(args.out, section, targets, fullstate.TARGET, "(From the run above.)")
     section, targets = discovery_report.discovery_report(discovered, binary, verdict)
     splice_section(args.out, section, targets, discovery.TARGET, "(From the run above.)")
+    section, targets = page.page_report(paged, binary, verdict)
+    splice_section(args.out, section, targets, page.TARGET, "(From the run above.)")
     shutil.rmtree(workdir, ignore_errors=True)
     log(f"wrote {args.out}")
 
