@@ -19,7 +19,10 @@ export function setReadOnly(readOnly) {
 export function applyReadOnly(element) {
   if (context.readOnly) element.setAttribute('aria-disabled', 'true');
   else element.removeAttribute('aria-disabled');
-  if ('disabled' in element && element.localName !== 'xp-matrix') element.disabled = context.readOnly;
+  // Native inputs and buttons are disabled outright; matrix cells stay
+  // focusable (their level is still read out) and ignore presses.
+  const native = element instanceof HTMLInputElement || element instanceof HTMLButtonElement;
+  if (native && !element.classList.contains('cell')) element.disabled = context.readOnly;
 }
 
 export class XPControl extends HTMLElement {

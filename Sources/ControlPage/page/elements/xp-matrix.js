@@ -38,11 +38,11 @@ export class XPMatrix extends HTMLElement {
     this.bubble = document.createElement('div');
     this.bubble.className = 'matrix-bubble';
     this.bubble.hidden = true;
-    this.popover = document.createElement('div');
-    this.popover.className = 'matrix-popover';
-    this.popover.hidden = true;
-    this.popover.setAttribute('role', 'dialog');
-    this.append(this.scroller, this.bubble, this.popover);
+    this.panel = document.createElement('div');
+    this.panel.className = 'matrix-popover';
+    this.panel.hidden = true;
+    this.panel.setAttribute('role', 'dialog');
+    this.append(this.scroller, this.bubble, this.panel);
 
     this.grid.addEventListener('click', (e) => this.#click(e));
     this.grid.addEventListener('pointerdown', (e) => this.#down(e));
@@ -181,7 +181,7 @@ export class XPMatrix extends HTMLElement {
   openPopover(cell) {
     const { in: input, out: output } = cell.dataset;
     const address = cell.dataset.address;
-    this.popover.innerHTML = '';
+    this.panel.innerHTML = '';
     const title = document.createElement('div');
     title.className = 'popover-title';
     title.textContent = `${this.#name('source', input)} → ${this.#name('output', output)}`;
@@ -208,10 +208,10 @@ export class XPMatrix extends HTMLElement {
     close.textContent = 'Done';
     close.addEventListener('click', () => this.closePopover());
     row.append(close);
-    this.popover.append(title, fader, row);
-    this.popover.hidden = false;
-    this.popover.dataset.address = address;
-    this.popover.addEventListener('keydown', (e) => { if (e.key === 'Escape') this.closePopover(); });
+    this.panel.append(title, fader, row);
+    this.panel.hidden = false;
+    this.panel.dataset.address = address;
+    this.panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') this.closePopover(); });
     this.#returnFocus = cell;
     fader.focus();
   }
@@ -219,8 +219,8 @@ export class XPMatrix extends HTMLElement {
   #returnFocus = null;
 
   closePopover() {
-    this.popover.hidden = true;
-    this.popover.innerHTML = '';
+    this.panel.hidden = true;
+    this.panel.innerHTML = '';
     this.#press = null;
     this.#returnFocus?.focus();
   }
