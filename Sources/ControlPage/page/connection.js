@@ -1,0 +1,106 @@
+// The page's session with the rig: one WebSocket to the host the page came
+// from, OSC packets as binary frames. On every open it sends the subscribe
+// sequence, so a reconnect shows the whole state again; on close it retries
+// with a backoff of 0.5 s doubling to 4 s. The connection state is on the
+// root element: <html data-connection="open|closed">.
+
+import { encodeMessage, decodePacket } from './osc.js';
+import { store } from './state.js';
+
+const SUBSCRIBE_SEQUENCE = [
+  ['/subscribe'],
+  ['/meters/subscribe'],
+  ['/status'],
+  ['/preset/list'],
+  ['/preset/current'],
+];
+
+export class Connection extends EventTarget {
+  #socket = null;
+  #delay = 500;
+  #retry = null;
+  #poll = null;
+  /** The element that last sent to each address, where its /error is shown. */
+  #senders = new Map();
+
+  constructor(url) {
+    super();
+    this.url = url;
+    this.setState('closed');
+  }
+
+  get isOpen() {
+    return this.#socket?.readyState === WebSocket.OPEN;
+  }
+
+  setState(state) {
+    document.documentElement.dataset.connection = state;
+    this.dispatchEvent(new CustomEvent('state', { detail: state }));
+  }
+
+  connect() {
+    clearTimeout(this.#retry);
+    let socket;
+    try {
+      socket = new WebSocket(this.url);
+    } catch (error) {
+      console.error(error);
+      this.#scheduleRetry();
+      return;
+    }
+    socket.binaryType = 'arraybuffer';
+    this.#socket = socket;
+    socket.addEventListener('open', () => {
+      this.#delay = 500;
+      this.setState('open');
+      for (const [address] of SUBSCRIBE_SEQUENCE) this.send(address);
+      clearInterval(this.#poll);
+      this.#poll = setInterval(() => {
+        this.send('/status');
+        this.send('/preset/current');
+      }, 1500);
+    });
+    socket.addEventListener('message', (event) => {
+      if (!(event.data instanceof ArrayBuffer)) return; // text frames: LISTEN answers, not ours
+      for (const message of decodePacket(event.data)) this.#receive(message);
+    });
+    socket.addEventListener('close', () => {
+      if (this.#socket !== socket) return;
+      this.#socket = null;
+      clearInterval(this.#poll);
+      this.setState('closed');
+      this.#scheduleRetry();
+    });
+  }
+
+  #scheduleRetry() {
+    clearTimeout(this.#retry);
+    this.#retry = setTimeout(() => this.connect(), this.#delay);
+    this.#delay = Math.min(this.#delay * 2, 4000);
+  }
+
+  /**
+   * Sends one message. `from` is the element that sent it, where an /error
+   * for this address will be shown. `local` also stores the value at once
+   * (the rig does not echo a session's own value back to it).
+   */
+  send(address, types = '', args = [], { from = null, local = false } = {}) {
+    if (from) this.#senders.set(address, from);
+    if (local) store.set(address, args);
+    if (!this.isOpen) return false;
+    this.#socket.send(encodeMessage(address, types, args));
+    return true;
+  }
+
+  #receive(message) {
+    if (message.address === '/error') {
+      this.dispatchEvent(new CustomEvent('osc-error', {
+        detail: { address: String(message.args[0] ?? ''), reason: String(message.args[1] ?? ''),
+                  element: this.#senders.get(String(message.args[0] ?? '')) ?? null },
+      }));
+      return;
+    }
+    store.set(message.address, message.args);
+    this.dispatchEvent(new CustomEvent('message', { detail: message }));
+  }
+}

@@ -1,0 +1,37 @@
+// <xp-meter kind="input" channel="3">: peak and RMS level of one channel,
+// from /meters/input (peak dBFS per channel) and /meters/input/rms (or the
+// output ones). Drawn on the fader law's scale, so the marks line up with a
+// fader beside it. Styling is by two custom properties, no layout per frame.
+
+import { store } from '../state.js';
+import { positionFromDb } from '../fader-law.js';
+
+export class XPMeter extends HTMLElement {
+  #unsubscribe = [];
+
+  connectedCallback() {
+    if (!this.firstChild) {
+      this.setAttribute('aria-hidden', 'true');
+      this.innerHTML = '<div class="rms"></div><div class="peak"></div>';
+    }
+    const kind = this.getAttribute('kind') === 'output' ? 'output' : 'input';
+    const index = Number(this.getAttribute('channel')) - 1;
+    const show = (name) => (args) => {
+      const db = args?.[index];
+      const at = typeof db === 'number' ? Math.min(1, positionFromDb(db)) : 0;
+      this.style.setProperty(name, at.toFixed(3));
+      if (name === '--peak') this.toggleAttribute('data-clip', typeof db === 'number' && db >= -0.1);
+    };
+    this.#unsubscribe = [
+      store.on(`/meters/${kind}`, show('--peak')),
+      store.on(`/meters/${kind}/rms`, show('--rms')),
+    ];
+  }
+
+  disconnectedCallback() {
+    for (const off of this.#unsubscribe) off();
+    this.#unsubscribe = [];
+  }
+}
+
+customElements.define('xp-meter', XPMeter);

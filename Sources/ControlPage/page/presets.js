@@ -1,0 +1,128 @@
+// Presets: the list (a recall button per preset, data-address =
+// "/preset/recall/NAME"), recall with a fade and a scope, save with name and
+// notes, rename, delete (a second tap confirms), undo, and the current
+// preset with its "modified" mark.
+
+import { store } from './state.js';
+import { context, applyReadOnly } from './elements/control.js';
+
+const SCOPES = ['sources', 'matrix', 'outputs', 'master'];
+
+export function bindPresets(root, connection) {
+  const list = root.querySelector('.preset-list');
+  const fade = root.querySelector('[name="fade"]');
+  const scopes = SCOPES.map((scope) => root.querySelector(`[name="scope"][value="${scope}"]`));
+  const form = root.querySelector('form.save');
+  const undo = root.querySelector('[data-address="/preset/undo"]');
+  const current = root.querySelector('.current-name');
+  const send = (...args) => context.readOnly ? false : connection.send(...args);
+
+  const refresh = () => { connection.send('/preset/list'); connection.send('/preset/current'); };
+  connection.addEventListener('message', ({ detail }) => {
+    if (['/preset/saved', '/preset/deleted', '/preset/renamed', '/preset/recalled'].includes(detail.address)) refresh();
+  });
+
+  function recall(name, button) {
+    const chosen = scopes.filter((box) => box.checked).map((box) => box.value);
+    const seconds = fade.value === '' ? null : Number(fade.value);
+    if (seconds === null && chosen.length === SCOPES.length) {
+      send(`/preset/recall/${name}`, '', [], { from: button }); // the file's fade, every part
+      return;
+    }
+    if (chosen.length === 0) return;
+    let types = 's';
+    const args = [name];
+    if (seconds !== null && Number.isFinite(seconds)) { types += 'f'; args.push(seconds); }
+    if (chosen.length < SCOPES.length) { types += 's'; args.push(chosen.join(',')); }
+    send('/preset/recall', types, args, { from: button });
+  }
+
+  function row(name) {
+    const item = document.createElement('li');
+    const recallButton = document.createElement('button');
+    recallButton.type = 'button';
+    recallButton.className = 'recall';
+    recallButton.dataset.address = `/preset/recall/${name}`;
+    recallButton.textContent = name;
+    recallButton.addEventListener('click', () => recall(name, recallButton));
+
+    const rename = document.createElement('button');
+    rename.type = 'button';
+    rename.dataset.control = '';
+    rename.textContent = 'Rename';
+    rename.setAttribute('aria-label', `Rename ${name}`);
+    rename.addEventListener('click', () => {
+      if (context.readOnly) return;
+      const input = document.createElement('input');
+      input.value = name;
+      input.setAttribute('aria-label', `New name for ${name}`);
+      input.setAttribute('enterkeyhint', 'done');
+      const done = (commit) => {
+        if (commit && input.value && input.value !== name) {
+          send('/preset/rename', 'ss', [name, input.value], { from: recallButton });
+        }
+        input.replaceWith(recallButton);
+      };
+      input.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') done(true);
+        if (e.key === 'Escape') done(false);
+      });
+      input.addEventListener('blur', () => input.isConnected && done(true));
+      recallButton.replaceWith(input);
+      input.focus();
+      input.select();
+    });
+
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.dataset.control = '';
+    remove.className = 'delete';
+    remove.textContent = 'Delete';
+    remove.setAttribute('aria-label', `Delete ${name}`);
+    let armed = null;
+    remove.addEventListener('click', () => {
+      if (context.readOnly) return;
+      if (armed) {
+        clearTimeout(armed);
+        armed = null;
+        send('/preset/delete', 's', [name], { from: recallButton });
+        return;
+      }
+      remove.textContent = 'Sure?';
+      armed = setTimeout(() => { armed = null; remove.textContent = 'Delete'; }, 3000);
+    });
+
+    for (const button of [recallButton, rename, remove]) applyReadOnly(button);
+    item.append(recallButton, rename, remove);
+    return item;
+  }
+
+  store.on('/preset/list', (args) => {
+    const names = (args ?? []).filter((name) => typeof name === 'string');
+    list.replaceChildren(...names.map(row));
+    list.dataset.count = String(names.length);
+  });
+
+  store.on('/preset/current', (args) => {
+    const [name = '', modified = 0] = args ?? [];
+    current.textContent = name || '(none)';
+    root.toggleAttribute('data-modified', Boolean(name) && modified !== 0 && modified !== false);
+  });
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = form.elements.name.value.trim();
+    const notes = form.elements.notes.value;
+    if (!name) return;
+    const button = form.querySelector('[data-address="/preset/save"]');
+    if (notes) send('/preset/save', 'ss', [name, notes], { from: button });
+    else send('/preset/save', 's', [name], { from: button });
+  });
+
+  undo.addEventListener('click', () => {
+    const seconds = fade.value === '' ? null : Number(fade.value);
+    // A lone number is the fade, a lone 0 a button release: send both.
+    if (seconds !== null && Number.isFinite(seconds)) send('/preset/undo', 'fi', [seconds, 1], { from: undo });
+    else send('/preset/undo', '', [], { from: undo });
+  });
+}

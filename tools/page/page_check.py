@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""Drives Crosspoint's control page in a real headless Chromium (Selenium)
+against a running `crosspoint serve`, and prints what it saw as JSON.
+
+    page_check.py --http-port P --osc-port O SCENARIO [--host H] [--continue-file F]
+
+Scenarios (each prints one JSON object on the last line of stdout):
+  load            the page's view of the scene: names, fader positions, switches, cells, status
+  keyboard-fader  ArrowDown x5 on /source/1/fader, then PageDown x2; the rig's value by OSC query
+  osc-to-page     another client (this tool's UDP socket) sets /source/2/fader 0.3 and mute 1
+  matrix-tap      a click on /matrix/1/2: aria-pressed before and after, the rig's value
+  preset-recall   a click on /preset/recall/NAME (--preset NAME); the fader it restores
+  two-pages       two browsers: a change on one shows on the other, both ways
+  reconnect       prints {"phase": "open"} and waits for --continue-file (the test restarts
+                  serve meanwhile); reports whether it saw "closed" and the resynced scene
+  read-only       the page of a read-only client: controls disabled and inoperable
+
+Everything it starts (chromedriver, Chromium) is ended by PID on exit, also on
+failure or SIGTERM. No result is judged here: the Swift tests assert on the
+JSON and on the rig.
+"""
+import argparse
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+import tempfile
+import shutil
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+CHROMIUM = os.environ.get("CROSSPOINT_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CROSSPOINT_CHROMEDRIVER", "/usr/bin/chromedriver")
+TIMEOUT = 20.0
+
+
+# --- A small OSC client over UDP: another client of the rig ----------------
+
+def _osc_string(text):
+    data = text.encode() + b"\0"
+    return data + b"\0" * (-len(data) % 4)
+
+
+def osc_encode(address, *args):
+    tags, payload = ",", b""
+    for arg in args:
+        if isinstance(arg, bool) or isinstance(arg, int):
+            tags += "i"; payload += struct.pack(">i", int(arg))
+        elif isinstance(arg, float):
+            tags += "f"; payload += struct.pack(">f", arg)
+        else:
+            tags += "s"; payload += _osc_string(str(arg))
+    return _osc_string(address) + _osc_string(tags) + payload
+
+
+def _read_string(data, at):
+    end = data.index(b"\0", at)
+    return data[at:end].decode(), (end + 4) & ~3
+
+
+def osc_decode(data, out):
+    if data.startswith(b"#bundle"):
+        at = 16
+        while at + 4 <= len(data):
+            (size,) = struct.unpack(">i", data[at:at + 4])
+            osc_decode(data[at + 4:at + 4 + size], out)
+            at += 4 + size
+        return out
+    address, at = _read_string(data, 0)
+    tags, at = _read_string(data, at)
+    args = []
+    for tag in tags[1:]:
+        if tag == "i":
+            args.append(struct.unpack(">i", data[at:at + 4])[0]); at += 4
+        elif tag == "f":
+            args.append(struct.unpack(">f", data[at:at + 4])[0]); at += 4
+        elif tag == "s":
+            text, at = _read_string(data, at); args.append(text)
+        else:
+            break
+    out.append((address, args))
+    return out
+
+
+class OSCClient:
+    def __init__(self, port, host="127.0.0.1"):
+        self.target = (host, port)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.2)
+
+    def send(self, address, *args):
+        self.sock.sendto(osc_encode(address, *args), self.target)
+
+    def query(self, address, timeout=5.0):
+        """The rig's answer to a query (the address with no arguments)."""
+        self.send(address)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                data, _ = self.sock.recvfrom(65536)
+            except socket.timeout:
+                continue
+            for got, args in osc_decode(data, []):
+                if got == address:
+                    return args
+        return None
+
+    def close(self):
+        self.sock.close()
+
+
+# --- The browser ------------------------------------------------------------
+
+class Browsers:
+    """Headless Chromium instances, each with its own profile; quit() ends
+    every process they started, by PID."""
+
+    def __init__(self):
+        self.drivers = []
+        self.profiles = []
+        self.pids = set()
+
+    def open(self, url):
+        profile = tempfile.mkdtemp(prefix="crosspoint-page-")
+        self.profiles.append(profile)
+        options = Options()
+        options.binary_location = CHROMIUM
+        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,900", f"--user-data-dir={profile}",
+                     "--disable-background-timer-throttling", "--disable-renderer-backgrounding"):
+            options.add_argument(flag)
+        service = Service(executable_path=CHROMEDRIVER)
+        driver = webdriver.Chrome(service=service, options=options)
+        self.drivers.append(driver)
+        self.pids.add(service.process.pid)
+        self.pids.update(descendants(service.process.pid))
+        driver.get(url)
+        return driver
+
+    def quit(self):
+        for driver in self.drivers:
+            try:
+                self.pids.update(descendants(driver.service.process.pid))
+            except Exception:
+                pass
+        for driver in self.drivers:
+            try:
+                driver.quit()
+            except Exception:
+                pass
+        for pid in self.pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for profile in self.profiles:
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+def descendants(pid):
+    """Every process below pid, from /proc."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def wait_until(predicate, timeout=TIMEOUT, interval=0.02):
+    """Polls predicate until it returns something truthy; returns the last value."""
+    deadline = time.monotonic() + timeout
+    value = predicate()
+    while not value and time.monotonic() < deadline:
+        time.sleep(interval)
+        value = predicate()
+    return value
+
+
+def attribute(driver, address, name):
+    return driver.execute_script(
+        "const e = document.querySelector(`[data-address=\"${arguments[0]}\"]`);"
+        "return e ? e.getAttribute(arguments[1]) : null;", address, name)
+
+
+def element(driver, address):
+    return driver.find_element(By.CSS_SELECTOR, f'[data-address="{address}"]')
+
+
+def connection(driver):
+    return driver.execute_script("return document.documentElement.dataset.connection")
+
+
+def wait_loaded(driver):
+    """Until the page is connected and has built its strips."""
+    return wait_until(lambda: connection(driver) == "open" and driver.execute_script(
+        "return document.querySelectorAll('xp-fader[data-address^=\"/source/\"]').length > 0"
+        " && document.querySelectorAll('#presets .preset-list').length > 0"))
+
+
+def keys(driver, address, *pressed):
+    target = element(driver, address)
+    driver.execute_script("arguments[0].focus()", target)
+    ActionChains(driver).send_keys(*pressed).perform()
+
+
+SNAPSHOT = """
+const read = (sel, fn) => Object.fromEntries([...document.querySelectorAll(sel)].map(e => [e.dataset.address, fn(e)]));
+return {
+  connection: document.documentElement.dataset.connection,
+  access: document.documentElement.dataset.access ?? null,
+  size: document.documentElement.dataset.size ?? null,
+  names: read('input[data-address$="/name"]', e => e.value),
+  sliders: read('[role="slider"][data-address]', e => ({
+      now: Number(e.getAttribute('aria-valuenow')), text: e.getAttribute('aria-valuetext'),
+      min: e.getAttribute('aria-valuemin'), max: e.getAttribute('aria-valuemax'),
+      disabled: e.getAttribute('aria-disabled'), tabindex: e.getAttribute('tabindex')})),
+  switches: read('[role="switch"][data-address]', e => ({
+      checked: e.getAttribute('aria-checked'), disabled: e.getAttribute('aria-disabled')})),
+  cells: read('xp-matrix .cell', e => ({
+      pressed: e.getAttribute('aria-pressed'), label: e.getAttribute('aria-label'),
+      disabled: e.getAttribute('aria-disabled')})),
+  presets: [...document.querySelectorAll('[data-address^="/preset/recall/"]')].map(e => e.dataset.address),
+  current: document.querySelector('#presets .current-name')?.textContent ?? null,
+  status: Object.fromEntries([...document.querySelectorAll('[data-status]')].map(e => [e.dataset.status, e.textContent])),
+};
+"""
+
+
+def snapshot(driver):
+    return driver.execute_script(SNAPSHOT)
+
+
+def slider_now(driver, address):
+    value = attribute(driver, address, "aria-valuenow")
+    return None if value is None else float(value)
+
+
+def near(a, b, tolerance=1e-3):
+    return a is not None and b is not None and abs(a - b) <= tolerance
+
+
+# --- Scenarios ----------------------------------------------------------------
+
+def scenario_load(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    # The status bar fills from the first /status reply.
+    wait_until(lambda: snapshot(driver)["status"].get("sample-rate") not in (None, "–"), timeout=5)
+    return {"loaded": loaded, **snapshot(driver)}
+
+
+def scenario_keyboard_fader(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    address = "/source/1/fader"
+    before = slider_now(driver, address)
+    keys(driver, address, *[Keys.ARROW_DOWN] * 5)
+    after_arrows = slider_now(driver, address)
+    keys(driver, address, Keys.PAGE_DOWN, Keys.PAGE_DOWN)
+    after = slider_now(driver, address)
+    # Until the rig has it (or 5 s): the page's session sends at once.
+    rig = wait_until(lambda: (lambda v: v if v and near(v[0], after) else None)(osc.query(address)), timeout=5) \
+        or osc.query(address)
+    return {"loaded": loaded, "before": before, "after_arrows": after_arrows, "after": after,
+            "valuetext": attribute(driver, address, "aria-valuetext"),
+            "rig": rig[0] if rig else None}
+
+
+def scenario_osc_to_page(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    before = slider_now(driver, "/source/2/fader")
+    osc.send("/source/2/fader", 0.3)
+    osc.send("/source/2/mute", 1)
+    seen = wait_until(lambda: near(slider_now(driver, "/source/2/fader"), 0.3)
+                      and attribute(driver, "/source/2/mute", "aria-checked") == "true", timeout=5)
+    return {"loaded": loaded, "before": before, "seen": bool(seen),
+            "after": slider_now(driver, "/source/2/fader"),
+            "valuetext": attribute(driver, "/source/2/fader", "aria-valuetext"),
+            "mute": attribute(driver, "/source/2/mute", "aria-checked")}
+
+
+def scenario_matrix_tap(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    address = "/matrix/1/2"
+    before = attribute(driver, address, "aria-pressed")
+    element(driver, address).click()
+    after = wait_until(lambda: (lambda v: v if v != before else None)(attribute(driver, address, "aria-pressed")),
+                       timeout=5) or attribute(driver, address, "aria-pressed")
+    rig = wait_until(lambda: (lambda v: v if v and v[0] > 0 else None)(osc.query(address)), timeout=5) \
+        or osc.query(address)
+    label = attribute(driver, address, "aria-label")
+    # A second tap: back to 0, with Space this time (keyboard on a cell).
+    keys(driver, address, Keys.SPACE)
+    again = wait_until(lambda: (lambda v: v if v != after else None)(attribute(driver, address, "aria-pressed")),
+                       timeout=5) or attribute(driver, address, "aria-pressed")
+    rig_again = wait_until(lambda: (lambda v: v if v and v[0] == 0 else None)(osc.query(address)), timeout=5) \
+        or osc.query(address)
+    return {"loaded": loaded, "before": before, "after": after, "label": label,
+            "rig": rig[0] if rig else None, "again": again, "rig_again": rig_again[0] if rig_again else None}
+
+
+def scenario_preset_recall(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    address = f"/preset/recall/{args.preset}"
+    listed = bool(wait_until(lambda: attribute(driver, address, "data-address"), timeout=5))
+    before = slider_now(driver, "/source/1/fader")
+    element(driver, address).click()
+    seen = wait_until(lambda: near(slider_now(driver, "/source/1/fader"), args.expect, 0.002), timeout=10)
+    current = wait_until(lambda: (lambda c: c if c == args.preset else None)(
+        driver.execute_script("return document.querySelector('#presets .current-name').textContent")), timeout=5)
+    return {"loaded": loaded, "listed": listed, "before": before, "seen": bool(seen),
+            "after": slider_now(driver, "/source/1/fader"), "current": current}
+
+
+def scenario_two_pages(browsers, osc, args):
+    a = browsers.open(args.url)
+    b = browsers.open(args.url)
+    loaded = bool(wait_loaded(a)) and bool(wait_loaded(b))
+    keys(a, "/source/1/fader", Keys.PAGE_DOWN)
+    moved = slider_now(a, "/source/1/fader")
+    b_saw = wait_until(lambda: near(slider_now(b, "/source/1/fader"), moved), timeout=5)
+    b_before = attribute(b, "/source/2/mute", "aria-checked")
+    element(b, "/source/2/mute").click()
+    b_mute = wait_until(lambda: (lambda v: v if v != b_before else None)(attribute(b, "/source/2/mute", "aria-checked")),
+                        timeout=5) or b_before
+    a_saw = wait_until(lambda: attribute(a, "/source/2/mute", "aria-checked") == b_mute, timeout=5)
+    return {"loaded": loaded, "moved": moved, "b_fader": slider_now(b, "/source/1/fader"), "b_saw": bool(b_saw),
+            "b_mute": b_mute, "a_mute": attribute(a, "/source/2/mute", "aria-checked"), "a_saw": bool(a_saw)}
+
+
+def scenario_reconnect(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    before = {"fader": slider_now(driver, "/source/1/fader"),
+              "name": driver.execute_script("return document.querySelector('[data-address=\"/source/1/name\"]').value")}
+    print(json.dumps({"phase": "open", **before}), flush=True)
+    saw_closed = False
+    deadline = time.monotonic() + 60
+    while not os.path.exists(args.continue_file) and time.monotonic() < deadline:
+        saw_closed = saw_closed or connection(driver) == "closed"
+        time.sleep(0.02)
+    saw_closed = saw_closed or connection(driver) == "closed"
+    reopened = bool(wait_until(lambda: connection(driver) == "open", timeout=15))
+    resynced = wait_until(lambda: near(slider_now(driver, "/source/1/fader"), args.expect), timeout=10)
+    return {"loaded": loaded, "before": before, "saw_closed": saw_closed, "reopened": reopened,
+            "resynced": bool(resynced), **snapshot(driver)}
+
+
+def scenario_read_only(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    marked = bool(wait_until(lambda: driver.execute_script(
+        "return document.documentElement.dataset.access === 'read-only'"), timeout=5))
+    before = snapshot(driver)
+    # Try to operate: keys on a fader, a click on a cell and on a mute.
+    keys(driver, "/source/1/fader", Keys.PAGE_UP)
+    element(driver, "/matrix/1/2").click()
+    element(driver, "/source/1/mute").click()
+    time.sleep(0.3)  # let any (wrong) change reach the rig before the test asks it
+    after = snapshot(driver)
+    return {"loaded": loaded, "marked": marked, "before": before, "after": after}
+
+
+SCENARIOS = {
+    "load": scenario_load,
+    "keyboard-fader": scenario_keyboard_fader,
+    "osc-to-page": scenario_osc_to_page,
+    "matrix-tap": scenario_matrix_tap,
+    "preset-recall": scenario_preset_recall,
+    "two-pages": scenario_two_pages,
+    "reconnect": scenario_reconnect,
+    "read-only": scenario_read_only,
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+    parser.add_argument("--http-port", type=int, required=True)
+    parser.add_argument("--osc-port", type=int, required=True)
+    parser.add_argument("--host", default="127.0.0.1", help="the address the browser loads the page from")
+    parser.add_argument("--path", default="/", help="the page's path (/ or /page/)")
+    parser.add_argument("--preset", default="scene-a")
+    parser.add_argument("--expect", type=float, default=0.5, help="the /source/1/fader position a recall or resync restores")
+    parser.add_argument("--continue-file", default="")
+    args = parser.parse_args()
+    args.url = f"http://{args.host}:{args.http_port}{args.path}"
+
+    browsers = Browsers()
+    osc = OSCClient(args.osc_port)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        result = SCENARIOS[args.scenario](browsers, osc, args)
+        try:
+            result["console_errors"] = [entry["message"] for driver in browsers.drivers
+                                        for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        except Exception:
+            pass
+        print(json.dumps({"scenario": args.scenario, **result}), flush=True)
+    finally:
+        browsers.quit()
+        osc.close()
+
+
+if __name__ == "__main__":
+    main()
