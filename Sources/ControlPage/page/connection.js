@@ -7,6 +7,9 @@
 import { encodeMessage, decodePacket } from './osc.js';
 import { store } from './state.js';
 
+/** Frames with fewer messages than this are drawn as they arrive. */
+const SMALL_FRAME = 16;
+
 const SUBSCRIBE_SEQUENCE = [
   ['/subscribe'],
   ['/meters/subscribe'],
@@ -62,7 +65,11 @@ export class Connection extends EventTarget {
     });
     socket.addEventListener('message', (event) => {
       if (!(event.data instanceof ArrayBuffer)) return; // text frames: LISTEN answers, not ours
-      for (const message of decodePacket(event.data)) this.#receive(message);
+      const messages = decodePacket(event.data);
+      for (const message of messages) this.#receive(message);
+      // A change or a meter frame is drawn now; a burst (the full state,
+      // 1,400-byte bundles back to back) once per animation frame.
+      if (messages.length < SMALL_FRAME) store.flush();
     });
     socket.addEventListener('close', () => {
       if (this.#socket !== socket) return;

@@ -2,7 +2,9 @@
 // listeners by exact address. Incoming values are stored at once; listeners
 // run once per animation frame for the addresses that changed since (the
 // latest value wins), so a full state of thousands of messages costs one DOM
-// pass. A timer backs the frame up where frames do not run (a hidden tab).
+// pass; a small frame from the rig (a change, meters) is shown at once
+// (`flush`), not a frame later. A timer backs the frame up where frames do
+// not run (a hidden tab).
 
 export class Store {
   #values = new Map();
@@ -43,12 +45,13 @@ export class Store {
   #schedule() {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    const flush = () => this.#flush();
+    const flush = () => this.flush();
     requestAnimationFrame(flush);
     setTimeout(flush, 40);
   }
 
-  #flush() {
+  /** Runs the listeners of what changed now, instead of at the next frame. */
+  flush() {
     if (!this.#scheduled) return;
     this.#scheduled = false;
     const dirty = this.#dirty;

@@ -16,11 +16,19 @@ export class XPMeter extends HTMLElement {
     }
     const kind = this.getAttribute('kind') === 'output' ? 'output' : 'input';
     const index = Number(this.getAttribute('channel')) - 1;
+    const shown = {};
     const show = (name) => (args) => {
       const db = args?.[index];
-      const at = typeof db === 'number' ? Math.min(1, positionFromDb(db)) : 0;
-      this.style.setProperty(name, at.toFixed(3));
-      if (name === '--peak') this.toggleAttribute('data-clip', typeof db === 'number' && db >= -0.1);
+      const at = (typeof db === 'number' ? Math.min(1, positionFromDb(db)) : 0).toFixed(3);
+      // Nothing to draw when the bar has not moved (a silent or steady channel).
+      if (shown[name] !== at) {
+        shown[name] = at;
+        this.style.setProperty(name, at);
+      }
+      if (name === '--peak') {
+        const clip = typeof db === 'number' && db >= -0.1;
+        if (clip !== this.hasAttribute('data-clip')) this.toggleAttribute('data-clip', clip);
+      }
     };
     this.#unsubscribe = [
       store.on(`/meters/${kind}`, show('--peak')),
