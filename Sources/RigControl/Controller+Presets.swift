@@ -52,7 +52,7 @@ extension Controller {
             return try recall(args)
         case .list:
             try args.none()
-            return [.message(OSCMessage("/preset/list", store.names().map { .string($0) }))]
+            return [.message(presetList())]
         case .delete:
             let name = try args.strings(1...1, usage: "name")[0]
             return try delete(name, args, from: peer)
@@ -64,8 +64,19 @@ extension Controller {
             return try undo(fade: fade)
         case .current:
             try args.none()
-            return [.message(OSCMessage("/preset/current", [.string(state.preset ?? ""), .int32(state.modified ? 1 : 0)]))]
+            return [.message(currentPreset())]
         }
+    }
+
+    /// `/preset/list`'s answer: every preset's name.
+    func presetList() -> OSCMessage {
+        OSCMessage("/preset/list", store.names().map { .string($0) })
+    }
+
+    /// `/preset/current`'s answer: the last preset recalled (or saved), and
+    /// 1 if the scene has changed since.
+    func currentPreset() -> OSCMessage {
+        OSCMessage("/preset/current", [.string(state.preset ?? ""), .int32(state.modified ? 1 : 0)])
     }
 
     /// Waits until every preset write queued so far is on disk (or has
@@ -97,6 +108,7 @@ extension Controller {
             state.modified = before.modified || state.modified || before.preset == name
         }
         try attempt { try store.save(preset, then: done) }
+        presetListChanged = true
         state.preset = name
         state.modified = false
         return []
@@ -113,6 +125,7 @@ extension Controller {
             if wasCurrent, state.preset == nil, store.exists(name) { state.preset = name }
         }
         try attempt { try store.delete(name, then: done) }
+        presetListChanged = true
         if wasCurrent { state.preset = nil }
         return []
     }
@@ -129,6 +142,7 @@ extension Controller {
             if wasCurrent, state.preset == new, store.exists(old), !store.exists(new) { state.preset = old }
         }
         try attempt { try store.rename(old, to: new, then: done) }
+        presetListChanged = true
         if wasCurrent { state.preset = new }
         return []
     }

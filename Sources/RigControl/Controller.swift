@@ -59,6 +59,8 @@ public final class Controller: @unchecked Sendable {
     var lateBundles = 0
     /// Set by every edit that changes the scene; cleared per message.
     var sceneChanged = false
+    /// Set by a save, delete or rename: subscribers are sent the new list.
+    var presetListChanged = false
     /// Every parameter changed by the current message, for feedback.
     var touched: [Target] = []
     /// Parameters fading now, by their plain target: what subscribers are
@@ -172,6 +174,15 @@ public final class Controller: @unchecked Sendable {
             feedback?.publish(messages)
             onChange?(messages)
         }
+        // The preset state is feedback too: a page or a layout shows which
+        // preset is current, and the list, as anyone changes them.
+        if let feedback, feedback.count > 0 {
+            var messages: [OSCMessage] = []
+            if before.1 != state.preset || before.2 != state.modified { messages.append(currentPreset()) }
+            if presetListChanged { messages.append(presetList()) }
+            feedback.publish(messages)
+        }
+        presetListChanged = false
         return replies
     }
 

@@ -81,7 +81,7 @@ private func recalled() -> Controller {
     func aPressActsAsTheAddressAlone(press: [OSCArgument]) {
         let c = makeController()
         #expect(c.send("/ping", press, from: peer) == [.message(OSCMessage("/pong"))])
-        #expect(addresses(c.send("/status", press, from: peer)) == ["/status/inputs", "/status/late_bundles"])
+        #expect(addresses(c.send("/status", press, from: peer)) == ["/status/inputs", "/status/late_bundles", "/status/access"])
         #expect(addresses(c.send("/preset/list", press, from: peer)) == ["/preset/list"])
         #expect(c.send("/preset/current", press, from: peer) == [.message(OSCMessage("/preset/current", [.string(""), .int32(0)]))])
         #expect(c.send("/matrix/clear", press, from: peer) == [])

@@ -203,7 +203,12 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
     @Test func statusAndPing() {
         let c = makeController()
         #expect(c.send("/status") == [.bundle([OSCMessage("/status/inputs", [.int32(4)]),
-                                                OSCMessage("/status/late_bundles", [.int32(0)])])])
+                                                OSCMessage("/status/late_bundles", [.int32(0)]),
+                                                OSCMessage("/status/access", [.string("full")])])])
+        // A read-only session is told so.
+        let reader = OSCPeer(address: SocketAddress.resolve(host: "127.0.0.1", port: 2)!, access: .readOnly)
+        let replies = c.handle(.message(OSCMessage("/status")), from: reader).flatMap(\.messages)
+        #expect(replies.last == OSCMessage("/status/access", [.string("read-only")]))
         #expect(c.send("/ping") == [.message(OSCMessage("/pong"))])
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import Logging
 import MixCore
 import OSC
 import Presets
-import RigControl
+@testable import RigControl
 import Testing
 
 private func strings(_ packets: [OSCPacket]) -> [String] {
@@ -212,5 +213,43 @@ private func queuedByRecall(_ c: Controller, _ name: String, fade: Float) -> Int
         #expect(replies.contains("/preset/skipped"))
         #expect(replies.last == "sources 5-6; outputs 5-6; 3 crosspoints beyond the rig")
         #expect(c.scene.sources[0].volume == 0.5 && c.scene.crosspoints[4, 4] == 1)
+    }
+}
+
+/// The preset state is feedback: subscribers are sent `/preset/list` when a
+/// preset is saved, deleted or renamed, and `/preset/current` when the
+/// current preset or its "modified" mark changes, whoever did it.
+@Suite struct PresetFeedbackTests {
+    @Test func subscribersAreToldOfTheListAndTheCurrentPreset() {
+        let c = makeController()
+        let hub = FeedbackHub(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+                              send: { _, _ in })
+        c.feedback = hub
+        let tablet = OSCPeer(address: SocketAddress.resolve(host: "127.0.0.1", port: 9100)!)
+        c.handle(.message(OSCMessage("/subscribe")), from: tablet)
+        c.waitForFullStates()
+        // Each look a minute later than the last: past coalescing, and the pace.
+        var clock = ContinuousClock.now
+        func sent() -> [String: [OSCArgument]] {
+            clock += .seconds(60)
+            var seen: [String: [OSCArgument]] = [:]
+            for message in hub.due(at: clock).flatMap({ $0.1.flatMap { $0.messages } }) {
+                seen[message.address] = message.arguments
+            }
+            return seen
+        }
+        _ = sent()   // the full state
+        c.send("/preset/save", .string("verse"))
+        var seen = sent()
+        #expect(seen["/preset/list"] == [.string("verse")])
+        #expect(seen["/preset/current"] == [.string("verse"), .int32(0)])
+        c.send("/source/1/volume", .float(0.5))
+        seen = sent()
+        #expect(seen["/preset/current"] == [.string("verse"), .int32(1)], "modified since")
+        #expect(seen["/preset/list"] == nil, "the list has not changed")
+        c.send("/source/1/volume", .float(0.25))
+        #expect(sent()["/preset/current"] == nil, "still modified: nothing new to tell")
+        c.send("/preset/rename", .string("verse"), .string("chorus"))
+        #expect(sent()["/preset/list"] == [.string("chorus")])
     }
 }
