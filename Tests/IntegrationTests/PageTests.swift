@@ -264,6 +264,74 @@ extension Integration {
         }
     }
 
+    /// A mouse drags /source/1/fader and holds it: the page sends touch 1 and
+    /// the values; another client's 0.2 meanwhile does not pull the fader
+    /// from under the pointer; after the release the page and the rig agree.
+    @Test func aDraggedFaderIsNotPulledAwayByAnotherClient() async throws {
+        try await withRig { rig in
+            let page = try await Self.runPage("held-fader", rig: rig)
+            #expect(page.flag("loaded"), "\(page)")
+            #expect(Self.close(page.number("before"), 0.75))
+            #expect(page.flag("held"), "data-held while the button is down: \(page)")
+            let dragged = try #require(page.number("dragged"), "\(page)")
+            #expect(dragged < 0.75 - 0.05 && dragged > 0, "60 px down moves the fader down: \(page)")
+            #expect(Self.close(page.number("rig_dragged"), dragged, 1e-3), "the rig saw the drag: \(page)")
+            #expect(Self.close(page.number("rig_other"), 0.2, 1e-3), "the other client's value reached the rig: \(page)")
+            #expect(page.flag("marker"), "the page got the other client's next change: \(page)")
+            #expect(page.flag("still_held"))
+            #expect(Self.close(page.number("while_held"), dragged, 1e-4), "held at the dragged value, not 0.2: \(page)")
+            #expect(page.flag("released"))
+            #expect(page.flag("agree"), "page and rig agree after the release: \(page)")
+            let rigValue = try #require(try await Self.query(rig, "/source/1/fader")?.floatValue)
+            #expect(Self.close(page.number("after"), Double(rigValue), 1e-3), "page \(page), rig \(rigValue)")
+            #expect(abs(rigValue - 0.75) > 0.01, "the rig moved from 0.75")
+        }
+    }
+
+    /// A name with a tab pasted into source 1's name field: the rig refuses
+    /// it; the page shows its reason beside the field for about 4 s, marks
+    /// the field, and then shows the rig's unchanged name again.
+    @Test func anErrorFromTheRigShowsBesideTheControlThatCausedIt() async throws {
+        try await withRig { rig in
+            let page = try await Self.runPage("error-note", rig: rig)
+            #expect(page.flag("loaded"), "\(page)")
+            #expect(page.string("before") == "in_1")
+            #expect(page.string("rig_before") == "in_1")
+            #expect(page.string("typed") == "Kick\tDrum", "the tab reached the field: \(page)")
+            #expect(page.string("note", "text") == "name with a control character", "\(page)")
+            #expect(page.string("note", "className") == "error-note", "beside the field, not in the status bar")
+            #expect(page["note", "visible"] as? Bool == true)
+            // Just below the field (errors.js: its left, its bottom + 4 px).
+            #expect(page.number("note", "dx").map { abs($0) <= 1 } == true, "\(page)")
+            #expect(page.number("note", "dy").map { $0 >= 0 && $0 <= 8 } == true, "\(page)")
+            #expect(page.string("marked") == "name with a control character", "data-error on the field")
+            #expect(page.flag("gone"), "the note is gone within 8 s: \(page)")
+            #expect(page.flag("unmarked"), "data-error removed with it")
+            #expect(page.string("rig_after") == "in_1")
+            #expect(page.string("after") == "in_1", "the field shows the rig's name again: \(page)")
+            #expect(page.string("stored") == "in_1", "the page's store holds the rig's name: \(page)")
+            #expect(try await Self.query(rig, "/source/1/name") == .string("in_1"))
+        }
+    }
+
+    /// Two touch pointers at once: source 1's fader up, source 2's down.
+    @Test func twoFingersMoveTwoFadersAtOnce() async throws {
+        try await withRig(inputs: 3) { rig in
+            let page = try await Self.runPage("two-fingers", rig: rig)
+            #expect(page.flag("loaded"), "\(page)")
+            #expect(Self.close(page.number("before", "/source/1/fader"), 0.75))
+            #expect(Self.close(page.number("before", "/source/2/fader"), 0.75))
+            #expect(page.flag("agree"), "both faders show the rig's values: \(page)")
+            let one = try #require(try await Self.query(rig, "/source/1/fader")?.floatValue)
+            let two = try #require(try await Self.query(rig, "/source/2/fader")?.floatValue)
+            #expect(one > 0.75 + 0.05, "source 1 up: \(one), \(page)")
+            #expect(two < 0.75 - 0.05, "source 2 down: \(two), \(page)")
+            #expect(Self.close(page.number("page", "/source/1/fader"), Double(one), 1e-3))
+            #expect(Self.close(page.number("page", "/source/2/fader"), Double(two), 1e-3))
+            #expect(try await Self.query(rig, "/source/3/fader")?.floatValue == 0.75, "the other faders unchanged")
+        }
+    }
+
     /// The browser reaches the rig from 127.0.0.1 (Linux gives a connection
     /// to any 127.x address that source), so `--read-only 127.0.0.1/32` makes
     /// the page a read-only session; the scene is set from a client bound to

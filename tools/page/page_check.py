@@ -14,6 +14,11 @@ Scenarios (each prints one JSON object on the last line of stdout):
   reconnect       prints {"phase": "open"} and waits for --continue-file (the test restarts
                   serve meanwhile); reports whether it saw "closed" and the resynced scene
   read-only       the page of a read-only client: controls disabled and inoperable
+  held-fader      a mouse drags /source/1/fader and holds it; meanwhile this tool's UDP socket
+                  sets it to 0.2; the page while held, then both page and rig after release
+  error-note      a name with a tab pasted into /source/1/name (refused by the rig): the
+                  /error note beside the field, its data-error, the note gone, the name after
+  two-fingers     two touch pointers drag /source/1/fader up and /source/2/fader down at once
 
 Everything it starts (chromedriver, Chromium) is ended by PID on exit, also on
 failure or SIGTERM. No result is judged here: the Swift tests assert on the
@@ -384,6 +389,125 @@ def scenario_read_only(browsers, osc, args):
     return {"loaded": loaded, "marked": marked, "before": before, "after": after}
 
 
+def scroll_to(driver, address):
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element(driver, address))
+
+
+def rig_value(osc, address):
+    reply = osc.query(address)
+    return reply[0] if reply else None
+
+
+def scenario_held_fader(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    address = "/source/1/fader"
+    scroll_to(driver, address)
+    fader = element(driver, address)
+    before = slider_now(driver, address)
+    # Press, drag 60 px down (relative: 60 / track length of the range), and hold.
+    ActionChains(driver).move_to_element(fader).click_and_hold().move_by_offset(0, 30).move_by_offset(0, 30).perform()
+    held = attribute(driver, address, "data-held") is not None
+    dragged = slider_now(driver, address)
+    # The page's session sends the value while held: the rig has it.
+    rig_dragged = wait_until(lambda: (lambda v: v if near(v, dragged) else None)(rig_value(osc, address)), timeout=5) \
+        or rig_value(osc, address)
+    # Another client moves the same fader, then a second parameter as a marker:
+    # once the page shows the marker, the rig's feedback for the 0.2 (had it
+    # been sent to the page's session) has been received and drawn too.
+    osc.send(address, 0.2)
+    rig_other = wait_until(lambda: (lambda v: v if near(v, 0.2) else None)(rig_value(osc, address)), timeout=5) \
+        or rig_value(osc, address)
+    osc.send("/source/2/mute", 1)
+    marker = bool(wait_until(lambda: attribute(driver, "/source/2/mute", "aria-checked") == "true", timeout=5))
+    while_held = slider_now(driver, address)
+    still_held = attribute(driver, address, "data-held") is not None
+    ActionChains(driver).release().perform()
+    released = attribute(driver, address, "data-held") is None
+    # After the release the rig sends the value once: page and rig agree.
+    agree = bool(wait_until(lambda: near(slider_now(driver, address), rig_value(osc, address)), timeout=5))
+    return {"loaded": loaded, "before": before, "held": held, "dragged": dragged,
+            "rig_dragged": rig_dragged, "rig_other": rig_other, "marker": marker,
+            "while_held": while_held, "still_held": still_held, "released": released, "agree": agree,
+            "after": slider_now(driver, address), "rig_after": rig_value(osc, address)}
+
+
+ERROR_NOTE = """
+const note = document.querySelector(`[role="alert"][data-error-for="${arguments[0]}"]`);
+if (!note) return null;
+const control = document.querySelector(`[data-address="${arguments[0]}"]`);
+const at = note.getBoundingClientRect(), by = control.getBoundingClientRect();
+return {text: note.textContent, className: note.className, visible: at.width > 0 && at.height > 0,
+        dx: at.left - by.left, dy: at.top - by.bottom};
+"""
+
+
+def scenario_error_note(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    address = "/source/1/name"
+    scroll_to(driver, address)
+    field = element(driver, address)
+    before = field.get_attribute("value")
+    rig_before = rig_value(osc, address)
+    # Paste a name with a tab in it (as from a spreadsheet), then Enter.
+    field.click()
+    driver.execute_script("arguments[0].select()", field)
+    driver.execute_cdp_cmd("Input.insertText", {"text": args.name})
+    typed = field.get_attribute("value")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    note = wait_until(lambda: driver.execute_script(ERROR_NOTE, address), timeout=5)
+    shown_at = time.monotonic()
+    marked = attribute(driver, address, "data-error")
+    gone = bool(wait_until(lambda: driver.execute_script(ERROR_NOTE, address) is None, timeout=8))
+    shown_for = time.monotonic() - shown_at
+    unmarked = attribute(driver, address, "data-error") is None
+    rig_after = rig_value(osc, address)
+    # The field shows the rig's name again, not the refused one.
+    wait_until(lambda: field.get_attribute("value") == rig_after, timeout=5)
+    return {"loaded": loaded, "before": before, "rig_before": rig_before, "typed": typed, "note": note,
+            "marked": marked, "gone": gone, "shown_for": round(shown_for, 2), "unmarked": unmarked,
+            "rig_after": rig_after, "after": field.get_attribute("value"),
+            "stored": driver.execute_script("return window.crosspoint.store.value(arguments[0])", address)}
+
+
+def scenario_two_fingers(browsers, osc, args):
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.mouse_button import MouseButton
+
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    one, two = "/source/1/fader", "/source/2/fader"
+    scroll_to(driver, one)
+    before = {one: slider_now(driver, one), two: slider_now(driver, two)}
+    builder = ActionBuilder(driver)
+    fingers = [(builder.add_pointer_input(interaction.POINTER_TOUCH, "finger1"), element(driver, one), -1),
+               (builder.add_pointer_input(interaction.POINTER_TOUCH, "finger2"), element(driver, two), 1)]
+    # Tick by tick, both fingers at once: land, three moves of 16 px (finger 1
+    # up, finger 2 down), lift.
+    for finger, target, _ in fingers:
+        finger.create_pointer_move(duration=0, origin=target)
+    for finger, _, _ in fingers:
+        finger.create_pointer_down(button=MouseButton.LEFT)
+    for _ in range(3):
+        for finger, _, direction in fingers:
+            finger.create_pointer_move(duration=100, x=0, y=16 * direction, origin="pointer")
+    for finger, _, _ in fingers:
+        finger.create_pointer_up(MouseButton.LEFT)
+    builder.perform()
+    after = {one: slider_now(driver, one), two: slider_now(driver, two)}
+    rig = {}
+
+    def settled():
+        rig.update({one: rig_value(osc, one), two: rig_value(osc, two)})
+        return all(near(slider_now(driver, a), rig[a]) for a in (one, two))
+
+    agree = bool(wait_until(settled, timeout=5))
+    return {"loaded": loaded, "before": before, "after": after, "agree": agree, "rig": rig,
+            "page": {one: slider_now(driver, one), two: slider_now(driver, two)}}
+
+
 SCENARIOS = {
     "load": scenario_load,
     "keyboard-fader": scenario_keyboard_fader,
@@ -393,6 +517,9 @@ SCENARIOS = {
     "two-pages": scenario_two_pages,
     "reconnect": scenario_reconnect,
     "read-only": scenario_read_only,
+    "held-fader": scenario_held_fader,
+    "error-note": scenario_error_note,
+    "two-fingers": scenario_two_fingers,
 }
 
 
@@ -406,6 +533,7 @@ def main():
     parser.add_argument("--preset", default="scene-a")
     parser.add_argument("--expect", type=float, default=0.5, help="the /source/1/fader position a recall or resync restores")
     parser.add_argument("--continue-file", default="")
+    parser.add_argument("--name", default="Kick\tDrum", help="the name error-note pastes (one the rig refuses)")
     args = parser.parse_args()
     args.url = f"http://{args.host}:{args.http_port}{args.path}"
 

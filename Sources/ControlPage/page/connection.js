@@ -25,6 +25,8 @@ export class Connection extends EventTarget {
   #poll = null;
   /** The element that last sent to each address, where its /error is shown. */
   #senders = new Map();
+  /** Addresses whose value this page stored before the rig had it (`local`). */
+  #unconfirmed = new Set();
 
   constructor(url) {
     super();
@@ -93,7 +95,10 @@ export class Connection extends EventTarget {
    */
   send(address, types = '', args = [], { from = null, local = false } = {}) {
     if (from) this.#senders.set(address, from);
-    if (local) store.set(address, args);
+    if (local) {
+      store.set(address, args);
+      this.#unconfirmed.add(address);
+    }
     if (!this.isOpen) return false;
     this.#socket.send(encodeMessage(address, types, args));
     return true;
@@ -101,9 +106,13 @@ export class Connection extends EventTarget {
 
   #receive(message) {
     if (message.address === '/error') {
+      const address = String(message.args[0] ?? '');
+      // A refused value was stored here already: ask the rig for its own, so
+      // the page does not go on showing what the rig does not have.
+      if (this.#unconfirmed.delete(address)) this.send(address);
       this.dispatchEvent(new CustomEvent('osc-error', {
-        detail: { address: String(message.args[0] ?? ''), reason: String(message.args[1] ?? ''),
-                  element: this.#senders.get(String(message.args[0] ?? '')) ?? null },
+        detail: { address, reason: String(message.args[1] ?? ''),
+                  element: this.#senders.get(address) ?? null },
       }));
       return;
     }
