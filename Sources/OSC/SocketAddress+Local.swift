@@ -16,10 +16,26 @@ extension SocketAddress {
 
     /// The IP addresses of this machine's interfaces (`getifaddrs`), as `ipBytes`.
     static func interfaceAddresses() -> Set<[UInt8]> {
+        Set(interfaceAddressList())
+    }
+
+    /// This machine's IPv4 addresses other than loopback, as text, in
+    /// interface order: where people on the network reach it.
+    public static func networkIPv4Addresses() -> [String] {
+        var addresses: [String] = []
+        for ip in interfaceAddressList() where ip.count == 4 && ip[0] != 127 {
+            let text = ip.map(String.init).joined(separator: ".")
+            if !addresses.contains(text) { addresses.append(text) }
+        }
+        return addresses
+    }
+
+    /// Every IPv4 and IPv6 address of the interfaces, in their order.
+    private static func interfaceAddressList() -> [[UInt8]] {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0 else { return [] }
         defer { freeifaddrs(list) }
-        var addresses: Set<[UInt8]> = []
+        var addresses: [[UInt8]] = []
         var entry = list
         while let current = entry {
             defer { entry = current.pointee.ifa_next }
@@ -30,26 +46,7 @@ extension SocketAddress {
             case AF_INET6: length = MemoryLayout<sockaddr_in6>.size
             default: continue
             }
-            addresses.insert(SocketAddress(address, length: socklen_t(length)).ipBytes)
-        }
-        return addresses
-    }
-
-    /// This machine's IPv4 addresses other than loopback, as text, in
-    /// interface order: where people on the network reach it.
-    public static func networkIPv4Addresses() -> [String] {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0 else { return [] }
-        defer { freeifaddrs(list) }
-        var addresses: [String] = []
-        var entry = list
-        while let current = entry {
-            defer { entry = current.pointee.ifa_next }
-            guard let address = current.pointee.ifa_addr, Int32(address.pointee.sa_family) == AF_INET else { continue }
-            let ip = SocketAddress(address, length: socklen_t(MemoryLayout<sockaddr_in>.size)).ipBytes
-            guard ip.count == 4, ip[0] != 127 else { continue }
-            let text = ip.map(String.init).joined(separator: ".")
-            if !addresses.contains(text) { addresses.append(text) }
+            addresses.append(SocketAddress(address, length: socklen_t(length)).ipBytes)
         }
         return addresses
     }

@@ -121,12 +121,7 @@ struct OSCQueryResponder: HTTPResponder {
 
     /// Whether an `Accept` list names `text/html` (without `q=0`).
     static func acceptsHTML(_ fields: [String]) -> Bool {
-        fields.lazy.flatMap { $0.split(separator: ",") }.contains { item in
-            let parts = item.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
-            guard parts.first == "text/html" else { return false }
-            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
-            return weight.map { $0 > 0 } ?? true
-        }
+        accepts(fields, oneOf: ["text/html"])
     }
 
     /// A page file's response: not cached without asking again (the files
@@ -147,9 +142,16 @@ struct OSCQueryResponder: HTTPResponder {
     /// Whether an `Accept-Encoding` list takes gzip (`gzip`, `x-gzip` or
     /// `*`, with no `q=0`).
     static func acceptsGzip(_ fields: [String]) -> Bool {
+        accepts(fields, oneOf: ["gzip", "x-gzip", "*"])
+    }
+
+    /// Whether an `Accept` or `Accept-Encoding` list (HTTP's `item;q=weight,
+    /// …`, over any number of fields) names one of `items`, with a weight
+    /// above 0 or none.
+    static func accepts(_ fields: [String], oneOf items: Set<String>) -> Bool {
         fields.lazy.flatMap { $0.split(separator: ",") }.contains { item in
             let parts = item.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
-            guard let coding = parts.first, ["gzip", "x-gzip", "*"].contains(coding) else { return false }
+            guard let name = parts.first, items.contains(name) else { return false }
             let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
             return weight.map { $0 > 0 } ?? true
         }

@@ -81,6 +81,19 @@ extension Integration {
 
     static let uniqueName = "Crosspoint test \(UInt32.random(in: 0...UInt32.max))"
 
+    /// A name DNS-SD cannot carry is refused before anything starts, with
+    /// the flag named: empty, longer than one DNS label, or with control
+    /// characters.
+    @Test(arguments: ["", String(repeating: "x", count: 64), "Stage\tleft", "Stage\nleft"])
+    func anUnusableNameIsRefused(_ name: String) async throws {
+        let serve = try ChildProcess(executable: CrosspointRig.binary,
+                                     arguments: ["serve", "--no-autostart", "--name", name])
+        let exit = try await serve.waitForExit()
+        #expect(exit != .exited(0))
+        #expect(serve.standardError.contains("--name:"), "\(serve.standardError)")
+        #expect(!serve.standardError.contains("ready:"))
+    }
+
     @Test func theRigIsSeenByAvahiAndOSCQueryBrowsersAndWithdrawnOnExit() async throws {
         let name = Self.uniqueName + " a"
         try await withNamespacedRig(arguments: ["--name", name]) { network, rig in

@@ -23,7 +23,6 @@ Selenium (chromium, chromium-driver, selenium from PyPI), headless:
 """
 import socket
 import statistics
-import struct
 import time
 
 import discovery
@@ -67,12 +66,6 @@ PROBE = """
 """
 
 
-def osc_message(address, *floats):
-    def pad(data):
-        return data + b"\0" * (4 - len(data) % 4)
-    return pad(address.encode()) + pad(("," + "f" * len(floats)).encode()) + b"".join(struct.pack(">f", f) for f in floats)
-
-
 def browser():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -106,7 +99,7 @@ def change_delays(driver, osc_port):
     for k in range(CHANGES):
         position = round(0.2 + 0.6 * k / CHANGES, 4)
         sent[position] = time.time() * 1000
-        client.sendto(osc_message("/source/1/fader", position), ("127.0.0.1", osc_port))
+        client.sendto(discovery.osc_message("/source/1/fader", float(position)), ("127.0.0.1", osc_port))
         time.sleep(CHANGE_INTERVAL)
     time.sleep(0.5)
     stamps = driver.execute_script("return window.__probe.stamps")
