@@ -1,6 +1,6 @@
 // The Crosspoint control page: one WebSocket session with the rig that served
 // it, the state it sends rendered as strips, a matrix, presets and status.
-// Contract for automation (tests rely on it): see README.md beside this file.
+// Contract for automation (tests rely on it): docs/page.md, "Contract for automation and tests".
 
 import { Connection } from './connection.js';
 import { store } from './state.js';
