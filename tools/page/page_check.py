@@ -96,10 +96,10 @@ def osc_decode(data, out):
 
 
 class OSCClient:
-    def __init__(self, port, host="127.0.0.1"):
+    def __init__(self, port, host="127.0.0.1", bind="127.0.0.1"):
         self.target = (host, port)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.bind((bind, 0))
         self.sock.settimeout(0.2)
 
     def send(self, address, *args):
@@ -508,6 +508,16 @@ def scenario_two_fingers(browsers, osc, args):
             "page": {one: slider_now(driver, one), two: slider_now(driver, two)}}
 
 
+def print_report(scenario, result, browsers):
+    """Prints a scenario's result as one JSON line, with the browsers' console errors."""
+    try:
+        result["console_errors"] = [entry["message"] for driver in browsers.drivers
+                                    for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    except Exception:
+        pass
+    print(json.dumps({"scenario": scenario, **result}), flush=True)
+
+
 SCENARIOS = {
     "load": scenario_load,
     "keyboard-fader": scenario_keyboard_fader,
@@ -523,12 +533,18 @@ SCENARIOS = {
 }
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+def argument_parser(doc, scenarios):
+    """The arguments every page driver takes: a scenario, the rig's ports, the browser's host."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("scenario", choices=sorted(scenarios))
     parser.add_argument("--http-port", type=int, required=True)
     parser.add_argument("--osc-port", type=int, required=True)
     parser.add_argument("--host", default="127.0.0.1", help="the address the browser loads the page from")
+    return parser
+
+
+def main():
+    parser = argument_parser(__doc__, SCENARIOS)
     parser.add_argument("--path", default="/", help="the page's path (/ or /page/)")
     parser.add_argument("--preset", default="scene-a")
     parser.add_argument("--expect", type=float, default=0.5, help="the /source/1/fader position a recall or resync restores")
@@ -541,13 +557,7 @@ def main():
     osc = OSCClient(args.osc_port)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
-        result = SCENARIOS[args.scenario](browsers, osc, args)
-        try:
-            result["console_errors"] = [entry["message"] for driver in browsers.drivers
-                                        for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-        except Exception:
-            pass
-        print(json.dumps({"scenario": args.scenario, **result}), flush=True)
+        print_report(args.scenario, SCENARIOS[args.scenario](browsers, osc, args), browsers)
     finally:
         browsers.quit()
         osc.close()

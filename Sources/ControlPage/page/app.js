@@ -1,13 +1,17 @@
 // The Crosspoint control page: one WebSocket session with the rig that served
-// it, the state it sends rendered as strips, a matrix, presets and status.
+// it, the state it sends rendered as strips, a matrix, presets and status;
+// for a performer's role (outputs), the personal mix instead.
 // Contract for automation (tests rely on it): docs/page.md, "Contract for automation and tests".
 
 import { Connection } from './connection.js';
 import { store } from './state.js';
-import { context, setReadOnly } from './elements/control.js';
+import { context, setAccess } from './elements/control.js';
 import { buildStrips } from './strips.js';
 import { bindPresets } from './presets.js';
 import { bindStatus } from './status.js';
+import { bindLogin } from './login.js';
+import { Session } from './role.js';
+import { buildMix, clearMix } from './mix.js';
 import { showError } from './errors.js';
 import './elements/xp-matrix.js';
 
@@ -19,31 +23,66 @@ const url = `${scheme}://${params.get('ws') ?? location.host}/`;
 
 const connection = new Connection(url);
 context.connection = connection;
+const session = new Session(connection);
 // For automation and debugging from the console.
-window.crosspoint = { store, connection };
+window.crosspoint = { store, connection, session };
 
-const sources = document.querySelector('#sources .strips');
-const outputs = document.querySelector('#outputs .strips');
-const matrix = document.querySelector('xp-matrix');
+const root = document.documentElement;
+const statusBar = document.querySelector('#status');
+const engineer = document.querySelector('main#engineer');
+const mix = document.querySelector('main#mix');
+const sources = engineer.querySelector('#sources .strips');
+const outputs = engineer.querySelector('#outputs .strips');
+const matrix = engineer.querySelector('xp-matrix');
 
+/** Builds the view the role calls for, for the rig's size, once both are known. */
 function layout() {
   const inputs = store.value('/status/inputs');
   const outputCount = store.value('/status/outputs');
   if (!Number.isInteger(inputs) || !Number.isInteger(outputCount)) return;
-  buildStrips(sources, outputs, inputs, outputCount);
-  matrix.configure(inputs, outputCount);
-  setReadOnly(context.readOnly);
-  document.documentElement.dataset.size = `${inputs}x${outputCount}`;
+  root.dataset.size = `${inputs}x${outputCount}`;
+  if (session.view === 'mix') {
+    buildMix(mix, session.outputs.filter((m) => m <= outputCount), inputs);
+  } else if (session.view === 'full') {
+    buildStrips(sources, outputs, inputs, outputCount);
+    matrix.configure(inputs, outputCount);
+  }
+  setAccess(context.access);
 }
 store.on('/status/inputs', layout);
 store.on('/status/outputs', layout);
 
-bindStatus(document.querySelector('#status'), connection);
-bindPresets(document.querySelector('#presets'), connection);
+/**
+ * The role's view: the engineer's page (full or read-only) or the personal
+ * mix. The engineer's page leaves the document while the mix is shown, so
+ * none of its controls or addresses are there; it comes back as it was.
+ */
+function applyRole() {
+  const { view, access } = session;
+  if (view === null) return;
+  root.dataset.role = session.name ?? '';
+  root.dataset.view = view;
+  if (view === 'mix') {
+    engineer.remove();
+    mix.hidden = false;
+  } else {
+    clearMix(mix);
+    mix.hidden = true;
+    if (!engineer.isConnected) mix.before(engineer);
+  }
+  context.access = access;
+  layout();
+  setAccess(access);
+}
+session.addEventListener('change', applyRole);
+
+bindStatus(statusBar, connection, session);
+bindLogin(statusBar, session);
+bindPresets(engineer.querySelector('#presets'), connection);
 
 connection.addEventListener('osc-error', ({ detail }) => {
-  if (detail.reason === 'read-only') setReadOnly(true);
-  showError(detail, document.querySelector('#status'));
+  if (detail.address === '/role') return; // a rig without roles: role.js falls back
+  showError(detail, statusBar);
 });
 
 connection.connect();

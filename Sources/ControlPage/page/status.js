@@ -1,10 +1,12 @@
-// The status bar: connection, access, sample rate, period, xruns, DSP load,
-// from /status (polled by the connection every 1.5 s) and the session state.
+// The status bar: connection, role and access, sample rate, period, xruns,
+// DSP load, from /status (polled by the connection every 1.5 s), the
+// session state and the session's role (role.js).
 
 import { store } from './state.js';
-import { setReadOnly } from './elements/control.js';
 
-export function bindStatus(root, connection) {
+const ACCESS_TEXT = { full: 'full control', 'read-only': 'read-only', outputs: 'my mix' };
+
+export function bindStatus(root, connection, session) {
   const field = (name) => root.querySelector(`[data-status="${name}"]`);
   const show = (address, name, format = String) => {
     store.on(address, (args) => { field(name).textContent = args?.length ? format(args[0]) : '–'; });
@@ -13,10 +15,12 @@ export function bindStatus(root, connection) {
   show('/status/buffer_size', 'period', (v) => `${v} frames`);
   show('/status/xruns', 'xruns');
   show('/status/dsp_load', 'dsp-load', (v) => `${v.toFixed(1)} %`);
-  store.on('/status/access', (args) => {
-    const readOnly = args?.[0] === 'read-only';
-    setReadOnly(readOnly);
-    field('access').textContent = readOnly ? 'read-only' : 'full control';
+  session.addEventListener('change', () => {
+    field('access').textContent = ACCESS_TEXT[session.access] ?? '';
+    // A role of an access file is named; the built-in ones ("full",
+    // "read-only") say no more than the access.
+    const name = session.name ?? '';
+    field('role').textContent = session.roles && !Object.hasOwn(ACCESS_TEXT, name) ? name : '';
   });
   const state = field('connection');
   const render = (value) => { state.textContent = value === 'open' ? 'connected' : 'disconnected'; };

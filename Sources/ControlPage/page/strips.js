@@ -9,7 +9,8 @@ import './elements/xp-pan.js';
 import './elements/xp-switch.js';
 import './elements/xp-meter.js';
 
-function element(tag, attributes = {}, children = []) {
+/** A new element with attributes and children. */
+export function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
   node.append(...children);

@@ -1,16 +1,21 @@
 // What every control element shares: the session it sends on, its address
-// (data-address, as in the README's address table), and read-only mode:
-// with access "read-only" every control shows aria-disabled="true" and
-// ignores input.
+// (data-address, as in the README's address table), and the session's
+// access: with "read-only" every control shows aria-disabled="true" and
+// ignores input; "full" and "outputs" (a performer's own mix, whose page
+// shows only the controls the rig lets it change) leave them operable.
 
 import { store } from '../state.js';
 
-export const context = { connection: null, readOnly: false };
+export const context = { connection: null, readOnly: false, access: 'full' };
 
-/** Turns read-only mode on or off for every control on the page. */
-export function setReadOnly(readOnly) {
-  context.readOnly = readOnly;
-  document.documentElement.dataset.access = readOnly ? 'read-only' : 'full';
+/**
+ * Sets the page's access, "full", "read-only" or "outputs", on the root
+ * element (data-access) and on every control on the page.
+ */
+export function setAccess(access) {
+  context.access = access;
+  context.readOnly = access === 'read-only';
+  document.documentElement.dataset.access = access;
   for (const element of document.querySelectorAll('[data-address], [data-control]')) {
     applyReadOnly(element);
   }

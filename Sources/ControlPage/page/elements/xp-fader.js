@@ -6,11 +6,16 @@
 // the pointer, so two fingers move two faders at once. While a pointer holds
 // it, the fader sends ADDRESS/touch 1 … 0 around its values and ignores what
 // arrives for its address; on release it shows the rig's value again.
+// A wide fader the page scrolls across (touch-action pan-y) takes a finger
+// only once it moves along the fader.
 // Keyboard (WAI-ARIA slider): arrows step, Page Up/Down ten steps, Home/End.
 
 import { XPControl, context } from './control.js';
 import { store } from '../state.js';
 import { dbFromPosition, positionFromDb, formatDb } from '../fader-law.js';
+
+/** How far a finger goes along a fader the page scrolls across before it moves it, in px. */
+const SLOP = 8;
 
 export class XPSlider extends XPControl {
   min = 0;
@@ -105,16 +110,28 @@ export class XPSlider extends XPControl {
     this.focus({ preventScroll: true });
     this.setPointerCapture(event.pointerId);
     const length = this.vertical ? this.track.clientHeight : this.track.clientWidth;
+    // Where the page may scroll across the fader (touch-action pan-y on the
+    // personal mix's wide faders), a finger moves it only once it has gone
+    // SLOP px along it: a swipe the browser takes for a scroll (it cancels
+    // the pointer) changes nothing and sends no touch.
+    const slop = event.pointerType === 'touch' && getComputedStyle(this).touchAction !== 'none' ? SLOP : 0;
     this.#pointer = { id: event.pointerId, x: event.clientX, y: event.clientY,
-                      start: this.value, length: Math.max(40, length) };
+                      start: this.value, length: Math.max(40, length), engaged: slop === 0, slop };
     this.dataset.held = '';
-    context.connection?.send(`${this.address}/touch`, 'i', [1]);
+    if (slop === 0) context.connection?.send(`${this.address}/touch`, 'i', [1]);
   }
 
   #move(event) {
     const pointer = this.#pointer;
     if (!pointer || pointer.id !== event.pointerId) return;
-    const travel = this.vertical ? pointer.y - event.clientY : event.clientX - pointer.x;
+    let travel = this.vertical ? pointer.y - event.clientY : event.clientX - pointer.x;
+    if (!pointer.engaged) {
+      if (Math.abs(travel) < pointer.slop) return;
+      // From here on, relative to where the finger is now: no jump by the slop.
+      Object.assign(pointer, { engaged: true, x: event.clientX, y: event.clientY });
+      travel = 0;
+      context.connection?.send(`${this.address}/touch`, 'i', [1]);
+    }
     // Fine control: with Shift (or a second, slower hand) a quarter of the speed.
     const scale = event.shiftKey ? 0.25 : 1;
     this.change(pointer.start + scale * travel / pointer.length * (this.max - this.min));
@@ -125,8 +142,10 @@ export class XPSlider extends XPControl {
     if (!pointer || pointer.id !== event.pointerId) return;
     this.#pointer = null;
     delete this.dataset.held;
-    this.#flush();
-    context.connection?.send(`${this.address}/touch`, 'i', [0]);
+    if (pointer.engaged) {
+      this.#flush();
+      context.connection?.send(`${this.address}/touch`, 'i', [0]);
+    }
     // The rig sends the value once on release; until then show the latest known.
     const known = store.get(this.address);
     if (typeof known?.[0] === 'number') this.render(known[0]);

@@ -1,0 +1,39 @@
+// The login form in the status bar: a code (a password field) turns the
+// session into the code's role (a performer's personal mix, say) until the
+// page closes or "Log out" (shown instead of the form, beside the role's
+// name in the status bar). The code goes from the field to the rig and to
+// the session's memory (role.js), nowhere else: the field is emptied on
+// submit and the form never navigates, so the code is not in the URL, the
+// DOM or the history. A refused code's /error shows beside the form
+// (errors.js, by the element that sent /login).
+
+import { showError } from './errors.js';
+
+export function bindLogin(root, session) {
+  const form = root.querySelector('#login');
+  const input = form.elements.code;
+  const submit = form.querySelector('button[type="submit"]');
+  const logout = root.querySelector('#logout');
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const code = input.value;
+    input.value = '';
+    if (code && !session.login(code, form) && !session.pending) {
+      showError({ address: '/login', reason: 'not connected', element: form }, root);
+    }
+  });
+
+  logout.addEventListener('click', () => session.logout());
+
+  const render = () => {
+    const inByCode = session.loggedIn;
+    // A rig without roles takes no codes: no form to offer.
+    form.hidden = inByCode || session.roles === false;
+    logout.hidden = !inByCode;
+    submit.disabled = session.pending;
+    form.toggleAttribute('aria-busy', session.pending);
+  };
+  session.addEventListener('change', render);
+  render();
+}
