@@ -143,6 +143,7 @@ def scenario_login(browsers, osc, engineer, args):
     up_after = slider_now(driver, up)
     keys(driver, end, Keys.END)
     end_after = slider_now(driver, end)
+    end_text = attribute(driver, end, "aria-valuetext")
     rig_up = settled(osc, up, up_after)
     rig_end = settled(osc, end, end_after)
 
@@ -175,7 +176,7 @@ def scenario_login(browsers, osc, engineer, args):
     return {"decided": decided, "before": before, "loaded": loaded, "after_login": after_login, "mix": mix,
             "secrets": secrets, "logout_shown": logout_shown, "renamed": bool(renamed),
             "up": {"before": up_before, "after": up_after, "rig": rig_up},
-            "end": {"after": end_after, "text": attribute(driver, end, "aria-valuetext"), "rig": rig_end},
+            "end": {"after": end_after, "text": end_text, "rig": rig_end},
             "drag": {"before": drag_before, "after": drag_after, "rig": rig_drag, "gain": rig_drag_gain},
             "switched": switched,
             "logged_out": logged_out, "after_logout": after_logout,

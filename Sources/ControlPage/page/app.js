@@ -35,15 +35,19 @@ const sources = engineer.querySelector('#sources .strips');
 const outputs = engineer.querySelector('#outputs .strips');
 const matrix = engineer.querySelector('xp-matrix');
 
-/** Builds the view the role calls for, for the rig's size, once both are known. */
+/** The view shown (applyRole): null until the rig has said, then "full" or "mix" with its outputs. */
+let shown = { view: null, outputs: [] };
+
+/** Builds the view shown, for the rig's size, once both are known. */
 function layout() {
   const inputs = store.value('/status/inputs');
   const outputCount = store.value('/status/outputs');
   if (!Number.isInteger(inputs) || !Number.isInteger(outputCount)) return;
   root.dataset.size = `${inputs}x${outputCount}`;
-  if (session.view === 'mix') {
-    buildMix(mix, session.outputs.filter((m) => m <= outputCount), inputs);
-  } else if (session.view === 'full') {
+  if (shown.view === null) return;
+  if (shown.view === 'mix') {
+    buildMix(mix, shown.outputs.filter((m) => m <= outputCount), inputs);
+  } else {
     buildStrips(sources, outputs, inputs, outputCount);
     matrix.configure(inputs, outputCount);
   }
@@ -58,8 +62,9 @@ store.on('/status/outputs', layout);
  * none of its controls or addresses are there; it comes back as it was.
  */
 function applyRole() {
-  const { view, access } = session;
+  const { view, access, outputs: mixed } = session;
   if (view === null) return;
+  shown = { view, outputs: mixed };
   root.dataset.role = session.name ?? '';
   root.dataset.view = view;
   if (view === 'mix') {
