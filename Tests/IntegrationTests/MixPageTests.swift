@@ -143,6 +143,15 @@ extension Integration {
             #expect(Page.close(page.number("drag", "rig"), dragged, 1e-3), "\(page)")
             #expect(Page.close(try await Self.float(rig, "/matrix/3/5/fader"), dragged, 1e-3))
 
+            // A finger: a vertical swipe on a fader scrolls the page and leaves the
+            // fader where it was; a sideways one (120 px) moves it, less the 8 px slop.
+            let touchedBefore = try #require(page.number("touch", "before"), "\(page)")
+            #expect(page.number("touch", "swiped") == touchedBefore, "a swipe is not a fader move: \(page)")
+            #expect((page.number("touch", "scrolled") ?? 0) > 50, "the swipe scrolled the page: \(page)")
+            let touched = try #require(page.number("touch", "after"))
+            #expect(touched > touchedBefore + 0.2, "the sideways finger moved it: \(page)")
+            #expect(Page.close(try await Self.float(rig, "/matrix/4/5/fader"), touched, 1e-3), "\(page)")
+
             // The switches.
             #expect(page.string("switched", "/safe/mix/5", "checked") == "true")
             #expect(try await Page.query(rig, "/safe/mix/5")?.intValue == 1)

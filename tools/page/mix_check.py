@@ -13,8 +13,10 @@ Scenarios:
   login       the page before login; a login through the visible form; the
               mix view (its addresses, labels, layout at 390x844, the code
               nowhere); a live name; ArrowUp on /matrix/1/M/fader, End on
-              /matrix/2/N/fader and a mouse drag on /matrix/3/M/fader (M, N
-              the role's outputs) with the rig's values; then Log out
+              /matrix/2/N/fader, a mouse drag on /matrix/3/M/fader (M, N
+              the role's outputs), a finger's vertical swipe (scrolls) and
+              sideways one (moves) on /matrix/4/M/fader, taps on "Keep my
+              mix" and a mute, with the rig's values; then Log out
   wrong-code  a wrong code (--code) in the form: the /error note beside the
               form, the view after it
   reconnect   a login, then {"phase": "open"}; waits for --continue-file (the
@@ -30,6 +32,9 @@ import sys
 import time
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.mouse_button import MouseButton
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -105,6 +110,18 @@ def log_in(driver, code):
     return shown
 
 
+def swipe(driver, address, dx, dy, steps=4):
+    """A W3C touch pointer lands on the control and moves (dx, dy) px in steps."""
+    builder = ActionBuilder(driver)
+    finger = builder.add_pointer_input(interaction.POINTER_TOUCH, "finger")
+    finger.create_pointer_move(duration=0, origin=element(driver, address))
+    finger.create_pointer_down(button=MouseButton.LEFT)
+    for _ in range(steps):
+        finger.create_pointer_move(duration=60, x=dx // steps, y=dy // steps, origin="pointer")
+    finger.create_pointer_up(MouseButton.LEFT)
+    builder.perform()
+
+
 def mix_loaded(driver, outputs):
     return wait_until(lambda: root(driver)["view"] == "mix" and driver.execute_script(
         "return arguments[0].every((m) => document.querySelector(`[data-address=\"/output/${m}/fader\"]`)"
@@ -157,6 +174,19 @@ def scenario_login(browsers, osc, engineer, args):
     rig_drag = settled(osc, drag, drag_after)
     rig_drag_gain = rig_value(osc, f"/matrix/3/{first}")
 
+    # A finger: a vertical swipe on a fader scrolls the page and leaves the
+    # fader; a sideways one moves it.
+    touched = f"/matrix/4/{first}/fader"
+    scroll_to(driver, touched)
+    touch_before, scroll_before = slider_now(driver, touched), driver.execute_script("return scrollY")
+    swipe(driver, touched, 0, -120)
+    time.sleep(0.3)
+    touch_swiped, scroll_after = slider_now(driver, touched), driver.execute_script("return scrollY")
+    swipe(driver, touched, 120, 0)
+    touch_after = slider_now(driver, touched)
+    touch = {"before": touch_before, "swiped": touch_swiped, "scrolled": scroll_after - scroll_before,
+             "after": touch_after, "rig": settled(osc, touched, touch_after)}
+
     # The switches: "Keep my mix" of the first output, mute of the second.
     switched = {}
     for address in (f"/safe/mix/{first}", f"/output/{second}/mute"):
@@ -178,7 +208,7 @@ def scenario_login(browsers, osc, engineer, args):
             "up": {"before": up_before, "after": up_after, "rig": rig_up},
             "end": {"after": end_after, "text": end_text, "rig": rig_end},
             "drag": {"before": drag_before, "after": drag_after, "rig": rig_drag, "gain": rig_drag_gain},
-            "switched": switched,
+            "touch": touch, "switched": switched,
             "logged_out": logged_out, "after_logout": after_logout,
             "secrets_after": driver.execute_script(SECRETS, args.code)}
 

@@ -116,7 +116,7 @@ export class XPSlider extends XPControl {
     // the pointer) changes nothing and sends no touch.
     const slop = event.pointerType === 'touch' && getComputedStyle(this).touchAction !== 'none' ? SLOP : 0;
     this.#pointer = { id: event.pointerId, x: event.clientX, y: event.clientY,
-                      start: this.value, length: Math.max(40, length), engaged: slop === 0, slop };
+                      start: this.value, length: Math.max(40, length), engaged: slop === 0, slop, offset: 0 };
     this.dataset.held = '';
     if (slop === 0) context.connection?.send(`${this.address}/touch`, 'i', [1]);
   }
@@ -124,12 +124,13 @@ export class XPSlider extends XPControl {
   #move(event) {
     const pointer = this.#pointer;
     if (!pointer || pointer.id !== event.pointerId) return;
-    let travel = this.vertical ? pointer.y - event.clientY : event.clientX - pointer.x;
+    let travel = (this.vertical ? pointer.y - event.clientY : event.clientX - pointer.x) - pointer.offset;
     if (!pointer.engaged) {
       if (Math.abs(travel) < pointer.slop) return;
-      // From here on, relative to where the finger is now: no jump by the slop.
-      Object.assign(pointer, { engaged: true, x: event.clientX, y: event.clientY });
-      travel = 0;
+      // The slop is not travel: the fader starts from where it was, no jump.
+      pointer.engaged = true;
+      pointer.offset = Math.sign(travel) * pointer.slop;
+      travel -= pointer.offset;
       context.connection?.send(`${this.address}/touch`, 'i', [1]);
     }
     // Fine control: with Shift (or a second, slower hand) a quarter of the speed.
