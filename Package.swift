@@ -63,9 +63,13 @@ let package = Package(
             "MixCore", "Catalogue", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // Who may do what: roles, the access file (`serve --access`), codes
+        // and the limit on guessing them.
+        .target(name: "Access", dependencies: ["OSC", "Presets"]),
+
         // The control side: the authoritative rig state and the OSC address space.
         .target(name: "RigControl", dependencies: [
-            "MixCore", "Catalogue", "OSC", "Presets", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "Catalogue", "OSC", "Presets", "Access", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // The JACK client that hosts the mixer, and the server it may start.
@@ -106,7 +110,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "Catalogue", "OSC", "OSCQuery", "Advertising", "ControlPage", "Presets", "RigControl", "JackHost",
+            "MixCore", "Catalogue", "OSC", "OSCQuery", "Advertising", "ControlPage", "Presets", "RigControl", "JackHost", "Access",
             "Bench", "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -127,7 +131,8 @@ let package = Package(
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "Catalogue", "SystemSupport"], swiftSettings: kernelFlags),
-        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "Catalogue", "OSC", "Presets"]),
+        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "Catalogue", "OSC", "Presets", "Access"]),
+        .testTarget(name: "AccessTests", dependencies: ["Access", "OSC", "Presets"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "Catalogue"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle", "SystemSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),

@@ -6,7 +6,7 @@ public struct AccessPolicy: Sendable {
     /// A network in CIDR notation: `192.168.0.0/16`, `fe80::/10`, `10.1.2.3` (a single host).
     public struct Network: Sendable, Equatable, CustomStringConvertible {
         let bytes: [UInt8]
-        let prefix: Int
+        public let prefix: Int
         public let description: String
 
         public init?(_ text: String) {

@@ -38,6 +38,9 @@ public final class OSCServer: @unchecked Sendable {
 
     public let port: Int
     public let options: Options
+    /// Who is let in: `options.policy` at first, replaced by `serve --access`'s
+    /// rules and on their reload.
+    public let door: AccessDoor
     private let udp: Int32
     private let tcpListener: Int32?
     // Set once by start(), before any thread reads it.
@@ -68,6 +71,7 @@ public final class OSCServer: @unchecked Sendable {
     /// begins receiving.
     public init(options: Options) throws {
         self.options = options
+        door = AccessDoor(options.policy)
         guard let local = SocketAddress.resolve(host: options.bind, port: options.port) else {
             throw StartError(description: "cannot listen on \(options.bind): not an address of this machine")
         }
@@ -251,8 +255,10 @@ public final class OSCServer: @unchecked Sendable {
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 128, alignment: 8)
         defer { buffer.deallocate(); storage.deallocate() }
         let sender = storage.baseAddress!.assumingMemoryBound(to: sockaddr.self)
-        // A surface sends many datagrams in a row: its address and access are worked out once.
+        // A surface sends many datagrams in a row: its address and access are
+        // worked out once (again when the rules change).
         var last: OSCPeer?
+        var lastGeneration = door.generation
         while running.load(ordering: .relaxed) {
             var length = socklen_t(storage.count)
             let count = recvfrom(udp, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), sender, &length)
@@ -269,12 +275,14 @@ public final class OSCServer: @unchecked Sendable {
                 continue
             }
             let peer: OSCPeer
-            if let last, last.address.isSame(as: sender, length: length) {
+            let generation = door.generation
+            if let last, generation == lastGeneration, last.address.isSame(as: sender, length: length) {
                 peer = last
             } else {
                 let address = SocketAddress(sender, length: length)
-                peer = OSCPeer(address: address, transport: .udp, access: options.policy.access(for: address.ipBytes))
+                peer = OSCPeer(address: address, transport: .udp, access: door.access(for: address.ipBytes))
                 last = peer
+                lastGeneration = generation
             }
             guard peer.access != .denied else { deniedPackets.add(1, ordering: .relaxed); continue }
             handle(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), from: peer)
@@ -311,7 +319,7 @@ public final class OSCServer: @unchecked Sendable {
             guard count >= 0 else { return }
             guard refused, nameLength > 0 else { continue }
             let destination = name.withUnsafeBytes { SocketAddress($0.baseAddress!, length: nameLength) }
-            departure(OSCPeer(address: destination, transport: .udp, access: options.policy.access(for: destination.ipBytes)))
+            departure(OSCPeer(address: destination, transport: .udp, access: door.access(for: destination.ipBytes)))
         }
     }
 
@@ -338,7 +346,7 @@ public final class OSCServer: @unchecked Sendable {
             }
             guard fd >= 0 else { continue }
             let address = storage.withUnsafeBytes { SocketAddress($0.baseAddress!, length: length) }
-            let access = options.policy.access(for: address.ipBytes)
+            let access = door.access(for: address.ipBytes)
             guard access != .denied else {
                 deniedPackets.add(1, ordering: .relaxed)
                 close(fd)
@@ -367,6 +375,8 @@ public final class OSCServer: @unchecked Sendable {
     /// over 64 KiB closes the connection: the client is not speaking OSC, or
     /// would take unbounded memory.
     private func readStream(_ connection: Connection, peer: OSCPeer, id: Int) {
+        var peer = peer
+        var generation = door.generation
         let fd = connection.socket
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
         defer {
@@ -385,6 +395,12 @@ public final class OSCServer: @unchecked Sendable {
             guard wait(for: fd) else { continue }
             let count = recv(fd, chunk.baseAddress, chunk.count, 0)
             guard count > 0 else { return }
+            // Rules reloaded since the connection opened: its access is asked again.
+            if generation != door.generation {
+                generation = door.generation
+                peer.access = door.access(for: peer.address.ipBytes)
+                guard peer.access != .denied else { return }
+            }
             let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
             let current: StreamFraming
             if let framing {

@@ -4,20 +4,22 @@
 /// A field's path is only built when there is an error to report: a 64x64
 /// preset reads 12,288 crosspoint fields, and making each path a string
 /// cost more than parsing the whole file.
-struct FieldReader {
-    let file: String
+package struct FieldReader {
+    package let file: String
 
-    func error(_ field: String, _ problem: String) -> PresetError {
+    package init(file: String) { self.file = file }
+
+    package func error(_ field: String, _ problem: String) -> PresetError {
         PresetError(file: file, field: field, problem)
     }
 
     /// `allowed`: the field names an object may have (a few, so a list).
-    func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [StaticString]) throws(PresetError) -> JSONObject {
+    package func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [StaticString]) throws(PresetError) -> JSONObject {
         try object(value, at: field(), allowed: allowed.map { "\($0)" }, unknown: { $0.firstKey(notIn: allowed) })
     }
 
     /// The same for names known at run time (the catalogue's).
-    func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String]) throws(PresetError) -> JSONObject {
+    package func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String]) throws(PresetError) -> JSONObject {
         try object(value, at: field(), allowed: allowed, unknown: { $0.firstKey(notIn: allowed) })
     }
 
@@ -40,7 +42,7 @@ struct FieldReader {
     /// twice ends with its last value). For the 4,096 objects of a 64x64
     /// preset's crosspoint list, where looking each field up again cost
     /// more than parsing it.
-    func fields(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [StaticString],
+    package func fields(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [StaticString],
                 _ body: (_ position: Int, _ value: JSONValue) -> Void) throws(PresetError) {
         guard let fields = value.object else {
             _ = try object(value, at: field(), allowed: allowed) // throws the error
@@ -57,7 +59,7 @@ struct FieldReader {
         if !known { _ = try object(value, at: field(), allowed: allowed) } // throws the error
     }
 
-    func array(_ value: JSONValue, at field: @autoclosure () -> String, maxCount: Int) throws(PresetError) -> JSONArray {
+    package func array(_ value: JSONValue, at field: @autoclosure () -> String, maxCount: Int) throws(PresetError) -> JSONArray {
         guard let items = value.array else { throw error(field(), "expected an array, got \(value.kind)") }
         guard items.count <= maxCount else {
             throw error(field(), "\(items.count) entries, more than the \(maxCount) the channel counts allow")
@@ -65,7 +67,7 @@ struct FieldReader {
         return items
     }
 
-    func string(_ value: JSONValue, at field: @autoclosure () -> String, maxLength: Int) throws(PresetError) -> String {
+    package func string(_ value: JSONValue, at field: @autoclosure () -> String, maxLength: Int) throws(PresetError) -> String {
         guard let text = value.string else { throw error(field(), "expected a string, got \(value.kind)") }
         guard text.count <= maxLength, text.utf8.count <= 4 * maxLength else {
             throw error(field(), "longer than \(maxLength) characters")
@@ -73,12 +75,12 @@ struct FieldReader {
         return text
     }
 
-    func bool(_ value: JSONValue, at field: @autoclosure () -> String) throws(PresetError) -> Bool {
+    package func bool(_ value: JSONValue, at field: @autoclosure () -> String) throws(PresetError) -> Bool {
         guard let flag = value.bool else { throw error(field(), "expected true or false, got \(value.kind)") }
         return flag
     }
 
-    func number(_ value: JSONValue, at field: @autoclosure () -> String, in range: ClosedRange<Double>) throws(PresetError) -> Double {
+    package func number(_ value: JSONValue, at field: @autoclosure () -> String, in range: ClosedRange<Double>) throws(PresetError) -> Double {
         guard let number = value.number, number.isFinite else {
             throw error(field(), "expected a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), got \(value.kind)")
         }
@@ -88,7 +90,7 @@ struct FieldReader {
         return number
     }
 
-    func integer(_ value: JSONValue, at field: @autoclosure () -> String, in range: ClosedRange<Int>) throws(PresetError) -> Int {
+    package func integer(_ value: JSONValue, at field: @autoclosure () -> String, in range: ClosedRange<Int>) throws(PresetError) -> Int {
         guard let number = value.number, number.isFinite, number == number.rounded() else {
             throw error(field(), "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(value.kind)")
         }

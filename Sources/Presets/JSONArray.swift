@@ -1,17 +1,17 @@
 /// The entries of a JSON array (see `JSONDocument`), in order.
-struct JSONArray: Sequence {
+package struct JSONArray: Sequence {
     let document: JSONDocument.Storage
     /// The array's own node; its first entry follows.
     let index: Int
-    let count: Int
+    package let count: Int
     let end: Int
 
-    struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         let document: JSONDocument.Storage
         var position: Int
         let end: Int
 
-        mutating func next() -> JSONValue? {
+        package mutating func next() -> JSONValue? {
             guard position < end else { return nil }
             let value = JSONValue(document: document, index: position)
             position = value.end
@@ -19,7 +19,7 @@ struct JSONArray: Sequence {
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(document: document, position: index + 1, end: end) }
+    package func makeIterator() -> Iterator { Iterator(document: document, position: index + 1, end: end) }
 
-    var underestimatedCount: Int { count }
+    package var underestimatedCount: Int { count }
 }

@@ -1,7 +1,7 @@
 /// One value of a parsed JSON document (see `JSONDocument`): where it is
 /// among the document's nodes. Valid only inside the `JSONDocument.read` it
 /// came from.
-struct JSONValue {
+package struct JSONValue {
     let document: JSONDocument.Storage
     let index: Int
 
@@ -15,32 +15,32 @@ struct JSONValue {
         }
     }
 
-    var isNull: Bool {
+    package var isNull: Bool {
         if case .null = node { true } else { false }
     }
 
-    var bool: Bool? {
+    package var bool: Bool? {
         if case .bool(let flag) = node { flag } else { nil }
     }
 
-    var number: Double? {
+    package var number: Double? {
         if case .number(let number) = node { number } else { nil }
     }
 
-    var string: String? { document.string(at: index) }
+    package var string: String? { document.string(at: index) }
 
-    var object: JSONObject? {
+    package var object: JSONObject? {
         guard case .object(let count, let end) = node else { return nil }
         return JSONObject(document: document, index: index, count: Int(count), end: Int(end))
     }
 
-    var array: JSONArray? {
+    package var array: JSONArray? {
         guard case .array(let count, let end) = node else { return nil }
         return JSONArray(document: document, index: index, count: Int(count), end: Int(end))
     }
 
     /// What the value is, for error messages.
-    var kind: String {
+    package var kind: String {
         switch node {
         case .null: "null"
         case .bool: "a boolean"

@@ -27,7 +27,7 @@ public enum PresetCoding {
     }
 
     /// Parses a document and reads it with `body` (see `JSONDocument.read`).
-    static func read<R>(_ data: Data, file: String, _ body: (JSONValue) throws(PresetError) -> R) throws(PresetError) -> R {
+    package static func read<R>(_ data: Data, file: String, _ body: (JSONValue) throws(PresetError) -> R) throws(PresetError) -> R {
         try JSONDocument.read(data, failure: { PresetError(file: file, "not valid JSON (\($0))") }, body)
     }
 

@@ -16,6 +16,9 @@ public struct RigState: Equatable, Sendable {
         public var sources: Set<Int> = []
         public var outputs: Set<Int> = []
         public var master = false
+        /// Outputs whose mixes (every crosspoint into them) keep their live
+        /// values through recalls and undo: performers' in-ear mixes.
+        public var mixes: Set<Int> = []
         public init() {}
     }
 
@@ -35,7 +38,7 @@ public struct RigState: Equatable, Sendable {
         w.field("version", "\(PresetCoding.version)")
         w.field("preset", preset.map(JSONWriter.quoted) ?? "null")
         w.field("modified", "\(modified)")
-        w.field("safes", "{ \"sources\": \(safes.sources.sorted()), \"outputs\": \(safes.outputs.sorted()), \"master\": \(safes.master) }")
+        w.field("safes", "{ \"sources\": \(safes.sources.sorted()), \"outputs\": \(safes.outputs.sorted()), \"master\": \(safes.master), \"mixes\": \(safes.mixes.sorted()) }")
         PresetCoding.encodeScene(scene, into: &w, catalogue: catalogue)
         w.close("}")
         return w.data
@@ -57,7 +60,7 @@ public struct RigState: Equatable, Sendable {
             }
             if let value = fields["modified"] { state.modified = try reader.bool(value, at: "modified") }
             if let value = fields["safes"] {
-                let safes = try reader.object(value, at: "safes", allowed: ["sources", "outputs", "master"])
+                let safes = try reader.object(value, at: "safes", allowed: ["sources", "outputs", "master", "mixes"])
                 if let list = safes["sources"] {
                     for (i, v) in try reader.array(list, at: "safes.sources", maxCount: scene.inputCount).enumerated() {
                         state.safes.sources.insert(try reader.integer(v, at: "safes.sources[\(i)]", in: 1...scene.inputCount))
@@ -69,6 +72,11 @@ public struct RigState: Equatable, Sendable {
                     }
                 }
                 if let v = safes["master"] { state.safes.master = try reader.bool(v, at: "safes.master") }
+                if let list = safes["mixes"] {
+                    for (i, v) in try reader.array(list, at: "safes.mixes", maxCount: scene.outputCount).enumerated() {
+                        state.safes.mixes.insert(try reader.integer(v, at: "safes.mixes[\(i)]", in: 1...scene.outputCount))
+                    }
+                }
             }
             return state
         }
@@ -84,6 +92,7 @@ extension RigState {
         state.scene = scene
         state.safes.sources = state.safes.sources.filter { $0 <= inputs }
         state.safes.outputs = state.safes.outputs.filter { $0 <= outputs }
+        state.safes.mixes = state.safes.mixes.filter { $0 <= outputs }
         return (state, skipped)
     }
 }

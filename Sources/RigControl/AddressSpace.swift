@@ -17,8 +17,9 @@ import OSC
 ///
 ///     /matrix/map   /matrix/clear   /status   /ping
 ///     /preset/{save,recall,list,delete,rename,undo,current}   /preset/recall/{name}
-///     /safe/source/{n}   /safe/output/{m}   /safe/master
+///     /safe/source/{n}   /safe/output/{m}   /safe/mix/{m}   /safe/master
 ///     /subscribe   /unsubscribe   /meters/{subscribe,unsubscribe,rate}
+///     /login   /logout   /role
 public struct AddressSpace: Sendable {
     public let inputs: Int
     public let outputs: Int
@@ -77,7 +78,8 @@ public struct AddressSpace: Sendable {
         let path = Array(parts.dropFirst())
         var targets: [Target] = []
         do {
-            for head in ["source", "matrix", "output", "master", "status", "ping", "preset", "safe", "subscribe", "unsubscribe", "meters"] where matches(path[0], head) {
+            for head in ["source", "matrix", "output", "master", "status", "ping", "preset", "safe", "subscribe", "unsubscribe", "meters",
+                         "login", "logout", "role"] where matches(path[0], head) {
                 targets += try resolve(head, Array(path.dropFirst()))
             }
         } catch {
@@ -92,6 +94,9 @@ public struct AddressSpace: Sendable {
         case ("ping", 0): return [.ping]
         case ("subscribe", 0): return [.subscribe]
         case ("unsubscribe", 0): return [.unsubscribe]
+        case ("login", 0): return [.login]
+        case ("logout", 0): return [.logout]
+        case ("role", 0): return [.role]
         case ("meters", 1):
             return (matches(rest[0], "subscribe") ? [.metersSubscribe] : [])
                 + (matches(rest[0], "unsubscribe") ? [.metersUnsubscribe] : [])
@@ -124,7 +129,8 @@ public struct AddressSpace: Sendable {
         case ("safe", 2):
             let sources = matches(rest[0], "source") ? try channels(rest[1], "source", inputs).map { Target.safe(.source($0)) } : []
             let outputs = matches(rest[0], "output") ? try channels(rest[1], "output", outputs).map { Target.safe(.output($0)) } : []
-            return sources + outputs
+            let mixes = matches(rest[0], "mix") ? try channels(rest[1], "output", self.outputs).map { Target.safe(.mix($0)) } : []
+            return sources + outputs + mixes
         default:
             return []
         }

@@ -163,7 +163,7 @@ extension Controller {
         switch targets.first {
         case .preset(.recall)?, .preset(.undo)?, .recallPreset?, .matrixClear?: true
         case .preset?, .subscribe?, .unsubscribe?, .metersSubscribe?, .metersUnsubscribe?, .metersRate?, .status?, .ping?,
-             .touch?, .current?, nil: false
+             .touch?, .current?, .login?, .logout?, .role?, nil: false
         default: !message.arguments.isEmpty
         }
     }

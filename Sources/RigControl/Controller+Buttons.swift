@@ -39,9 +39,10 @@ extension Controller {
         case .preset(.undo):
             // NaN counts as a fade, to be refused as one.
             ButtonRule(own: ("[fade]", { $0.number.map { $0 != 0 } ?? false }))
-        case .matrixClear, .status, .ping, .metersUnsubscribe, .preset(.list), .preset(.current), .recallPreset:
+        case .matrixClear, .status, .ping, .metersUnsubscribe, .preset(.list), .preset(.current), .recallPreset,
+             .logout, .role:
             ButtonRule(own: nil)
-        case .parameter, .delta, .touch, .current, .matrixMap, .safe, .metersRate, .preset:
+        case .parameter, .delta, .touch, .current, .matrixMap, .safe, .metersRate, .preset, .login:
             nil
         }
     }

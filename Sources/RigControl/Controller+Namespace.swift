@@ -70,6 +70,7 @@ extension Controller {
         case .safe(.source(let n)): [.int32(state.safes.sources.contains(n) ? 1 : 0)]
         case .safe(.output(let m)): [.int32(state.safes.outputs.contains(m) ? 1 : 0)]
         case .safe(.master): [.int32(state.safes.master ? 1 : 0)]
+        case .safe(.mix(let m)): [.int32(state.safes.mixes.contains(m) ? 1 : 0)]
         default: nil
         }
     }
@@ -82,11 +83,12 @@ extension Controller {
     private func describe(_ target: Target) -> ParameterDescription {
         guard case .parameter(let number, let place, let form) = target else {
             let what = switch target {
-            case .safe(.source(let n)): "source \(n)"
-            case .safe(.output(let m)): "output \(m)"
-            default: "the master"
+            case .safe(.source(let n)): "Recall safe for source \(n)"
+            case .safe(.output(let m)): "Recall safe for output \(m)"
+            case .safe(.mix(let m)): "Mix safe for output \(m): every crosspoint into it keeps its level through recalls and undo"
+            default: "Recall safe for the master"
             }
-            return ParameterDescription(address: addressSpace.address(target), description: "Recall safe for \(what)",
+            return ParameterDescription(address: addressSpace.address(target), description: what,
                                         signature: .toggle, access: .readWrite, target: target)
         }
         let parameter = catalogue.parameters[number]
@@ -176,6 +178,10 @@ extension Controller {
             action("/preset/delete", "Delete a preset", Signature(typeTags: "s", range: [nil], unit: [nil]), []),
             action("/preset/rename", "Rename a preset (old name, new name)",
                    Signature(typeTags: "ss", range: [nil, nil], unit: [nil, nil]), []),
+            action("/login", "Log this session in with a code from the access file: it takes the code's role",
+                   Signature(typeTags: "s", range: [nil], unit: [nil]), []),
+            action("/logout", "Back to the role of the address this session sends from"),
+            action("/role", "Replies /role with this session's role: its name, its control (all, none or outputs), and its outputs"),
         ]
     }()
 

@@ -203,7 +203,10 @@ extension Controller {
         if scope.contains(.sources) {
             for n in target.sources.indices where !state.safes.sources.contains(n + 1) { target.sources[n] = fitted.sources[n] }
         }
-        if scope.contains(.matrix) { target.crosspoints = fitted.crosspoints }
+        if scope.contains(.matrix) {
+            target.crosspoints = fitted.crosspoints
+            keepSafeMixes(in: &target)
+        }
         if scope.contains(.outputs) {
             for m in target.outputs.indices where !state.safes.outputs.contains(m + 1) { target.outputs[m] = fitted.outputs[m] }
         }
@@ -236,6 +239,7 @@ extension Controller {
         for n in state.safes.sources { target.sources[n - 1] = state.scene.sources[n - 1] }
         for m in state.safes.outputs { target.outputs[m - 1] = state.scene.outputs[m - 1] }
         if state.safes.master { target.master = state.scene.master }
+        keepSafeMixes(in: &target)
         let seconds = Float(fade ?? Double(smoothing))
         undoState = state
         var changes: [Change] = []
@@ -246,6 +250,16 @@ extension Controller {
         sceneChanged = false
         logger.notice("undid the last recall over \(seconds) s")
         return [.message(OSCMessage("/preset/undone", [.string(previous.preset ?? "")]))]
+    }
+
+    /// Every crosspoint into a mix-safe output keeps its live level: a
+    /// performer's in-ear mix stays as they set it.
+    private func keepSafeMixes(in target: inout Scene) {
+        for m in state.safes.mixes {
+            for n in stride(from: 1, through: target.inputCount, by: 1) {
+                target.crosspoints[n, m] = state.scene.crosspoints[n, m]
+            }
+        }
     }
 
     /// Runs a store operation; its error becomes the `/error` reason.

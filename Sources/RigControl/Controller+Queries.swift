@@ -19,10 +19,16 @@ extension Controller {
             logger.debug("\(peer) /matrix/clear")
             return []
         case .status:
-            // `access`: what the asking session may do, so that a page or a
-            // layout can show its controls as read-only.
+            // `access`: what the asking session may do (full, read-only, or
+            // outputs: `/role` says which), so that a page or a layout can
+            // show its controls as read-only.
+            let access = switch role(of: peer).control {
+            case .all: "full"
+            case .none: "read-only"
+            case .outputs: "outputs"
+            }
             let report = statusReport() + [("late_bundles", OSCArgument.int32(Int32(clamping: lateBundles))),
-                                           ("access", .string(peer.access == .readOnly ? "read-only" : "full"))]
+                                           ("access", .string(access))]
             return [.bundle(report.map { OSCMessage("/status/\($0.0)", [$0.1]) })]
         case .ping:
             return [.message(OSCMessage("/pong"))]
@@ -39,7 +45,7 @@ extension Controller {
         case .current(let number, let place, let form):
             return movingValue(.parameter(number, place, form))
         case .delta, .touch, .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,
-             .metersUnsubscribe, .metersRate:
+             .metersUnsubscribe, .metersRate, .login, .logout, .role:
             return nil
         }
     }
@@ -87,7 +93,7 @@ extension Controller {
                 for number in numbers { targets.append(.parameter(number, place, addressSpace.forms(number)[0])) }
                 switch place {
                 case .source(let n): targets.append(.safe(.source(n)))
-                case .output(let m): targets.append(.safe(.output(m)))
+                case .output(let m): targets.append(contentsOf: [.safe(.output(m)), .safe(.mix(m))])
                 case .master: targets.append(.safe(.master))
                 case .crosspoint: break
                 }

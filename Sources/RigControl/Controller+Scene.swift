@@ -40,6 +40,7 @@ extension Controller {
         case .source(let n): if on { state.safes.sources.insert(n) } else { state.safes.sources.remove(n) }
         case .output(let m): if on { state.safes.outputs.insert(m) } else { state.safes.outputs.remove(m) }
         case .master: state.safes.master = on
+        case .mix(let m): if on { state.safes.mixes.insert(m) } else { state.safes.mixes.remove(m) }
         }
         touched.append(.safe(safe))
     }

@@ -19,6 +19,7 @@ extension Controller {
     public func depart(_ session: OSCPeer) {
         lock.withLock { _ in
             sessions.depart(session)
+            if logins.remove(session) { logger.notice("\(session) logged out: gone") }
             feedback?.depart(session)
             meters?.depart(session)
         }

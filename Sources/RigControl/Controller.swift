@@ -1,3 +1,4 @@
+import Access
 import Catalogue
 import Dispatch
 import FoundationEssentials
@@ -76,6 +77,12 @@ public final class Controller: @unchecked Sendable {
     var queryAllowance = QueryAllowance()
     /// The sessions holding subscriptions, and their limits.
     var sessions = SessionRoll()
+    /// The access file's rules; nil: none, and every admitted client is
+    /// `Role.full` or `Role.readOnly` (Controller+Roles.swift).
+    var accessRules: AccessRules?
+    /// Sessions logged in with a code, and wrong codes by host.
+    var logins = Logins()
+    var loginAttempts = LoginAttempts()
     /// Where feedback goes; nil: no feedback.
     public var feedback: FeedbackHub?
     /// Where subscribers' full states are made, one at a time, off the lock
@@ -202,10 +209,13 @@ public final class Controller: @unchecked Sendable {
         } catch {
             return reject(received, error.reason, from: peer)
         }
-        if peer.access == .readOnly && changes(targets, message) {
-            return reject(message, "read-only", from: peer)
-        }
+        let role = role(of: peer)
+        guard permits(role, targets, message) else { return reject(message, role.refusal, from: peer) }
         if rehearsing && !Self.isRehearsed(targets, message) { return [] }
+        if let first = targets.first, [.login, .logout, .role].contains(first) {
+            guard targets.count == 1 else { return reject(message, "\(first.commandAddress) takes no patterns", from: peer) }
+            return roleMessage(first, message, from: peer)
+        }
         if targets.first == .metersSubscribe || targets.first == .metersUnsubscribe {
             return meterSubscription(targets[0] == .metersSubscribe, ArgumentReader(arguments: message.arguments),
                                      message, from: peer)
@@ -270,13 +280,14 @@ public final class Controller: @unchecked Sendable {
         return []
     }
 
-    /// Whether a message would change anything (refused to read-only clients):
-    /// everything with arguments but (un)subscribing, and the actions.
-    private func changes(_ targets: [Target], _ message: OSCMessage) -> Bool {
+    /// Whether a message would change anything in the rig (refused to
+    /// read-only clients): everything with arguments but (un)subscribing,
+    /// logging in and out, and the actions.
+    func changes(_ targets: [Target], _ message: OSCMessage) -> Bool {
         targets.contains { target in
             switch target {
             case .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe, .metersRate, .status, .ping,
-                 .preset(.list), .preset(.current), .touch, .current: false
+                 .preset(.list), .preset(.current), .touch, .current, .login, .logout, .role: false
             case .matrixClear, .preset, .recallPreset: true
             default: !message.arguments.isEmpty
             }
@@ -359,7 +370,9 @@ public final class Controller: @unchecked Sendable {
     }
 
     func reject(_ message: OSCMessage, _ reason: String, from peer: OSCPeer) -> [OSCPacket] {
-        logger.warning("rejected \(message) from \(peer): \(reason)")
+        // A code is never written to the log.
+        let shown = message.address == Target.login.commandAddress ? "\(message.address) (code withheld)" : "\(message)"
+        logger.warning("rejected \(shown) from \(peer): \(reason)")
         return [.message(OSCMessage("/error", [.string(message.address), .string(reason)]))]
     }
 
@@ -391,7 +404,7 @@ public final class Controller: @unchecked Sendable {
         case .current:
             throw ArgumentReader.Failure(reason: "query only")
         case .touch, .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,
-             .metersUnsubscribe, .metersRate:
+             .metersUnsubscribe, .metersRate, .login, .logout, .role:
             // Touches and commands branch off before (an action's button is read first:
             // Controller+Buttons.swift); only a pattern mixing them with
             // parameters could come here.

@@ -25,10 +25,7 @@ struct SessionRoll {
 
     var count: Int { entries.count }
 
-    /// The roll's key for a session: its path, whatever access it was given.
-    private static func key(_ session: OSCPeer) -> OSCPeer {
-        OSCPeer(address: session.address, transport: session.transport, access: .full)
-    }
+    private static func key(_ session: OSCPeer) -> OSCPeer { session.sessionKey }
 
     /// Enters `session`'s subscription of `kind`; returns the session that
     /// must end to make room (all its subscriptions), if one must.
@@ -64,5 +61,13 @@ struct SessionRoll {
     /// `session` is gone, with every subscription it had.
     mutating func depart(_ session: OSCPeer) {
         entries.removeValue(forKey: Self.key(session))
+    }
+}
+
+extension OSCPeer {
+    /// A session's key: its reply path (the UDP address, or the connection),
+    /// whatever access it was given.
+    var sessionKey: OSCPeer {
+        OSCPeer(address: address, transport: transport, access: .full)
     }
 }

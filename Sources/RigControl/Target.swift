@@ -28,6 +28,10 @@ public enum Target: Hashable, Sendable {
     case metersRate
     /// `/preset/recall/{name}`: a preset recalled by the name in its address.
     case recallPreset(String)
+    /// `/login ,s CODE`, `/logout`, `/role`: a session's role (Controller+Roles.swift).
+    case login
+    case logout
+    case role
 
     /// How a parameter's value is written: a level as linear gain, dB, or
     /// console fader position 0…1; anything else plainly.
@@ -37,9 +41,10 @@ public enum Target: Hashable, Sendable {
         case save, recall, list, delete, rename, undo, current
     }
 
-    /// A recall safe: the part keeps its live values through recalls.
+    /// A recall safe: the part keeps its live values through recalls. A
+    /// mix safe keeps every crosspoint into its output (a performer's mix).
     public enum Safe: Hashable, Sendable {
-        case source(Int), output(Int), master
+        case source(Int), output(Int), master, mix(Int)
     }
 
     /// Whether it is a relative step (`…/delta`).
@@ -57,12 +62,16 @@ public enum Target: Hashable, Sendable {
         case .safe(.source(let n)): "/safe/source/\(n)"
         case .safe(.output(let m)): "/safe/output/\(m)"
         case .safe(.master): "/safe/master"
+        case .safe(.mix(let m)): "/safe/mix/\(m)"
         case .subscribe: "/subscribe"
         case .unsubscribe: "/unsubscribe"
         case .metersSubscribe: "/meters/subscribe"
         case .metersUnsubscribe: "/meters/unsubscribe"
         case .metersRate: "/meters/rate"
         case .recallPreset(let name): "/preset/recall/\(name)"
+        case .login: "/login"
+        case .logout: "/logout"
+        case .role: "/role"
         }
     }
 }

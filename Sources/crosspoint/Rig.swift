@@ -1,3 +1,4 @@
+import Access
 import Advertising
 import Catalogue
 import ControlPage
@@ -38,6 +39,9 @@ final class Rig {
         var name: String
         /// Advertise over DNS-SD (not with `--no-advertise`).
         var advertise: Bool
+        /// The access file (`--access`), read at start and on SIGHUP; nil:
+        /// `osc.policy` (`--allow`, `--read-only`) decides.
+        var access: String?
         var presets: URL
         var state: URL
         /// A preset to start from instead of the saved state.
@@ -111,7 +115,7 @@ final class Rig {
             OSCQueryServer(
                 bind: configuration.osc.bind, port: port, oscPort: server.port, oscTransport: "UDP",
                 name: configuration.name,
-                model: RigNamespace(controller: controller, policy: configuration.osc.policy), logger: logger,
+                model: RigNamespace(controller: controller, door: server.door), logger: logger,
                 // A WebSocket is a client session like any other.
                 onPacket: { controller.handle($0, from: $1) },
                 onClose: { controller.depart($0) },
@@ -127,6 +131,11 @@ final class Rig {
         // thread once on disk, timed bundles at their time.
         controller.reply = deliver
         controller.scheduler = scheduler
+        if let path = configuration.access {
+            let rules = try AccessRules.load(path: path, outputs: configuration.outputs)
+            useAccess(rules)
+            logger.notice("access: \(Self.summary(rules)) from \(path)")
+        }
         if let discovery {
             controller.onChange = { $0.forEach(discovery.publish) }
             controller.hasListeners = { discovery.webSocketClientCount > 0 }
@@ -175,17 +184,50 @@ final class Rig {
         if let discovery { logger.notice("control page: \(pageAddress(port: discovery.port)) (open it in a browser)") }
 
         let host = host
-        let signals = [SIGINT, SIGTERM].map { number in
+        var signals = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { host.requestStop() }
             source.resume()
             return source
         }
+        // Without an access file SIGHUP ends the rig, as it always has.
+        if configuration.access != nil {
+            signal(SIGHUP, SIG_IGN)
+            let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+            reload.setEventHandler { [self] in reloadAccess() }
+            reload.resume()
+            signals.append(reload)
+        }
         host.supervise()
         signals.forEach { $0.cancel() }
         stop()
         logger.notice("stopped")
+    }
+
+    /// Puts access rules in force: the door first lets in whom they name,
+    /// then the controller gives each session its role.
+    private func useAccess(_ rules: AccessRules) {
+        server.door.replace(with: rules.policy)
+        controller.useAccess(rules)
+    }
+
+    /// SIGHUP: the access file read again. A file that cannot be read or
+    /// is wrong changes nothing: the rules in force stay, and the log says why.
+    private func reloadAccess() {
+        guard let path = configuration.access else { return }
+        do {
+            let rules = try AccessRules.load(path: path, outputs: configuration.outputs)
+            useAccess(rules)
+            logger.notice("access: reloaded \(Self.summary(rules)) from \(path)")
+        } catch {
+            logger.error("access: kept the rules in force; the reloaded file is refused: \(error)")
+        }
+    }
+
+    /// What a file's rules hold, for the log (never the codes themselves).
+    private static func summary(_ rules: AccessRules) -> String {
+        "\(rules.roles.count) roles (\(rules.roles.keys.sorted().joined(separator: ", "))), \(rules.networkCount) networks, \(rules.codeCount) codes"
     }
 
     /// Where a browser on the network finds the control page: the address

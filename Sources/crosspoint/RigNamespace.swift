@@ -6,17 +6,17 @@ import RigControl
 /// The rig's address space as OSCQuery serves it: built once, at start,
 /// from the controller's descriptions (which come from the catalogue);
 /// values read from a copy of the rig state taken for each answer; access
-/// by the same policy as OSC.
+/// by the same door as OSC.
 struct RigNamespace: OSCQueryModel {
     let controller: Controller
-    let policy: AccessPolicy
+    let door: AccessDoor
     let namespace: OSCQueryNamespace
     /// The parameter each value key stands for.
     private let targets: [Target]
 
-    init(controller: Controller, policy: AccessPolicy) {
+    init(controller: Controller, door: AccessDoor) {
         self.controller = controller
-        self.policy = policy
+        self.door = door
         var targets: [Target] = []
         namespace = OSCQueryNamespace { declare in
             declare(OSCQueryNode.container("/", description: "Crosspoint: a live matrix mixer"))
@@ -70,7 +70,7 @@ struct RigNamespace: OSCQueryModel {
     }
 
     func access(for host: String) -> OSCQueryClientAccess {
-        switch policy.access(forHost: host) {
+        switch door.access(forHost: host) {
         case .full: .full
         case .readOnly: .readOnly
         case .denied: .denied

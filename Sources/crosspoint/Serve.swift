@@ -1,3 +1,4 @@
+import Access
 import Advertising
 import ArgumentParser
 import FoundationEssentials
@@ -31,6 +32,9 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Networks that may query, subscribe and meter but change nothing, comma-separated CIDR.")
     var readOnly: String?
+
+    @Option(help: "An access file (docs/access.md): roles, the networks and codes that give them. Read again on SIGHUP. Replaces --allow and --read-only.")
+    var access: String?
 
     @Option(help: "TCP port of the OSCQuery server (HTTP JSON namespace and WebSocket LISTEN); 0 picks a free one.")
     var httpPort = 9001
@@ -105,6 +109,16 @@ struct Serve: ParsableCommand {
         guard (0...65535).contains(httpPort) else { throw ValidationError("--http-port must be 0-65535") }
         _ = try monoOutputSet()
         _ = try accessPolicy()
+        if let access {
+            guard allow == nil && readOnly == nil else {
+                throw ValidationError("--access conflicts with --allow and --read-only: the access file says who may do what")
+            }
+            do {
+                _ = try AccessRules.load(path: access, outputs: outputs)
+            } catch {
+                throw ValidationError("--access: \(error)")
+            }
+        }
         if let name, let problem = ServiceAdvertisement.problem(withName: name) {
             throw ValidationError("--name: \(problem)")
         }
@@ -174,6 +188,7 @@ struct Serve: ParsableCommand {
             subscriptionLease: subscriptionTimeout > 0 ? .milliseconds(Int(subscriptionTimeout * 1000)) : nil,
             autoSubscribe: autoSubscribe,
             name: serviceName(), advertise: !noAdvertise,
+            access: access,
             presets: URL(fileURLWithPath: presets),
             state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
             scene: scene)

@@ -86,7 +86,8 @@ extension Integration {
                             "/meters/subscribe", "/meters/unsubscribe", "/meters/rate", "/meters/input",
                             "/meters/output", "/meters/input/rms", "/meters/output/rms", "/preset/save",
                             "/preset/recall", "/preset/undo", "/preset/list", "/preset/delete", "/preset/rename",
-                            "/preset/current", "/safe/master", "/safe/source/2", "/safe/output/1",
+                            "/preset/current", "/safe/master", "/safe/source/2", "/safe/output/1", "/safe/mix/2",
+                            "/login", "/logout", "/role",
                             "/source/1/name", "/matrix/2/1/fader", "/output/2/delay", "/master/db"]
             #expect(answered.filter { nodes[$0] == nil } == [], "not described")
 

@@ -1,0 +1,116 @@
+import Access
+import Foundation
+import OSC
+import Presets
+import Testing
+
+/// The access file is read as strictly as a preset: every mistake is named
+/// by file and field, and nothing of a broken file is used.
+@Suite struct AccessRulesTests {
+    static let example = """
+        {
+          "version": 1,
+          "roles": {
+            "engineer": { "control": "all" },
+            "drums":    { "control": { "outputs": [6, 5] } },
+            "viewer":   { "control": "none" }
+          },
+          "clients": [
+            { "from": "127.0.0.0/8",    "role": "engineer" },
+            { "from": "127.0.0.3/32",   "role": "viewer" },
+            { "from": "192.168.1.0/24", "role": "viewer" },
+            { "code": "4711",           "role": "drums" }
+          ]
+        }
+        """
+
+    static func rules(_ text: String, outputs: Int = 8) throws(PresetError) -> AccessRules {
+        try AccessRules.decode(Data(text.utf8), file: "access.json", outputs: outputs)
+    }
+
+    static func problem(_ text: String, outputs: Int = 8) -> String? {
+        do {
+            _ = try rules(text, outputs: outputs)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func theExampleReadsAndTheMostSpecificNetworkWins() throws {
+        let rules = try Self.rules(Self.example)
+        #expect(rules.role(for: [127, 0, 0, 2])?.name == "engineer")
+        #expect(rules.role(for: [127, 0, 0, 3])?.name == "viewer")
+        #expect(rules.role(for: [192, 168, 1, 40])?.name == "viewer")
+        #expect(rules.role(for: [10, 0, 0, 1]) == nil)
+        #expect(rules.role(forCode: "4711") == Role(name: "drums", control: .outputs([5, 6])))
+        #expect(rules.role(forCode: "471") == nil)
+        #expect(rules.role(forCode: "47111") == nil)
+        #expect(rules.role(forCode: "") == nil)
+        #expect(rules.policy.access(for: [127, 0, 0, 9]) == .full)
+        #expect(rules.policy.access(for: [10, 0, 0, 1]) == .denied)
+    }
+
+    @Test func everyMistakeIsNamedByFileAndField() {
+        func replacing(_ a: String, _ b: String) -> String { Self.example.replacingOccurrences(of: a, with: b) }
+        let cases: [(String, String)] = [
+            (replacing("\"version\": 1", "\"version\": 2"), "access.json: version: version 2 is not readable"),
+            (replacing("\"version\": 1,", "\"version\": 1, \"extra\": 0,"), "access.json: extra: unknown field"),
+            (replacing("\"role\": \"drums\"", "\"role\": \"bass\""), "access.json: clients[3].role: unknown role 'bass'"),
+            (replacing("[6, 5]", "[6, 9]"), "access.json: roles.drums.control.outputs[1]: 9 is out of range 1 to 8"),
+            (replacing("[6, 5]", "[6, 6]"), "access.json: roles.drums.control.outputs[1]: output 6 given twice"),
+            (replacing("[6, 5]", "[]"), "access.json: roles.drums.control.outputs: no outputs"),
+            (replacing("192.168.1.0/24", "192.168.1.0/33"), "access.json: clients[2].from: '192.168.1.0/33' is not an IPv4 or IPv6 network"),
+            (replacing("\"none\"", "\"some\""), "access.json: roles.viewer.control: 'some' is not a control"),
+            (replacing("\"none\"", "3"), "access.json: roles.viewer.control: expected \"all\", \"none\""),
+            (replacing("{ \"control\": \"all\" }", "{ \"control\": \"all\", \"x\": 1 }"), "access.json: roles.engineer.x: unknown field"),
+            (replacing("\"code\": \"4711\"", "\"code\": 4711"), "access.json: clients[3].code: expected a string, got a number"),
+            (replacing("\"code\": \"4711\"", "\"code\": \"471\""), "access.json: clients[3].code: a code has 4 to 64 characters"),
+            (replacing("\"code\": \"4711\"", "\"code\": \"4711\", \"from\": \"10.0.0.0/8\""), "access.json: clients[3]: expected exactly one of"),
+            (replacing("\"code\": \"4711\",           \"role\": \"drums\" }", "\"code\": \"4711\", \"role\": \"drums\" }, { \"code\": \"4711\", \"role\": \"viewer\" }"),
+             "access.json: clients[4].code: the same code as an earlier client"),
+            ("{ \"version\": 1, \"roles\": { \"a\": { \"control\": \"all\" } }, \"clients\": [ { \"code\": \"4711\", \"role\": \"a\" } ] }",
+             "access.json: clients: no client has a \"from\""),
+            ("{ \"version\": 1, \"roles\": {}, \"clients\": [] }", "access.json: roles: no roles"),
+            ("[]", "access.json: document: expected an object"),
+            ("{", "access.json: not valid JSON"),
+        ]
+        for (text, expected) in cases {
+            let problem = Self.problem(text)
+            #expect(problem?.hasPrefix(expected) == true, "\(expected) — got \(problem ?? "no error")")
+        }
+    }
+
+    @Test func aCodeNeverAppearsInAnError() {
+        let text = Self.example.replacingOccurrences(of: "\"code\": \"4711\"", with: "\"code\": \"secret\\u0001code\"")
+        let problem = Self.problem(text)
+        #expect(problem?.contains("control character") == true)
+        #expect(problem?.contains("secret") == false)
+    }
+
+    @Test func fiveWrongCodesInAMinuteLockAHostOutForAMinute() {
+        var attempts = LoginAttempts()
+        let start = ContinuousClock.now
+        let host: [UInt8] = [127, 0, 0, 2]
+        for second in 0..<4 {
+            let left = attempts.lockedOut(host, at: start + .seconds(second))
+            #expect(left == nil)
+            let locks = attempts.wrong(from: host, at: start + .seconds(second))
+            #expect(!locks)
+        }
+        let fifth = attempts.wrong(from: host, at: start + .seconds(4))
+        #expect(fifth)
+        let left = attempts.lockedOut(host, at: start + .seconds(5))
+        #expect(left == .seconds(59))
+        let other = attempts.lockedOut([127, 0, 0, 3], at: start + .seconds(5))
+        #expect(other == nil)
+        let later = attempts.lockedOut(host, at: start + .seconds(64))
+        #expect(later == nil)
+        // Wrong codes spread over more than a minute never lock.
+        var slow = LoginAttempts()
+        for step in 0..<10 {
+            let locks = slow.wrong(from: host, at: start + .seconds(step * 16))
+            #expect(!locks)
+        }
+    }
+}
