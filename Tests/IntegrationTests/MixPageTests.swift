@@ -17,13 +17,16 @@ extension Integration {
 
     static let code = "4711"
 
-    static let access = """
+    /// The access file; without the code, as the engineer might reload it.
+    static func access(withCode: Bool = true) -> String {
+        """
         {"version": 1,
          "roles": {"engineer": {"control": "all"}, "drums": {"control": {"outputs": [5, 6]}},
                    "viewer": {"control": "none"}},
-         "clients": [{"from": "127.0.0.0/8", "role": "engineer"}, {"from": "127.0.0.1/32", "role": "viewer"},
-                     {"code": "\(code)", "role": "drums"}]}
+         "clients": [{"from": "127.0.0.0/8", "role": "engineer"}, {"from": "127.0.0.1/32", "role": "viewer"}\(
+            withCode ? #", {"code": "\#(code)", "role": "drums"}"# : "")]}
         """
+    }
 
     /// The driver, beside page_check.py in the package's tools/page.
     static var tool: String {
@@ -34,7 +37,7 @@ extension Integration {
     static func withAccessRig(_ body: (CrosspointRig, [String]) async throws -> Void) async throws {
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("crosspoint-access-\(UUID().uuidString).json")
-        try Data(access.utf8).write(to: file)
+        try Data(access().utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let arguments = ["--access", file.path]
         try await withRig(inputs: 8, outputs: 8, arguments: arguments) { rig in try await body(rig, arguments) }
@@ -200,7 +203,7 @@ extension Integration {
     @Test func thePersonalMixComesBackAfterTheServerRestarts() async throws {
         try await Self.withAccessRig { rig, arguments in
             let signal = rig.directory.appendingPathComponent("continue")
-            let page = try Self.startMix("reconnect", rig: rig, ["--continue-file", signal.path])
+            let page = try Self.startMix("hold", rig: rig, ["--continue-file", signal.path])
             defer { page.terminate() }
             try await page.waitForOutput(containing: "\"phase\": \"open\"", in: [.standardOutput], timeout: .seconds(90))
             #expect(page.standardOutput.contains("\"view\": \"mix\""), "\(page.standardOutput)")
@@ -227,6 +230,36 @@ extension Integration {
             #expect((report["views"] as? [String]) == ["mix"], "never the viewer's page in between: \(report)")
             #expect((report["outputs"] as? [String]) == ["5", "6"])
             for key in ["url", "dom", "inputs"] { #expect(report["secrets", key] as? Bool == false) }
+        }
+    }
+
+    /// The engineer takes the code out of the access file and serve reads it
+    /// again (SIGHUP): the rig logs the session out, and the page, seeing
+    /// /status/access no longer "outputs", asks /role and becomes the
+    /// viewer's read-only page, forgetting the code.
+    @Test func aCodeTakenOutOfTheAccessFileEndsThePersonalMix() async throws {
+        try await Self.withAccessRig { rig, arguments in
+            let signal = rig.directory.appendingPathComponent("continue")
+            let page = try Self.startMix("hold", rig: rig, ["--continue-file", signal.path, "--role", "viewer"])
+            defer { page.terminate() }
+            try await page.waitForOutput(containing: "\"phase\": \"open\"", in: [.standardOutput], timeout: .seconds(90))
+            #expect(page.standardOutput.contains("\"view\": \"mix\""), "\(page.standardOutput)")
+
+            let file = try #require(arguments.last)
+            try Data(Self.access(withCode: false).utf8).write(to: URL(fileURLWithPath: file))
+            #expect(rig.crosspoint.signalIfRunning(SIGHUP))
+            try await rig.crosspoint.waitForOutput(containing: "no longer in the access file", timeout: .seconds(10))
+            FileManager.default.createFile(atPath: signal.path, contents: Data())
+
+            let report = try await Page.report(of: page)
+            #expect(report.flag("again"), "the viewer's page within 10 s: \(report)")
+            #expect(!report.flag("saw_closed"), "the same connection: \(report)")
+            #expect(report.string("role") == "viewer")
+            #expect(report.string("view") == "full")
+            #expect(report.string("access") == "read-only")
+            #expect((report["outputs"] as? [String]) == [])
+            #expect(report.flag("login_shown"), "the form again, the code forgotten: \(report)")
+            #expect(!report.flag("logout_shown"))
         }
     }
 

@@ -19,8 +19,9 @@ Scenarios:
               mix" and a mute, with the rig's values; then Log out
   wrong-code  a wrong code (--code) in the form: the /error note beside the
               form, the view after it
-  reconnect   a login, then {"phase": "open"}; waits for --continue-file (the
-              test restarts serve meanwhile); the views seen, the role after
+  hold        a login, then {"phase": "open"}; waits for --continue-file (the
+              test restarts serve, or reloads the access file, meanwhile);
+              then until the page has role --role; the views seen
   screenshot  names set, a login, the mix view at 390x844 saved to --out
 
 Everything it starts is ended by PID on exit (page_check.Browsers).
@@ -225,12 +226,12 @@ def scenario_wrong_code(browsers, osc, engineer, args):
             "secrets": driver.execute_script(SECRETS, args.code)}
 
 
-def scenario_reconnect(browsers, osc, engineer, args):
+def scenario_hold(browsers, osc, engineer, args):
     driver, decided = open_page(browsers, args)
     log_in(driver, args.code)
     loaded = bool(mix_loaded(driver, args.outputs))
     print(json.dumps({"phase": "open", **root(driver)}), flush=True)
-    # Until the test has restarted serve: every view the page shows meanwhile.
+    # Until the test has changed the rig: every view the page shows meanwhile.
     views, saw_closed = set(), False
     deadline = time.monotonic() + 60
     while not os.path.exists(args.continue_file) and time.monotonic() < deadline:
@@ -239,14 +240,21 @@ def scenario_reconnect(browsers, osc, engineer, args):
         saw_closed = saw_closed or state["connection"] == "closed"
         time.sleep(0.02)
     reopened = bool(wait_until(lambda: connection(driver) == "open", timeout=15))
-    # The role again, by the code kept in memory: the mix, whole.
-    again = bool(wait_until(lambda: root(driver)["role"] == args.role and mix_loaded(driver, args.outputs), timeout=10))
-    for _ in range(25):  # half a second more of watching: no flip to the viewer's page
+
+    def arrived():
+        state = root(driver)
+        views.add(state["view"])
+        return state["role"] == args.role and (state["view"] != "mix" or mix_loaded(driver, args.outputs))
+
+    again = bool(wait_until(arrived, timeout=10))
+    for _ in range(25):  # half a second more of watching: no flip back
         views.add(root(driver)["view"])
         time.sleep(0.02)
     return {"decided": decided, "loaded": loaded, "saw_closed": saw_closed, "reopened": reopened, "again": again,
             "views": sorted(v for v in views if v), **root(driver),
             "outputs": [s["output"] for s in driver.execute_script(MIX)["sections"]],
+            "login_shown": driver.find_element(By.ID, "login").is_displayed(),
+            "logout_shown": driver.find_element(By.ID, "logout").is_displayed(),
             "secrets": driver.execute_script(SECRETS, args.code)}
 
 
@@ -270,7 +278,7 @@ def scenario_screenshot(browsers, osc, engineer, args):
     return {"decided": decided, "loaded": loaded, "out": args.out, **root(driver)}
 
 
-SCENARIOS = {"login": scenario_login, "wrong-code": scenario_wrong_code, "reconnect": scenario_reconnect,
+SCENARIOS = {"login": scenario_login, "wrong-code": scenario_wrong_code, "hold": scenario_hold,
              "screenshot": scenario_screenshot}
 
 
@@ -279,8 +287,8 @@ def main():
     parser.add_argument("--engineer", default="127.0.0.2", help="the address a client with full control sends from")
     parser.add_argument("--code", default="4711")
     parser.add_argument("--outputs", default="5,6", help="the outputs of the code's role")
-    parser.add_argument("--role", default="drums", help="the name of the code's role")
-    parser.add_argument("--continue-file", default="", help="reconnect: waits for this file (serve restarted)")
+    parser.add_argument("--role", default="drums", help="hold: the role the page should end in")
+    parser.add_argument("--continue-file", default="", help="hold: waits for this file (the rig changed)")
     parser.add_argument("--out", default="page-mix-phone.png", help="screenshot: the PNG to write")
     args = parser.parse_args()
     args.url = f"http://{args.host}:{args.http_port}/"

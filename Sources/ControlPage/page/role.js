@@ -29,6 +29,8 @@ export class Session extends EventTarget {
   #connection;
   /** The code that logged in, sent again on every open; null when logged out. */
   #code = null;
+  /** The name of the role the code gave. */
+  #codeRole = null;
   /** Requests waiting for a /role (or an /error), oldest first: {kind, code}. */
   #waiting = [];
   /** A /status/access that disagreed with the role and was asked about once. */
@@ -117,12 +119,20 @@ export class Session extends EventTarget {
   #message({ address, args }) {
     if (address === '/role') {
       const entry = this.#waiting.shift(); // none: the rig told us unasked
-      if (entry?.kind === 'login') this.#code = entry.code;
       this.roles = true;
       this.role = parseRole(args);
-      // The address's role on a reconnect, with the code's on its way: keep
-      // the view as it is rather than show the other one for a moment.
-      if (this.#waiting[0]?.again) return;
+      if (entry?.kind === 'login') {
+        this.#code = entry.code;
+        this.#codeRole = this.role.name;
+      } else if (this.#waiting[0]?.again) {
+        // The address's role on a reconnect, with the code's on its way: keep
+        // the view as it is rather than show the other one for a moment.
+        return;
+      } else if (this.#code !== null && this.role.name !== this.#codeRole) {
+        // Another role than the code's, unasked: the rig logged this session
+        // out (its code left the access file). Do not send it again.
+        this.#code = null;
+      }
       this.#changed();
     } else if (address === '/status/access') {
       const value = String(args[0] ?? '');
