@@ -28,8 +28,11 @@ export function bindLogin(root, session) {
 
   const render = () => {
     const inByCode = session.loggedIn;
-    // A rig without roles takes no codes: no form to offer.
-    form.hidden = inByCode || session.roles === false;
+    // No form where there is nothing to log in to: a rig without roles, or
+    // the built-in role "full" (a rig without an access file, where every
+    // client has it; an engineer's role in a file needs no code either).
+    const full = session.role?.name === 'full' && session.role.control === 'all';
+    form.hidden = inByCode || session.roles === false || full;
     logout.hidden = !inByCode;
     submit.disabled = session.pending;
     form.toggleAttribute('aria-busy', session.pending);

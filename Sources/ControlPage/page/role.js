@@ -55,7 +55,7 @@ export class Session extends EventTarget {
 
   /** "full", "read-only" or "outputs"; null until the rig has said. */
   get access() {
-    if (this.role) return ACCESS[this.role.control] ?? 'read-only';
+    if (this.role) return Object.hasOwn(ACCESS, this.role.control) ? ACCESS[this.role.control] : 'read-only';
     if (this.roles === false && this.statusAccess) {
       // "outputs" without /role cannot say which outputs: show, but do not touch.
       return this.statusAccess === 'full' ? 'full' : 'read-only';
