@@ -25,6 +25,7 @@ extension AccessRules {
         try PresetCoding.read(data, file: file) { (root) throws(PresetError) -> AccessRules in
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: ["version", "roles", "clients"])
+            try refuseRepeatedKeys(fields, at: "", reader: reader)
             guard let version = fields["version"] else { throw reader.error("version", "missing; expected \(Self.version)") }
             let found = try reader.integer(version, at: "version", in: 0...Int(Int32.max))
             guard found == Self.version else {
@@ -33,12 +34,14 @@ extension AccessRules {
             guard let rolesValue = fields["roles"] else { throw reader.error("roles", "missing; expected an object of roles by name") }
             let roles = try readRoles(rolesValue, reader: reader, outputs: outputs)
             guard let clientsValue = fields["clients"] else { throw reader.error("clients", "missing; expected an array") }
-            let clients = try reader.array(clientsValue, at: "clients", maxCount: maximumClients)
+            guard let clients = clientsValue.array else { throw reader.error("clients", "expected an array, got \(clientsValue.kind)") }
+            guard clients.count <= maximumClients else { throw reader.error("clients", "more than \(maximumClients) clients") }
             var networks: [(network: AccessPolicy.Network, role: Role)] = []
             var codes: [(code: [UInt8], role: Role)] = []
             for (index, client) in clients.enumerated() {
                 let at = "clients[\(index)]"
                 let entry = try reader.object(client, at: at, allowed: ["from", "code", "role"])
+                try refuseRepeatedKeys(entry, at: at, reader: reader)
                 guard let roleValue = entry["role"] else { throw reader.error("\(at).role", "missing") }
                 let name = try reader.string(roleValue, at: "\(at).role", maxLength: nameLength.upperBound)
                 guard let role = roles[name] else {
@@ -49,6 +52,13 @@ extension AccessRules {
                     let text = try reader.string(from, at: "\(at).from", maxLength: 64)
                     guard let network = AccessPolicy.Network(text) else {
                         throw reader.error("\(at).from", "'\(Self.escaped(text))' is not an IPv4 or IPv6 network (CIDR, e.g. 192.168.1.0/24)")
+                    }
+                    // 192.168.1.5/24 is most likely a typing mistake for one host or for the whole network.
+                    guard network.hasNoHostBits else {
+                        throw reader.error("\(at).from", "'\(Self.escaped(text))' has bits set past its prefix: write the network (\(network.networkDescription)) or one host (/32, /128)")
+                    }
+                    if let earlier = networks.firstIndex(where: { $0.network.isSameNetwork(as: network) }) {
+                        throw reader.error("\(at).from", "the same network as an earlier client (\(earlier + 1) of the \"from\" entries)")
                     }
                     networks.append((network, role))
                 case (nil, let codeValue?):
@@ -91,6 +101,7 @@ extension AccessRules {
             }
             guard roles[name] == nil else { throw reader.error(at, "given twice") }
             let fields = try reader.object(value, at: at, allowed: ["control"])
+            try refuseRepeatedKeys(fields, at: at, reader: reader)
             guard let control = fields["control"] else {
                 throw reader.error("\(at).control", "missing; expected \"all\", \"none\" or {\"outputs\": [...]}")
             }
@@ -113,6 +124,7 @@ extension AccessRules {
             throw reader.error(at, "expected \"all\", \"none\" or {\"outputs\": [...]}, got \(value.kind)")
         }
         let fields = try reader.object(value, at: at, allowed: ["outputs"])
+        try refuseRepeatedKeys(fields, at: at, reader: reader)
         guard let list = fields["outputs"] else { throw reader.error("\(at).outputs", "missing") }
         var chosen: [Int] = []
         for (index, entry) in try reader.array(list, at: "\(at).outputs", maxCount: outputs).enumerated() {
@@ -122,6 +134,15 @@ extension AccessRules {
         }
         guard !chosen.isEmpty else { throw reader.error("\(at).outputs", "no outputs; a role that changes nothing is \"none\"") }
         return .outputs(chosen.sorted())
+    }
+
+    /// A key given twice in an object: JSON readers disagree on which one
+    /// counts, so a file that says who may do what must not have one.
+    private static func refuseRepeatedKeys(_ object: JSONObject, at: String, reader: FieldReader) throws(PresetError) {
+        var seen: Set<String> = []
+        for (key, _) in object.entries where !seen.insert(key).inserted {
+            throw reader.error(at.isEmpty ? escaped(key) : "\(at).\(escaped(key))", "given twice")
+        }
     }
 
     /// A name from the file as an error shows it: control characters escaped.

@@ -35,7 +35,7 @@ public struct AccessRules: Sendable {
         let given = Array(code.utf8)
         var found: Role?
         for (known, role) in codes {
-            var difference = UInt8(truncatingIfNeeded: known.count ^ given.count)
+            var difference: UInt8 = known.count == given.count ? 0 : 1
             for index in known.indices {
                 difference |= known[index] ^ (index < given.count ? given[index] : 0)
             }

@@ -32,6 +32,31 @@ public struct AccessPolicy: Sendable {
             return true
         }
 
+        /// Whether the address has no bits set past the prefix (`192.168.1.0/24`,
+        /// not `192.168.1.5/24`).
+        public var hasNoHostBits: Bool { masked == bytes }
+
+        /// The network written without host bits: `192.168.1.0/24`.
+        public var networkDescription: String {
+            let address = bytes.count == 4 ? masked.map(String.init).joined(separator: ".")
+                : stride(from: 0, to: masked.count, by: 2)
+                    .map { String(UInt16(masked[$0]) << 8 | UInt16(masked[$0 + 1]), radix: 16) }.joined(separator: ":")
+            return "\(address)/\(prefix)"
+        }
+
+        /// Whether both hold exactly the same addresses.
+        public func isSameNetwork(as other: Network) -> Bool {
+            prefix == other.prefix && masked == other.masked
+        }
+
+        /// The address with the bits past the prefix cleared.
+        private var masked: [UInt8] {
+            bytes.enumerated().map { index, byte in
+                let bits = min(8, max(0, prefix - index * 8))
+                return bits == 8 ? byte : byte & ~(0xff >> UInt8(bits))
+            }
+        }
+
         /// Numeric IPv4 or IPv6 addresses only.
         static func parse(_ text: String) -> [UInt8]? {
             if text.contains(":") {

@@ -38,7 +38,10 @@ public struct RigState: Equatable, Sendable {
         w.field("version", "\(PresetCoding.version)")
         w.field("preset", preset.map(JSONWriter.quoted) ?? "null")
         w.field("modified", "\(modified)")
-        w.field("safes", "{ \"sources\": \(safes.sources.sorted()), \"outputs\": \(safes.outputs.sorted()), \"master\": \(safes.master), \"mixes\": \(safes.mixes.sorted()) }")
+        // `mixes` only when there are any: a build from before mix safes can
+        // still read the file (a rollback keeps the show's state).
+        let mixes = safes.mixes.isEmpty ? "" : ", \"mixes\": \(safes.mixes.sorted())"
+        w.field("safes", "{ \"sources\": \(safes.sources.sorted()), \"outputs\": \(safes.outputs.sorted()), \"master\": \(safes.master)\(mixes) }")
         PresetCoding.encodeScene(scene, into: &w, catalogue: catalogue)
         w.close("}")
         return w.data

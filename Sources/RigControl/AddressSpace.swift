@@ -129,7 +129,9 @@ public struct AddressSpace: Sendable {
         case ("safe", 2):
             let sources = matches(rest[0], "source") ? try channels(rest[1], "source", inputs).map { Target.safe(.source($0)) } : []
             let outputs = matches(rest[0], "output") ? try channels(rest[1], "output", outputs).map { Target.safe(.output($0)) } : []
-            let mixes = matches(rest[0], "mix") ? try channels(rest[1], "output", self.outputs).map { Target.safe(.mix($0)) } : []
+            // "mix" is never reached by a pattern: `/safe/*/*` is every recall
+            // safe as before mix safes, not every performer's mix as well.
+            let mixes = rest[0] == "mix" ? try channels(rest[1], "output", self.outputs).map { Target.safe(.mix($0)) } : []
             return sources + outputs + mixes
         default:
             return []

@@ -18,12 +18,21 @@ extension Controller {
     static let wrongCodeDelay: Duration = .seconds(1)
 
     /// Takes new access rules (at start, and on SIGHUP); sessions logged in
-    /// with a code are asked again, and logged out if their code is gone.
+    /// with a code are asked again, and logged out if their code is gone;
+    /// the subscriptions of hosts the rules no longer let in end now.
     public func useAccess(_ rules: AccessRules?) {
         lock.withLock { _ in
             accessRules = rules
             for session in logins.renew(with: rules) {
                 logger.notice("\(session): logged out, its code is no longer in the access file")
+            }
+            guard let rules else { return }
+            for session in sessions.all where rules.role(for: session.address.ipBytes) == nil {
+                sessions.depart(session)
+                logins.remove(session)
+                feedback?.depart(session)
+                meters?.depart(session)
+                logger.notice("\(session): subscriptions ended, the access file no longer lets its host in")
             }
         }
     }
@@ -104,13 +113,26 @@ extension Controller {
             return refuseLogin("expected s code", from: peer)
         }
         let host = peer.address.ipBytes
-        if let left = loginAttempts.lockedOut(host) {
-            let seconds = Int((Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18).rounded(.up))
-            return refuseLogin("too many wrong codes from \(peer.host); try again in \(seconds) s", from: peer, delayed: true)
+        // Refused without a look at the code, and without a log line: the
+        // lockout was logged once, when it began.
+        switch loginAttempts.refusal(for: host) {
+        case .host(let left)?:
+            return refuseLogin("too many wrong codes from \(peer.host); try again in \(Self.seconds(left)) s",
+                               from: peer, delayed: true, logged: false)
+        case .network(let left)?:
+            return refuseLogin("too many wrong codes on the network; try again in \(Self.seconds(left)) s",
+                               from: peer, delayed: true, logged: false)
+        case nil:
+            break
         }
         guard let role = rules.role(forCode: code) else {
-            if loginAttempts.wrong(from: host) {
+            switch loginAttempts.wrong(from: host) {
+            case .hostLocked:
                 logger.warning("\(peer.host): \(LoginAttempts.limit) wrong codes within a minute; its logins are refused for \(LoginAttempts.lockout)")
+            case .networkLocked:
+                logger.warning("\(LoginAttempts.networkLimit) wrong codes within a minute from the network (the last from \(peer.host)); every login is refused until the minute has room")
+            case .counted:
+                break
             }
             return refuseLogin("wrong code", from: peer, delayed: true)
         }
@@ -119,16 +141,48 @@ extension Controller {
         return [.message(Self.describe(role))]
     }
 
+    /// At most this many delayed refusals wait at once; past it they are
+    /// dropped (a flood of forged attempts gets no flood of replies).
+    static let waitingRefusalLimit = 64
+
     /// `/error ,ss /login REASON`, logged without the code; `delayed`: sent
     /// after `wrongCodeDelay`, from another thread.
-    private func refuseLogin(_ reason: String, from peer: OSCPeer, delayed: Bool = false) -> [OSCPacket] {
-        logger.warning("refused /login from \(peer): \(reason)")
+    private func refuseLogin(_ reason: String, from peer: OSCPeer, delayed: Bool = false,
+                             logged: Bool = true) -> [OSCPacket] {
+        if logged { logger.info("refused /login from \(peer): \(reason)") }
         let error = OSCPacket.message(OSCMessage("/error", [.string("/login"), .string(reason)]))
         guard delayed else { return [error] }
+        guard waitingRefusals.add(1, ordering: .relaxed).newValue <= Self.waitingRefusalLimit else {
+            waitingRefusals.subtract(1, ordering: .relaxed)
+            return []
+        }
         let reply = reply
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(Self.wrongCodeDelay.components.seconds * 1000))) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(Self.wrongCodeDelay.components.seconds * 1000))) { [self] in
+            waitingRefusals.subtract(1, ordering: .relaxed)
             reply(error, peer)
         }
         return []
+    }
+
+    /// A duration in whole seconds, rounded up.
+    private static func seconds(_ duration: Duration) -> Int {
+        Int((Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18).rounded(.up))
+    }
+}
+
+extension Controller {
+    /// Whether an address may reach `/login`, written plainly or as a
+    /// pattern (`/log*`): its text is a code, never to be logged.
+    static func mayBeLogin(_ address: String) -> Bool {
+        let parts = address.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && OSCAddressPattern.matches(parts[1], "login")
+    }
+
+    /// A message as the log shows it with its text arguments left out.
+    static func withholdingText(_ message: OSCMessage) -> String {
+        let arguments = message.arguments.map { argument -> String in
+            if case .string = argument { "(text withheld)" } else { "\(argument)" }
+        }
+        return ([message.address, message.typeTags] + arguments).joined(separator: " ")
     }
 }

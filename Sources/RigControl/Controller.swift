@@ -83,6 +83,8 @@ public final class Controller: @unchecked Sendable {
     /// Sessions logged in with a code, and wrong codes by host.
     var logins = Logins()
     var loginAttempts = LoginAttempts()
+    /// Delayed `/login` refusals not sent yet (Controller+Roles.swift).
+    let waitingRefusals = Atomic<Int>(0)
     /// Where feedback goes; nil: no feedback.
     public var feedback: FeedbackHub?
     /// Where subscribers' full states are made, one at a time, off the lock
@@ -197,7 +199,7 @@ public final class Controller: @unchecked Sendable {
         let targets: [Target]
         switch addressSpace.resolve(received.address) {
         case .failure where AddressSpace.isTabletChatter(received.address): return []
-        case .failure(let error): return reject(received, error.description, from: peer)
+        case .failure(let error): return reject(received, error.description, from: peer, unresolved: true)
         case .success(let resolved): targets = resolved
         }
         // An action's button: a release does nothing, from anyone; a press
@@ -369,9 +371,10 @@ public final class Controller: @unchecked Sendable {
         return packets
     }
 
-    func reject(_ message: OSCMessage, _ reason: String, from peer: OSCPeer) -> [OSCPacket] {
-        // A code is never written to the log.
-        let shown = message.address == Target.login.commandAddress ? "\(message.address) (code withheld)" : "\(message)"
+    /// `unresolved`: the address named nothing (a typing mistake may be a
+    /// `/login`): its text arguments are not logged, as a login's never are.
+    func reject(_ message: OSCMessage, _ reason: String, from peer: OSCPeer, unresolved: Bool = false) -> [OSCPacket] {
+        let shown = unresolved || Self.mayBeLogin(message.address) ? Self.withholdingText(message) : "\(message)"
         logger.warning("rejected \(shown) from \(peer): \(reason)")
         return [.message(OSCMessage("/error", [.string(message.address), .string(reason)]))]
     }

@@ -5,12 +5,15 @@ import OSC
 /// until it sends `/logout` or is gone (its connection closed, its port
 /// unreachable). The code is kept so that a reloaded access file can be
 /// asked again what it gives: a code taken out of the file logs its
-/// sessions out. At most `limit` sessions: past it, the least recently
-/// heard is logged out, so that no stream of logins grows memory.
+/// sessions out. At most `perHost` sessions from one host and `limit` in
+/// all: past either, the least recently heard (of that host, when the host
+/// is the one at its limit) is logged out, so that no stream of logins
+/// grows memory, and one code holder cannot log everyone else out.
 ///
 /// Kept by the controller, under its lock.
 struct Logins {
     static let limit = 1024
+    static let perHost = 16
 
     private struct Entry {
         var code: String
@@ -33,9 +36,12 @@ struct Logins {
     /// `session` logged in with `code` to `role`.
     mutating func enter(_ session: OSCPeer, code: String, role: Role, at now: ContinuousClock.Instant = .now) {
         let key = session.sessionKey
-        if entries[key] == nil && entries.count >= Self.limit,
-           let oldest = entries.min(by: { $0.value.lastHeard < $1.value.lastHeard })?.key {
-            entries.removeValue(forKey: oldest)
+        if entries[key] == nil {
+            let fromHost = entries.filter { $0.key.host == key.host }
+            let crowd = fromHost.count >= Self.perHost ? fromHost : entries.count >= Self.limit ? entries : [:]
+            if let oldest = crowd.min(by: { $0.value.lastHeard < $1.value.lastHeard })?.key {
+                entries.removeValue(forKey: oldest)
+            }
         }
         entries[key] = Entry(code: code, role: role, lastHeard: now)
     }

@@ -25,6 +25,9 @@ struct SessionRoll {
 
     var count: Int { entries.count }
 
+    /// Every session on the roll, by its key.
+    var all: [OSCPeer] { Array(entries.keys) }
+
     private static func key(_ session: OSCPeer) -> OSCPeer { session.sessionKey }
 
     /// Enters `session`'s subscription of `kind`; returns the session that

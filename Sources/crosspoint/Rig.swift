@@ -157,6 +157,15 @@ final class Rig {
     /// Starts everything, serves until SIGINT or SIGTERM, then stops in order
     /// (a JACK server we started included).
     func run() throws {
+        // Without an access file SIGHUP ends the rig, as it always has; with
+        // one it reads the file again, from before the ports serve anything.
+        var reload: DispatchSourceSignal?
+        if configuration.access != nil {
+            signal(SIGHUP, SIG_IGN)
+            reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+            reload?.setEventHandler { [self] in reloadAccess() }
+            reload?.resume()
+        }
         keeper.write(controller.snapshot())
         let (keeper, controller, feedback, meters, scheduler) = (keeper, controller, feedback, meters, scheduler)
         start { keeper.run(snapshot: { controller.snapshot() }) }
@@ -184,23 +193,16 @@ final class Rig {
         if let discovery { logger.notice("control page: \(pageAddress(port: discovery.port)) (open it in a browser)") }
 
         let host = host
-        var signals = [SIGINT, SIGTERM].map { number in
+        let signals = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { host.requestStop() }
             source.resume()
             return source
         }
-        // Without an access file SIGHUP ends the rig, as it always has.
-        if configuration.access != nil {
-            signal(SIGHUP, SIG_IGN)
-            let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-            reload.setEventHandler { [self] in reloadAccess() }
-            reload.resume()
-            signals.append(reload)
-        }
         host.supervise()
         signals.forEach { $0.cancel() }
+        reload?.cancel()
         stop()
         logger.notice("stopped")
     }

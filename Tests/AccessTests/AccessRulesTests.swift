@@ -93,24 +93,77 @@ import Testing
         let start = ContinuousClock.now
         let host: [UInt8] = [127, 0, 0, 2]
         for second in 0..<4 {
-            let left = attempts.lockedOut(host, at: start + .seconds(second))
-            #expect(left == nil)
-            let locks = attempts.wrong(from: host, at: start + .seconds(second))
-            #expect(!locks)
+            let refusal = attempts.refusal(for: host, at: start + .seconds(second))
+            #expect(refusal == nil)
+            let outcome = attempts.wrong(from: host, at: start + .seconds(second))
+            #expect(outcome == .counted)
         }
         let fifth = attempts.wrong(from: host, at: start + .seconds(4))
-        #expect(fifth)
-        let left = attempts.lockedOut(host, at: start + .seconds(5))
-        #expect(left == .seconds(59))
-        let other = attempts.lockedOut([127, 0, 0, 3], at: start + .seconds(5))
+        #expect(fifth == .hostLocked)
+        let left = attempts.refusal(for: host, at: start + .seconds(5))
+        #expect(left == .host(.seconds(59)))
+        let other = attempts.refusal(for: [127, 0, 0, 3], at: start + .seconds(5))
         #expect(other == nil)
-        let later = attempts.lockedOut(host, at: start + .seconds(64))
+        let later = attempts.refusal(for: host, at: start + .seconds(64))
         #expect(later == nil)
         // Wrong codes spread over more than a minute never lock.
         var slow = LoginAttempts()
         for step in 0..<10 {
-            let locks = slow.wrong(from: host, at: start + .seconds(step * 16))
-            #expect(!locks)
+            let outcome = slow.wrong(from: host, at: start + .seconds(step * 16))
+            #expect(outcome == .counted)
         }
+    }
+
+    @Test func manyHostsTogetherLockEveryoneOutAndAnIPv6HostCountsByItsSlash64() {
+        var attempts = LoginAttempts()
+        let start = ContinuousClock.now
+        for n in 0..<(LoginAttempts.networkLimit - 1) {
+            let outcome = attempts.wrong(from: [10, 0, UInt8(n / 200), UInt8(n % 200)], at: start)
+            #expect(outcome == .counted)
+        }
+        let last = attempts.wrong(from: [10, 9, 9, 9], at: start + .seconds(1))
+        #expect(last == .networkLocked)
+        let anyone = attempts.refusal(for: [10, 1, 1, 1], at: start + .seconds(2))
+        #expect(anyone == .network(.seconds(58)))
+        let after = attempts.refusal(for: [10, 1, 1, 1], at: start + .seconds(61))
+        #expect(after == nil)
+
+        var v6 = LoginAttempts()
+        for n in 0..<5 {
+            let address = [0xfd, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, UInt8(n)] as [UInt8]
+            _ = v6.wrong(from: address, at: start)
+        }
+        let sameSlash64 = v6.refusal(for: [0xfd, 0, 0, 0, 0, 0, 0, 1, 9, 9, 9, 9, 9, 9, 9, 9], at: start)
+        #expect(sameSlash64 == .host(.seconds(60)))
+    }
+
+    @Test func aCodeMatchesOnlyWhole() throws {
+        let rules = try Self.rules(Self.example)
+        // Lengths 256 apart must not compare equal.
+        #expect(rules.role(forCode: "4711" + String(repeating: "x", count: 256)) == nil)
+        #expect(rules.role(forCode: "4711\u{0}") == nil)
+        #expect(rules.role(forCode: "4711")?.name == "drums")
+    }
+
+    @Test func repeatedKeysHostBitsAndRepeatedNetworksAreRefused() {
+        func replacing(_ a: String, _ b: String) -> String { Self.example.replacingOccurrences(of: a, with: b) }
+        let cases: [(String, String)] = [
+            (replacing("\"from\": \"192.168.1.0/24\", \"role\": \"viewer\"",
+                       "\"from\": \"192.168.1.0/24\", \"role\": \"viewer\", \"role\": \"engineer\""),
+             "access.json: clients[2].role: given twice"),
+            (replacing("\"version\": 1,", "\"version\": 1, \"version\": 1,"), "access.json: version: given twice"),
+            (replacing("\"viewer\":   { \"control\": \"none\" }", "\"viewer\":   { \"control\": \"none\" }, \"viewer\": { \"control\": \"all\" }"),
+             "access.json: roles.viewer: given twice"),
+            (replacing("192.168.1.0/24", "192.168.1.5/24"),
+             "access.json: clients[2].from: '192.168.1.5/24' has bits set past its prefix: write the network (192.168.1.0/24)"),
+            (replacing("127.0.0.3/32", "127.0.0.0/8"), "access.json: clients[1].from: the same network as an earlier client"),
+        ]
+        for (text, expected) in cases {
+            let problem = Self.problem(text)
+            #expect(problem?.hasPrefix(expected) == true, "\(expected) — got \(problem ?? "no error")")
+        }
+        let many = "{ \"version\": 1, \"roles\": { \"a\": { \"control\": \"all\" } }, \"clients\": ["
+            + (0..<1025).map { "{ \"from\": \"10.0.\($0 / 256).\($0 % 256)\", \"role\": \"a\" }" }.joined(separator: ", ") + "] }"
+        #expect(Self.problem(many) == "access.json: clients: more than 1024 clients")
     }
 }

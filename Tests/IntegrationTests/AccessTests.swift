@@ -193,6 +193,11 @@ extension Integration {
             defer { other.close() }
             try other.send("/login", .string("kick-snare-4711"))
             #expect(try await other.waitFor(address: "/role").argument(0) == .string("drums"))
+            // A code sent where it is refused (a pattern, a typing mistake) is not logged either.
+            for address in ["/log*", "/Login", "/login/", "/{status,login}"] {
+                try other.send(address, .string("kick-snare-4711"))
+                #expect(try await Self.refusal(other).first == .string(address))
+            }
 
             try await rig.ping()
             let log = rig.crosspoint.standardError + rig.crosspoint.standardOutput

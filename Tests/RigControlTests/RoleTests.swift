@@ -1,5 +1,6 @@
 import Access
 import Foundation
+import Logging
 import MixCore
 import OSC
 import Presets
@@ -147,5 +148,50 @@ import Testing
         let state = c.snapshot()
         let read = try? RigState.decode(state.encoded(), file: "state.json")
         #expect(read?.safes.mixes == [3])
+    }
+
+    @Test func aPatternNeverReachesTheMixSafes() {
+        let c = makeController(inputs: 2, outputs: 2)
+        c.send("/safe/*/*", .int32(1))
+        #expect(c.snapshot().safes.outputs == [1, 2] && c.snapshot().safes.mixes.isEmpty)
+        c.send("/safe/mix/*", .int32(1))
+        #expect(c.snapshot().safes.mixes == [1, 2])
+        // A state file without mix safes reads in a build from before them.
+        let plain = String(decoding: RigState(scene: Scene(inputs: 1, outputs: 1)).encoded(), as: UTF8.self)
+        #expect(!plain.contains("mixes"))
+    }
+
+    @Test func oneHostsLoginsMakeRoomAmongThemselvesOnly() throws {
+        let c = try Self.controller()
+        let other = Self.client("127.0.0.3", port: 7000)
+        _ = Self.send(c, "/login", [.string("4711")], from: other)
+        for port in 0...Logins.perHost {
+            _ = Self.send(c, "/login", [.string("4711")], from: Self.client("127.0.0.5", port: 8000 + port))
+        }
+        #expect(Self.send(c, "/role", [], from: other).first?.arguments.first == .string("drums"), "another host's login stays")
+        #expect(Self.send(c, "/role", [], from: Self.client("127.0.0.5", port: 8000)).first?.arguments.first == .string("engineer"),
+                "the host's least recently heard made room")
+        #expect(Self.send(c, "/role", [], from: Self.client("127.0.0.5", port: 8001)).first?.arguments.first == .string("drums"))
+    }
+
+    @Test func aRefusedMessageThatMayBeALoginIsLoggedWithoutItsText() {
+        #expect(Controller.mayBeLogin("/login") && Controller.mayBeLogin("/log*") && Controller.mayBeLogin("/{status,login}"))
+        #expect(!Controller.mayBeLogin("/logout") && !Controller.mayBeLogin("/source/1/name"))
+        #expect(Controller.withholdingText(OSCMessage("/log*", [.string("4711"), .int32(3)])) == "/log* ,si (text withheld) 3")
+    }
+
+    @Test func aReloadEndsTheSubscriptionsOfHostsItNoLongerLetsIn() throws {
+        let c = try Self.controller()
+        let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let hub = FeedbackHub(lease: .seconds(30), logger: quiet, send: { _, _ in })
+        c.feedback = hub
+        _ = Self.send(c, "/subscribe", [], from: Self.client("127.0.0.3"))
+        _ = Self.send(c, "/subscribe", [], from: Self.client("127.0.0.2"))
+        c.waitForFullStates()
+        #expect(hub.count == 2)
+        let narrower = Self.file.replacingOccurrences(of: "127.0.0.0/8", with: "127.0.0.2/32")
+            .replacingOccurrences(of: "127.0.0.3/32", with: "127.0.0.9/32")
+        c.useAccess(try AccessRules.decode(Data(narrower.utf8), file: "access.json", outputs: 6))
+        #expect(hub.count == 1, "127.0.0.3 is no longer let in")
     }
 }
