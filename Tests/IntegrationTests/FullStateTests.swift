@@ -128,9 +128,11 @@ extension Integration {
         for k in 1...n {
             #expect(leaves("/source/\(k)/") == sourceLeaves, "source \(k)'s addresses")
             #expect(leaves("/output/\(k)/") == outputLeaves, "output \(k)'s addresses")
-            #expect(values["/safe/source/\(k)"] != nil && values["/safe/output/\(k)"] != nil, "safes of \(k)")
+            #expect(values["/safe/source/\(k)"] != nil && values["/safe/output/\(k)"] != nil && values["/safe/mix/\(k)"] != nil,
+                    "safes of \(k)")
         }
-        let expectedCount = 3 * n * n + n * (sourceLeaves.count + outputLeaves.count + 2) + masterLeaves.count + 1 + 1
+        // Per channel: a source safe, an output safe and a mix safe.
+        let expectedCount = 3 * n * n + n * (sourceLeaves.count + outputLeaves.count + 3) + masterLeaves.count + 1 + 1
         #expect(values.count == expectedCount, "\(values.count) addresses of \(expectedCount)")
         #expect(values["/safe/master"] != nil)
         #expect(values["/matrix/map"]?.count == n, "the channel map, one entry per output")

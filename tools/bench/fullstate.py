@@ -13,7 +13,7 @@ arrives is kept until nothing more has for a while.
 - Time: from just before the `/subscribe` is sent to the arrival of the last
   datagram (or the last byte). Completeness: distinct addresses received
   against the rig's address count (each crosspoint in three forms; each
-  source and output with the leaves of the first, and its safe; the master
+  source and output with the leaves of the first, and its safes; the master
   and its safe; `/matrix/map`), messages received (each address once), the
   values of the crosspoints set, and the kernel's drop count for the socket.
 """
@@ -125,7 +125,8 @@ def expected_count(size, values):
     def leaves(prefix):
         return {a[len(prefix):] for a in values if a.startswith(prefix)}
     source, output, master = leaves("/source/1/"), leaves("/output/1/"), leaves("/master/")
-    return 3 * size * size + size * (len(source) + len(output) + 2) + len(master) + 1 + 1
+    # Per channel: a source safe, an output safe and a mix safe.
+    return 3 * size * size + size * (len(source) + len(output) + 3) + len(master) + 1 + 1
 
 
 def summarise(size, result):
