@@ -18,15 +18,18 @@ extension Controller {
     static let wrongCodeDelay: Duration = .seconds(1)
 
     /// Takes new access rules (at start, and on SIGHUP); sessions logged in
-    /// with a code are asked again, and logged out if their code is gone;
-    /// the subscriptions of hosts the rules no longer let in end now.
+    /// with a code are asked again, and logged out if their code is gone
+    /// (each is sent `/role` with the role it has now, so that a page shows
+    /// it at once); the subscriptions of hosts the rules no longer let in end now.
     public func useAccess(_ rules: AccessRules?) {
-        lock.withLock { _ in
+        let loggedOut = lock.withLock { _ in
             accessRules = rules
+            var told: [(OSCPeer, OSCMessage)] = []
             for session in logins.renew(with: rules) {
                 logger.notice("\(session): logged out, its code is no longer in the access file")
+                told.append((session, Self.describe(role(of: session))))
             }
-            guard let rules else { return }
+            guard let rules else { return told }
             for session in sessions.all where rules.role(for: session.address.ipBytes) == nil {
                 sessions.depart(session)
                 logins.remove(session)
@@ -34,7 +37,10 @@ extension Controller {
                 meters?.depart(session)
                 logger.notice("\(session): subscriptions ended, the access file no longer lets its host in")
             }
+            return told
         }
+        // Sent once the lock is let go: a send that finds a connection gone departs it, under the lock.
+        for (session, message) in loggedOut { reply(.message(message), session) }
     }
 
     /// The role `peer` acts in now: the one it logged in to, else its
