@@ -124,14 +124,24 @@ struct OSCQueryResponder: HTTPResponder {
         accepts(fields, oneOf: ["text/html"])
     }
 
+    /// What a page may load and where it may connect: its own files only,
+    /// no inline script or style elements, WebSockets to any host (`?ws=`
+    /// for development; the rig makes a cross-origin session read-only), no
+    /// framing by another site (a performer tricked into tapping a hidden
+    /// page), and no form submission anywhere (a code is never posted).
+    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        + "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; object-src 'none'"
+
     /// A page file's response: not cached without asking again (the files
-    /// change with the binary), not to be sniffed as another type.
+    /// change with the binary), not to be sniffed as another type, and the
+    /// page held to `contentSecurityPolicy`.
     static func response(_ file: OSCQueryPageFile, bodyless: Bool) -> Response {
         var headers = HTTPFields()
         let missing = file.contentType.isEmpty
         headers[.contentType] = missing ? "text/plain; charset=utf-8" : file.contentType
         headers[.cacheControl] = "no-cache"
         headers[.xContentTypeOptions] = "nosniff"
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
         let bytes = Array(file.text.utf8)
         headers[.contentLength] = "\(bytes.count)"
         let status: HTTPResponse.Status = missing ? .notFound : .ok

@@ -103,6 +103,8 @@ extension Integration {
 
             let page = try await Self.runPage("load", rig: rig)
             #expect(page.flag("loaded"), "\(page)")
+            // The page lives within its own Content-Security-Policy.
+            #expect((page["refused_by_policy"] as? [Any])?.isEmpty == true, "\(page["refused_by_policy"] ?? "no console")")
             #expect(page.string("connection") == "open")
             #expect(page.string("access") == "full")
             #expect(page.string("size") == "3x2")

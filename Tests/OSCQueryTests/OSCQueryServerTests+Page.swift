@@ -13,6 +13,9 @@ extension OSCQueryServerTests {
             let html = try await Curl.get(url(server, "/"), headers: [browser])
             #expect(html.status == 200 && html.contentType == "text/html; charset=utf-8" && html.body.contains("<p>rig</p>"))
             #expect(html.headers["cache-control"] == "no-cache" && html.headers["x-content-type-options"] == "nosniff")
+            let policy = html.headers["content-security-policy"] ?? ""
+            #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'")
+                    && policy.contains("form-action 'none'"), "\(policy)")
             // curl, python-oscquery, ossia: */* or JSON or nothing.
             for accept in [[], ["Accept: */*"], ["Accept: application/json"], ["Accept: text/html;q=0, */*"]] {
                 let json = try await Curl.get(url(server, "/"), headers: accept)

@@ -143,6 +143,8 @@ class Browsers:
                      "--window-size=1280,900", f"--user-data-dir={profile}",
                      "--disable-background-timer-throttling", "--disable-renderer-backgrounding"):
             options.add_argument(flag)
+        # The console, for what the page's Content-Security-Policy refused.
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         service = Service(executable_path=CHROMEDRIVER)
         driver = webdriver.Chrome(service=service, options=options)
         self.drivers.append(driver)
@@ -271,7 +273,8 @@ def scenario_load(browsers, osc, args):
     loaded = bool(wait_loaded(driver))
     # The status bar fills from the first /status reply.
     wait_until(lambda: snapshot(driver)["status"].get("sample-rate") not in (None, "–"), timeout=5)
-    return {"loaded": loaded, **snapshot(driver)}
+    refused = [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
+    return {"loaded": loaded, "refused_by_policy": refused, **snapshot(driver)}
 
 
 def scenario_keyboard_fader(browsers, osc, args):
