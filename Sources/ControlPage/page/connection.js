@@ -60,10 +60,8 @@ export class Connection extends EventTarget {
       this.setState('open');
       for (const [address] of SUBSCRIBE_SEQUENCE) this.send(address);
       clearInterval(this.#poll);
-      this.#poll = setInterval(() => {
-        this.send('/status');
-        this.send('/preset/current');
-      }, 1500);
+      // The preset state comes as feedback (/preset/current, /preset/list); the status does not.
+      this.#poll = setInterval(() => this.send('/status'), 1500);
     });
     socket.addEventListener('message', (event) => {
       if (!(event.data instanceof ArrayBuffer)) return; // text frames: LISTEN answers, not ours
