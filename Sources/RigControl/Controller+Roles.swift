@@ -60,8 +60,8 @@ extension Controller {
     func permits(_ role: Role, _ targets: [Target], _ message: OSCMessage) -> Bool {
         switch role.control {
         case .all: true
-        case .none: !changes(targets, message)
-        case .outputs: targets.allSatisfy { !changes([$0], message) || mixes($0, of: role) }
+        case .none: !targets.contains { changes($0, message) }
+        case .outputs: targets.allSatisfy { !changes($0, message) || mixes($0, of: role) }
         }
     }
 

@@ -282,17 +282,15 @@ public final class Controller: @unchecked Sendable {
         return []
     }
 
-    /// Whether a message would change anything in the rig (refused to
+    /// Whether a message would change anything in the rig at `target` (refused to
     /// read-only clients): everything with arguments but (un)subscribing,
     /// logging in and out, and the actions.
-    func changes(_ targets: [Target], _ message: OSCMessage) -> Bool {
-        targets.contains { target in
-            switch target {
-            case .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe, .metersRate, .status, .ping,
-                 .preset(.list), .preset(.current), .touch, .current, .login, .logout, .role: false
-            case .matrixClear, .preset, .recallPreset: true
-            default: !message.arguments.isEmpty
-            }
+    func changes(_ target: Target, _ message: OSCMessage) -> Bool {
+        switch target {
+        case .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe, .metersRate, .status, .ping,
+             .preset(.list), .preset(.current), .touch, .current, .login, .logout, .role: false
+        case .matrixClear, .preset, .recallPreset: true
+        default: !message.arguments.isEmpty
         }
     }
 

@@ -122,6 +122,18 @@ import Testing
         #expect(Self.send(c, "/login", [.string("4711")], from: Self.client("127.0.0.2")).first?.address == "/role")
     }
 
+    @Test func aMalformedLoginIsRefusedAndChangesNothing() throws {
+        let c = try Self.controller()
+        let viewer = Self.client("127.0.0.3")
+        for arguments: [OSCArgument] in [[], [.int32(4711)], [.string("4711"), .string("4711")]] {
+            #expect(Self.send(c, "/login", arguments, from: viewer)
+                    == [OSCMessage("/error", [.string("/login"), .string("expected s code")])], "\(arguments)")
+        }
+        #expect(Self.send(c, "/role", [], from: viewer) == [OSCMessage("/role", [.string("viewer"), .string("none")])])
+        // Not counted as wrong codes: the right one still logs in.
+        #expect(Self.send(c, "/login", [.string("4711")], from: viewer).first?.address == "/role")
+    }
+
     @Test func withoutAnAccessFileCodesAreNotInUseAndReadOnlyStaysReadOnly() {
         let c = makeController()
         #expect(errorReason(c.send("/login", .string("4711"))) == "codes are not in use (no --access file)")
