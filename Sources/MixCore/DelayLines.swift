@@ -117,15 +117,19 @@ public struct DelayLines: ~Copyable {
             line.mixStep = 1 / Float(line.wantedFade)
         }
         for k in 0..<frames {
-            var x = buffer[k]
+            // The fade-in is for what the line will play later; a tap of 0
+            // is the mix as it is now (the output fading out while the
+            // delay rises from 0 hears it whole).
+            let x = buffer[k]
+            var written = x
             if line.fadeInLeft > 0 {
-                x *= Float(line.fadeInLength - line.fadeInLeft) / Float(line.fadeInLength)
+                written *= Float(line.fadeInLength - line.fadeInLeft) / Float(line.fadeInLength)
                 line.fadeInLeft -= 1
             }
-            ring[line.write] = x
-            let a = ring[(line.write - line.tap) & mask]
+            ring[line.write] = written
+            let a = line.tap == 0 ? x : ring[(line.write - line.tap) & mask]
             if line.target != line.tap {
-                let b = ring[(line.write - line.target) & mask]
+                let b = line.target == 0 ? x : ring[(line.write - line.target) & mask]
                 buffer[k] = a + (b - a) * line.mix
                 line.mix += line.mixStep
                 if line.mix >= 1 { line.tap = line.target }

@@ -73,6 +73,27 @@ extension Integration {
         }
     }
 
+    /// Raised from 0 (5 ms, and 0.02 ms: one sample), the output fades out
+    /// whole, then the delayed tone fades in: no sample-to-sample cut, and no
+    /// third difference (which shows a kink even at a zero crossing) beyond
+    /// three times a clean tone's.
+    @Test(arguments: [5.0, 0.02])
+    func aDelayRaisedFromZeroNeverClicks(milliseconds: Double) async throws {
+        try await withRig(inputs: 1, outputs: 1) { rig in
+            rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
+            try await rig.ping()
+            let recording = try await rig.record(seconds: 0.3) { _ in
+                try await rig.sendAndSettle("/output/1/delay", .float(Float(milliseconds)))
+            }
+            let out = recording.channels[0]
+            let clean = A.maximumThirdDifference(A.sine(frequency: 1000, amplitude: 0.5, sampleRate: 48_000, count: 4800))
+            let largest = A.maximumThirdDifference(out)
+            #expect(largest < clean * 3, "largest third difference \(largest), a clean tone's \(clean)\n\(rig.diagnostics)")
+            let limit = A.maximumSineStep(frequency: 1000, amplitude: 0.5, sampleRate: 48_000) * 1.05
+            #expect(A.maxAbsoluteStep(out) <= limit, "largest step \(A.maxAbsoluteStep(out)), limit \(limit)")
+        }
+    }
+
     @Test func bothAreKeptInPresetsAndDescribedForDiscovery() async throws {
         try await withRig(inputs: 2, outputs: 2) { rig in
             try await rig.sendAndSettle("/source/2/invert", .true)

@@ -55,4 +55,40 @@ import Testing
             #expect(abs(Double(rig.recorded[0][k]) - expected) < 1e-4)
         }
     }
+
+    /// Raised from 0, the output fades out whole before the delayed signal
+    /// fades in: a DC level must never drop to silence in one sample.
+    @Test(arguments: [0.005, 0.00002])
+    func aDelayRaisedFromZeroFadesTheOutputOut(to seconds: Double) {
+        let rig = OfflineRig(inputs: 1, outputs: 1, frames: 64)
+        let p = rig.mixer.parameters
+        rig.playConstant(input: 1, 0.5)
+        rig.render(periods: 4)
+        rig.submit([linear(p.outputDelay(1), Float(seconds), seconds: 0.02)])
+        rig.render(seconds: 0.1)
+        // 20 ms is 960 samples: 0.5 / 960 a sample at most, with room for the kinks.
+        #expect(rig.largestStep(output: 1) < 0.5 / 960 * 2.5, "largest step \(rig.largestStep(output: 1))")
+        #expect(rig.recorded[0].last == 0.5)
+    }
+
+    /// The same on a sine, judged by the third difference, which a cut or a
+    /// kink shows even at a zero crossing: no larger than a clean sine's, with
+    /// room for the crossfade's two gentle kinks.
+    @Test(arguments: [0.005, 0.00002])
+    func aDelayRaisedFromZeroDuringAToneNeverClicks(to seconds: Double) {
+        let rig = OfflineRig(inputs: 1, outputs: 1, frames: 64)
+        let p = rig.mixer.parameters
+        rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
+        rig.render(periods: 7) // 448 samples: not at a zero crossing of 1 kHz
+        rig.submit([linear(p.outputDelay(1), Float(seconds), seconds: 0.02)])
+        rig.render(seconds: 0.1)
+        let clean = thirdDifferences(of: (0..<4800).map { 0.5 * sinf(2 * .pi * 1000 * Float($0) / 48_000) }).max() ?? 0
+        let largest = thirdDifferences(of: rig.recorded[0]).max() ?? 1
+        #expect(largest < clean * 3, "largest third difference \(largest), a clean sine's \(clean)")
+    }
+
+    func thirdDifferences(of samples: [Float]) -> [Float] {
+        guard samples.count > 3 else { return [] }
+        return (3..<samples.count).map { k in abs(samples[k] - 3 * samples[k - 1] + 3 * samples[k - 2] - samples[k - 3]) }
+    }
 }

@@ -94,6 +94,18 @@ public enum SignalAnalysis {
         return best
     }
 
+    /// The largest third difference, |x[k] − 3x[k−1] + 3x[k−2] − x[k−3]|:
+    /// a cut or a kink shows in it wherever it falls, even at a zero
+    /// crossing, where a step between samples may be small.
+    public static func maximumThirdDifference(_ signal: [Float]) -> Float {
+        guard signal.count > 3 else { return 0 }
+        var largest: Float = 0
+        for k in 3..<signal.count {
+            largest = max(largest, abs(signal[k] - 3 * signal[k - 1] + 3 * signal[k - 2] - signal[k - 3]))
+        }
+        return largest
+    }
+
     /// The largest step a clean sine of this frequency and amplitude can make.
     public static func maximumSineStep(frequency: Double, amplitude: Float, sampleRate: Double) -> Float {
         Float(2 * sin(Double.pi * frequency / sampleRate)) * amplitude
