@@ -45,8 +45,9 @@ public final class JackHost: @unchecked Sendable {
         self.options = options
         self.logger = logger
         context = ProcessContext(mixer: mixer)
-        jack_set_error_function(JackHost.jackError)
-        jack_set_info_function(JackHost.jackError)
+        _ = JackMessages.shared // made here, never lazily on the process thread
+        jack_set_error_function(JackHost.jackMessage)
+        jack_set_info_function(JackHost.jackMessage)
     }
 
     /// Connects to JACK (starting a server if allowed and needed) and
@@ -73,6 +74,7 @@ public final class JackHost: @unchecked Sendable {
     public func supervise() {
         while !state.withLock({ $0.stopping }) {
             Thread.sleep(forTimeInterval: 0.1)
+            logJackMessages()
             if context.serverGone.load(ordering: .sequentiallyConsistent) {
                 handleServerLoss()
             } else if context.connectionsChanged.exchange(false, ordering: .relaxed) {
@@ -151,7 +153,10 @@ public final class JackHost: @unchecked Sendable {
         }
     }
 
+    /// After the shutdown callback (which only set `serverGone`): the mixer
+    /// is detached here, so the control side stands in for the audio thread.
     private func handleServerLoss() {
+        logJackMessages()
         let lost = state.withLock { state -> JackClient? in
             defer { state.client = nil }
             return state.client
@@ -191,14 +196,21 @@ public final class JackHost: @unchecked Sendable {
         }
     }
 
-    /// JACK's own messages, at debug level: we log what they mean ourselves.
-    private static let jackError: @convention(c) (UnsafePointer<CChar>?) -> Void = { message in
+    /// JACK's own messages, from any of libjack's threads, the process
+    /// thread included: kept for the supervisor (`JackMessages`), nothing more.
+    private static let jackMessage: @convention(c) (UnsafePointer<CChar>?) -> Void = { message in
         guard let message else { return }
-        jackLogger.debug("jack: \(String(cString: message))")
+        JackMessages.shared.post(message)
+    }
+
+    /// JACK's own messages, at debug level (we log what they mean
+    /// ourselves), control characters escaped.
+    private func logJackMessages() {
+        let (messages, dropped) = JackMessages.shared.drain()
+        for message in messages { logger.debug("jack: \(message.escapingControlCharacters())") }
+        if dropped > 0 { logger.debug("jack: \(dropped) messages dropped") }
     }
 }
-
-private let jackLogger = Logger(label: "crosspoint.jack")
 
 // MARK: - The sample clock, for bundles with a time
 

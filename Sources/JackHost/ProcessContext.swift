@@ -86,13 +86,15 @@ final class ProcessContext: @unchecked Sendable {
         return 0
     }
 
+    /// On JACK2's failure path this runs on the process thread: it only
+    /// stores an atomic. The supervisor detaches the mixer and reconnects.
     static let shutdown: JackShutdownCallback = { context in
         guard let context else { return }
-        Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef { c in
-            c.mixer.setAttached(false)
-            c.serverGone.store(true, ordering: .sequentiallyConsistent)
-        }
+        Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.noteServerGone() }
     }
+
+    @_noLocks
+    func noteServerGone() { serverGone.store(true, ordering: .sequentiallyConsistent) }
 
     static let sampleRateChanged: JackSampleRateCallback = { rate, context in
         guard let context else { return 0 }

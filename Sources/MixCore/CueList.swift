@@ -1,61 +1,79 @@
 /// The timed batches the audio thread holds, each waiting for its JACK
-/// frame: a fixed-size list, in arrival order, owned by the audio thread
+/// frame: a fixed-size ring kept in frame order, owned by the audio thread
 /// (by the control side only while no audio thread is attached).
+///
+/// The cue due first is always at the head, so a period looks at the cues
+/// it applies and one more, whatever the list holds. A cue goes in behind
+/// every cue due at or before its frame (equal frames keep arrival order);
+/// the control side hands them over earliest first, so that is the tail.
 ///
 /// Small on purpose: the control side hands over only batches due within
 /// `Mixer.handOverHorizon`, and never more than `capacity` at once.
 public struct CueList: ~Copyable {
     public let capacity: Int
     @usableFromInline let entries: UnsafeMutablePointer<ChangeBatch.Pointer?>
+    /// Where the cue due first is, and how many there are from there on.
+    @usableFromInline var head = 0
     @usableFromInline var count = 0
 
     public init(capacity: Int) {
-        self.capacity = capacity
-        entries = .allocate(capacity: capacity)
-        entries.initialize(repeating: nil, count: capacity)
+        self.capacity = max(1, capacity)
+        entries = .allocate(capacity: self.capacity)
+        entries.initialize(repeating: nil, count: self.capacity)
     }
 
     deinit { entries.deallocate() }
 
+    /// Whether the list holds no cue.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The ring index of the k-th cue in frame order.
+    @inlinable @inline(__always) @_noLocks
+    func index(_ k: Int) -> Int {
+        let i = head + k
+        return i >= capacity ? i - capacity : i
+    }
+
+    /// Whether frame `a` comes before frame `b`. Frame times wrap at 2³²;
+    /// the difference, read as signed, is the distance (a cue is never more
+    /// than seconds away).
+    @inlinable @inline(__always) @_noLocks
+    static func isBefore(_ a: UInt32, _ b: UInt32) -> Bool { Int32(bitPattern: a &- b) < 0 }
+
+    /// Puts a cue in its place by frame; false when the list is full.
     @inlinable @_noLocks
-    mutating func append(_ batch: ChangeBatch.Pointer) -> Bool {
+    mutating func insert(_ batch: ChangeBatch.Pointer) -> Bool {
         guard count < capacity else { return false }
-        entries[count] = batch
+        let frame = batch.pointee.frame
+        var k = count
+        while k > 0 {
+            guard let earlier = entries[index(k - 1)], Self.isBefore(frame, earlier.pointee.frame) else { break }
+            entries[index(k)] = earlier
+            k -= 1
+        }
+        entries[index(k)] = batch
         count += 1
         return true
     }
 
-    /// The cue due first among those falling before the end of a period of
-    /// `frames` starting at frame `start`, and its offset into the period
-    /// (0 for a cue whose frame has passed). Equal frames: arrival order.
+    /// The offset into a period of `frames` starting at frame `start` of the
+    /// cue due first, if it falls before the period's end (0 for a cue whose
+    /// frame has passed).
     @inlinable @_noLocks
-    func next(periodStart start: UInt32, frames: Int) -> (index: Int, offset: Int)? {
-        var best = -1
-        var bestOffset = Int.max
-        for i in 0..<count {
-            guard let batch = entries[i] else { continue }
-            // Frame times wrap at 2³²; the difference, read as signed, is
-            // the distance (a cue is never more than seconds away).
-            let offset = max(0, Int(Int32(bitPattern: batch.pointee.frame &- start)))
-            if offset < frames && offset < bestOffset {
-                best = i
-                bestOffset = offset
-            }
-        }
-        return best < 0 ? nil : (best, bestOffset)
+    func nextOffset(periodStart start: UInt32, frames: Int) -> Int? {
+        guard count > 0, let batch = entries[head] else { return nil }
+        let offset = max(0, Int(Int32(bitPattern: batch.pointee.frame &- start)))
+        return offset < frames ? offset : nil
     }
 
-    /// Takes the cue at `index` out, keeping the others in arrival order.
+    /// Takes the cue due first out.
     @inlinable @_noLocks
-    mutating func remove(at index: Int) -> ChangeBatch.Pointer? {
-        let batch = entries[index]
-        var i = index
-        while i + 1 < count {
-            entries[i] = entries[i + 1]
-            i += 1
-        }
+    mutating func removeFirst() -> ChangeBatch.Pointer? {
+        guard count > 0 else { return nil }
+        let batch = entries[head]
+        entries[head] = nil
+        head = index(1)
         count -= 1
-        entries[count] = nil
         return batch
     }
 }

@@ -46,7 +46,7 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
         let count = frames.exchange(0, ordering: .acquiring)
         var peak: [Float] = [], sum: [Double] = []
         for c in 0..<(inputs + outputs) {
-            peak.append(Float(bitPattern: peaks[c].exchange(0, ordering: .relaxed)))
+            peak.append(Float(bitPattern: takePeak(channel: c)))
             sum.append(Double(sums[c].exchange(0, ordering: .relaxed)) / Double(Self.scale))
         }
         return (peak, sum, count)
@@ -98,9 +98,24 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
             if magnitude < 100 { sum += x * x }
             k += 1
         }
-        let bits = peak.bitPattern
-        let old = peaks[channel].load(ordering: .relaxed)
-        if bits > old { _ = peaks[channel].compareExchange(expected: old, desired: bits, ordering: .relaxed) }
+        raisePeak(channel: channel, to: peak.bitPattern)
         sums[channel].add(UInt64(sum * Self.scale), ordering: .relaxed)
     }
+
+    /// Raises a channel's peak to `bits` (a non-negative float's pattern)
+    /// unless it holds more. A take between the load and the exchange
+    /// resets it to 0: the loop sees that and tries again, so no period's
+    /// peak is ever lost.
+    @inlinable @_noLocks
+    func raisePeak(channel: Int, to bits: UInt32) {
+        var old = peaks[channel].load(ordering: .relaxed)
+        while bits > old {
+            let (exchanged, found) = peaks[channel].compareExchange(expected: old, desired: bits, ordering: .relaxed)
+            if exchanged { return }
+            old = found
+        }
+    }
+
+    /// A channel's peak since the last take, as a float's pattern, reset to 0.
+    func takePeak(channel: Int) -> UInt32 { peaks[channel].exchange(0, ordering: .relaxed) }
 }

@@ -23,16 +23,16 @@ extension Mixer {
         while let batch = inbox.pop() {
             // (Nested, not `&&`: its autoclosure would retain.)
             if batch.pointee.isTimed {
-                if cues.pointee.append(batch) { continue }
+                if cues.pointee.insert(batch) { continue }
             }
             apply(batch, sampleRate: rate)
             _ = outbox.push(batch) // never full: the control side keeps room
         }
         var done = 0
-        while let (index, offset) = cues.pointee.next(periodStart: start, frames: frames) {
+        while let offset = cues.pointee.nextOffset(periodStart: start, frames: frames) {
             renderSegment(input, output, from: done, to: offset, of: frames, sampleRate: rate)
             done = max(done, offset)
-            if let batch = cues.pointee.remove(at: index) {
+            if let batch = cues.pointee.removeFirst() {
                 apply(batch, sampleRate: rate)
                 _ = outbox.push(batch)
             }

@@ -93,7 +93,7 @@ public final class Mixer: @unchecked Sendable {
     deinit {
         while let batch = inbox.pop() { ChangeBatch.free(batch) }
         while let batch = outbox.pop() { ChangeBatch.free(batch) }
-        while cues.pointee.count > 0, let batch = cues.pointee.remove(at: 0) { ChangeBatch.free(batch) }
+        while let batch = cues.pointee.removeFirst() { ChangeBatch.free(batch) }
         (backlog + waiting).forEach(ChangeBatch.free)
         cues.deinitialize(count: 1)
         cues.deallocate()
@@ -287,7 +287,7 @@ public final class Mixer: @unchecked Sendable {
                 ready.append(batch)
             }
         }
-        while cues.pointee.count > 0, let batch = cues.pointee.remove(at: 0) {
+        while let batch = cues.pointee.removeFirst() {
             inFlight -= 1
             cuesInFlight -= 1
             returned.append(batch)

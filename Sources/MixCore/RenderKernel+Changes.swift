@@ -10,7 +10,8 @@ extension RenderKernel {
     /// Starts the ramps of changes staged by slot (`ChangeBatch`: `ramp`
     /// holds the slot, in slot order). A chunk's bookkeeping is done once
     /// for a run of changes in it: a whole-scene recall costs a few stores
-    /// per crosspoint. Slots out of range are ignored.
+    /// per crosspoint. Slots out of range and targets that are not finite
+    /// are ignored; fade times are clamped (`fadeSamples`).
     @inlinable @_noLocks
     public mutating func apply(staged changes: UnsafePointer<Change>, count: Int, sampleRate: Int) {
         let rate = Float(sampleRate)
@@ -18,12 +19,13 @@ extension RenderKernel {
         for k in 0..<count {
             let change = changes[k]
             let i = Int(change.ramp)
-            guard i >= 0 && i < slots else { continue }
+            // A slot out of range or a target that is no number names nothing: ignored.
+            guard i >= 0 && i < slots && change.position.isFinite && change.value.isFinite else { continue }
             if isDelay(slot: i) {
                 delays.retarget(output: i - delayBase, seconds: change.value, fade: change.seconds)
                 continue
             }
-            let samples = Int(min(max(change.seconds, 0), 3600) * rate)
+            let samples = Self.fadeSamples(change.seconds, rate: rate)
             targetPosition[i] = change.position
             targetValue[i] = change.value
             let chunk = i / lanes
@@ -33,7 +35,7 @@ extension RenderKernel {
                 remaining[i] = 0
             } else {
                 step[i] = (change.position - position[i]) / Float(samples)
-                remaining[i] = Int32(samples)
+                remaining[i] = samples
                 if chunk != listedChunk {
                     listedChunk = chunk
                     // The first period of a new ramp computes its gain and ratio
@@ -53,6 +55,17 @@ extension RenderKernel {
                 markChanged(chunkAt: chunk * lanes, lane: i - chunk * lanes, whole: false)
             }
         }
+    }
+
+    /// A fade's length in samples, whatever the control side hands over: no
+    /// time, a negative one or NaN jumps; anything past an hour (infinity
+    /// too) takes an hour, and never more than an `Int32` holds.
+    @inlinable @inline(__always) @_noLocks
+    static func fadeSamples(_ seconds: Float, rate: Float) -> Int32 {
+        guard seconds > 0 else { return 0 } // NaN fails it too
+        let samples = min(seconds, 3600) * rate
+        guard samples >= 1 else { return 0 }
+        return samples < 2e9 ? Int32(samples) : 2_000_000_000
     }
 
     /// Whether a slot is an output's delay, which the delay stage takes

@@ -49,6 +49,28 @@ extension Integration {
         return (library, control)
     }
 
+    /// `crosspoint serve` on `jack` under the counter, ready, with an OSC
+    /// client; the counts are written to the returned file when it ends.
+    static func countedRig(_ jack: JackServer, _ library: String, _ directory: URL,
+                           _ arguments: [String]) async throws -> (ChildProcess, OSCTestClient, URL) {
+        let countsFile = directory.appendingPathComponent("crosspoint.txt")
+        let serve = try ChildProcess(
+            executable: CrosspointRig.binary,
+            arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0", "--http-port", "0"]
+                + arguments + CrosspointRig.fileArguments(directory),
+            environment: ["LD_PRELOAD": library, "ALLOC_COUNTER_FILE": countsFile.path],
+            label: "crosspoint serve (counted)")
+        do {
+            let ready = try await serve.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+            let port = try #require(ready.split(separator: " ").drop(while: { $0 != "port" }).dropFirst().first
+                .flatMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) })
+            return (serve, try OSCTestClient(target: .init(host: "127.0.0.1", port: port)), countsFile)
+        } catch {
+            _ = serve.terminate(grace: .seconds(5))
+            throw error
+        }
+    }
+
     @Test func theProcessCallbackNeverAllocates() async throws {
         let directory = try CrosspointRig.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -67,18 +89,8 @@ extension Integration {
                      && seen["callback_frees"] >= seen["callbacks"], "the counter missed allocations: \(seen.values)")
 
         // The mixer, under traffic.
-        let countsFile = directory.appendingPathComponent("crosspoint.txt")
-        let serve = try ChildProcess(
-            executable: CrosspointRig.binary,
-            arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0", "--http-port", "0",
-                        "--inputs", "16", "--outputs", "16"] + CrosspointRig.fileArguments(directory),
-            environment: ["LD_PRELOAD": library, "ALLOC_COUNTER_FILE": countsFile.path],
-            label: "crosspoint serve (counted)")
-        let ready = try await serve.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
-        let port = try #require(ready.split(separator: " ").drop(while: { $0 != "port" }).dropFirst().first
-            .flatMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) })
-        let osc = try OSCTestClient(target: .init(host: "127.0.0.1", port: port))
-        defer { osc.close() }
+        let (serve, osc, countsFile) = try await Self.countedRig(jack, library, directory, ["--inputs", "16", "--outputs", "16"])
+        defer { osc.close(); _ = serve.terminate(grace: .seconds(5)) }
 
         // Meters and feedback on, so the audio thread measures levels too.
         try osc.send("/meters/subscribe", .float(30))
@@ -117,6 +129,40 @@ extension Integration {
         #expect(counts["callbacks"] > 1000, "too few process callbacks counted: \(counts.values)\n\(serve.diagnostics())")
         #expect(counts["callback_allocs"] == 0, "allocations in the process callback: \(counts.values)")
         #expect(counts["callback_frees"] == 0, "frees in the process callback: \(counts.values)")
+    }
+
+    /// The server killed under a running rig: libjack reports it through our
+    /// shutdown callback and its error and info functions, which JACK2 may
+    /// run on the process thread (`JackClient::Error`). The counter wraps
+    /// each of them: wherever they run, they neither allocate, free nor lock
+    /// (at debug level, where every JACK message is logged), and the rig
+    /// notices and waits for the server.
+    @Test func theServerDyingCostsTheCallbacksNoAllocationOrLock() async throws {
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (library, _) = try await Self.buildTools(in: directory)
+        let jack = try await JackServer.start(synchronous: true)
+        defer { jack.stop() }
+        let (serve, osc, countsFile) = try await Self.countedRig(jack, library, directory, ["--log-level", "debug"])
+        defer { osc.close(); _ = serve.terminate(grace: .seconds(5)) }
+        try osc.send("/meters/subscribe", .float(30))
+        try osc.send("/matrix/*/1", .float(0.5), .float(1))
+        try await Task.sleep(for: .milliseconds(300))
+
+        #expect(jack.process.signalIfRunning(SIGKILL))
+        _ = try await serve.waitForOutput(containing: "JACK server went away", timeout: .seconds(10))
+        try await Task.sleep(for: .milliseconds(500)) // libjack's last words, and a reconnect attempt
+        try osc.send("/ping")
+        _ = try await osc.waitFor(address: "/pong", timeout: .seconds(5))
+        #expect(serve.isRunning, "the rig outlives its server\n\(serve.diagnostics())")
+        _ = serve.terminate(grace: .seconds(5))
+
+        let counts = try Counts(file: countsFile)
+        #expect(counts["callbacks"] > 100, "process callbacks counted: \(counts.values)")
+        #expect(counts["other_callbacks"] > 0, "the shutdown and message callbacks ran: \(counts.values)")
+        for key in ["callback_allocs", "callback_frees", "callback_locks", "other_allocs", "other_frees", "other_locks"] {
+            #expect(counts[key] == 0, "\(key): \(counts.values)\n\(serve.diagnostics())")
+        }
     }
 }
 }

@@ -1,0 +1,150 @@
+import Foundation
+import Synchronization
+import SystemSupport
+import Testing
+@testable import MixCore
+
+/// What the audio thread promises whatever it is handed: a change it cannot
+/// use is ignored or clamped, never a trap or a non-finite sample; a meter
+/// never drops a peak to a racing reader; the cue list is in frame order.
+@Suite struct AudioThreadContractTests {
+    /// NaN, infinite, negative and absurd fade times (10¹² s is past 2³¹
+    /// samples), and targets that are not numbers, handed to the kernel
+    /// straight: every output stays finite and the rig keeps playing.
+    @Test func absurdChangesLeaveEveryOutputFinite() {
+        let rig = OfflineRig(inputs: 2, outputs: 2)
+        let p = rig.mixer.parameters
+        rig.playSine(input: 1, frequency: 440, amplitude: 0.5)
+        rig.playConstant(input: 2, 0.25)
+        rig.submit([level(p.crosspoint(1, 1), 1), level(p.crosspoint(2, 2), 1)])
+        rig.render(periods: 4)
+        let times: [Float] = [.nan, .infinity, -.infinity, -1, 1e12, 3e9, .greatestFiniteMagnitude, .leastNonzeroMagnitude]
+        for seconds in times {
+            rig.submit([level(p.crosspoint(1, 1), 0.5, seconds: seconds), level(p.sourceVolume(2), 2, seconds: seconds),
+                        linear(p.sourcePan(1), 0.5, seconds: seconds), linear(p.outputDelay(2), 0.001, seconds: seconds)])
+            rig.render(periods: 3)
+        }
+        for value: Float in [.nan, .infinity, -.infinity] {
+            rig.submit([Change(ramp: Int32(p.crosspoint(1, 1)), position: value, value: value, seconds: 0.01),
+                        Change(ramp: Int32(p.outputVolume(1)), position: value, value: 1, seconds: 0),
+                        Change(ramp: Int32(p.outputDelay(1)), position: value, value: value, seconds: value),
+                        Change(ramp: Int32.max, position: 1, value: 1, seconds: 0),
+                        Change(ramp: -5, position: 1, value: 1, seconds: 0)])
+            rig.render(periods: 3)
+        }
+        rig.submit([level(p.crosspoint(1, 1), 1, seconds: 0), linear(p.sourcePan(1), 0, seconds: 0)])
+        rig.render(seconds: 0.1)
+        #expect(rig.recorded.allSatisfy { $0.allSatisfy(\.isFinite) })
+        // Still a mixer: the tone at unity on output 1 at the end.
+        let last = rig.recorded[0].suffix(480)
+        #expect((last.map(abs).max() ?? 0) > 0.45, "output 1 plays the tone again")
+    }
+
+    /// The fade lengths the kernel takes: NaN and negative jump, anything
+    /// past an hour takes an hour, and nothing overflows an Int32.
+    @Test func fadeLengthsAreClamped() {
+        #expect(RenderKernel.fadeSamples(.nan, rate: 48_000) == 0)
+        #expect(RenderKernel.fadeSamples(-3, rate: 48_000) == 0)
+        #expect(RenderKernel.fadeSamples(0.5, rate: 48_000) == 24_000)
+        #expect(RenderKernel.fadeSamples(1e12, rate: 48_000) == 3600 * 48_000)
+        #expect(RenderKernel.fadeSamples(.infinity, rate: 48_000) == 3600 * 48_000)
+        #expect(RenderKernel.fadeSamples(3000, rate: 1e6) == 2_000_000_000)
+    }
+
+    /// A reader takes peaks while a writer raises them, as the meters thread
+    /// and the audio thread do. Each raise is to a larger value than the
+    /// last; whenever the peak is found below a raise just made, a take under
+    /// way or begun meanwhile must have carried it away. (The single compare-and-
+    /// exchange this replaced lost such peaks.)
+    /// The meters thread's side and the audio thread's, shared.
+    final class Race: @unchecked Sendable {
+        let bank = MeterBank(inputs: 1, outputs: 0)
+        let takesBegun = Atomic<Int>(0)
+        let stop = Atomic<Bool>(false)
+    }
+
+    @Test func aPeakIsNeverLostToARacingReader() async {
+        let race = Race()
+        // What each take found, by the number it began with.
+        let reader = Task.detached { [race] in
+            var found: [Int: UInt32] = [:]
+            while !race.stop.load(ordering: .sequentiallyConsistent) {
+                let number = race.takesBegun.add(1, ordering: .sequentiallyConsistent).newValue
+                let bits = race.bank.takePeak(channel: 0)
+                if bits != 0 { found[number] = bits }
+            }
+            return found
+        }
+        while race.takesBegun.load(ordering: .sequentiallyConsistent) < 100 { await Task.yield() } // racing from here
+        // Until the reader has taken 1,000,000 times while the writer raised
+        // (a few tenths of a second), or 10 s on a machine that never runs both.
+        var suspects: [(value: UInt32, first: Int, last: Int)] = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        var rounds = 0
+        let start = race.takesBegun.load(ordering: .relaxed)
+        while race.takesBegun.load(ordering: .relaxed) - start < 1_000_000 && (rounds % 1024 != 0 || ContinuousClock.now < deadline) {
+            rounds += 1
+            let k = rounds % 8_000_000 + 1
+            let bits = Float(k).bitPattern // increasing patterns (exact floats): every raise tries to store
+            let before = race.takesBegun.load(ordering: .sequentiallyConsistent)
+            race.bank.raisePeak(channel: 0, to: bits)
+            let now = race.bank.peaks[0].load(ordering: .sequentiallyConsistent)
+            let after = race.takesBegun.load(ordering: .sequentiallyConsistent)
+            if now < bits { suspects.append((bits, before, after)) } // take `before` may be under way
+        }
+        race.stop.store(true, ordering: .sequentiallyConsistent)
+        let found = await reader.value
+        let lost = suspects.filter { suspect in
+            !(suspect.first...suspect.last).contains { (found[$0] ?? 0) >= suspect.value }
+        }
+        #expect(lost.isEmpty, "\(lost.count) of \(rounds) peaks lost (\(suspects.count) taken meanwhile), e.g. \(lost.prefix(3))")
+    }
+
+    /// Cues come out in frame order whatever order they went in, equal
+    /// frames in arrival order, across the wrap of the frame clock.
+    @Test func theCueListKeepsFrameOrder() {
+        var random = SplitMix(seed: 7)
+        var list = CueList(capacity: 1024)
+        let base: UInt32 = .max - 5000 // the clock wraps among them
+        var batches: [ChangeBatch.Pointer] = []
+        defer { batches.forEach(ChangeBatch.free) }
+        for k in 0..<1024 {
+            let batch = ChangeBatch.make(staged: [], due: Double(k), submitted: 0) // the time: arrival order
+            batch.pointee.frame = base &+ UInt32(random.next() % 10_000 / 3 * 3)
+            batches.append(batch)
+            let inserted = list.insert(batch)
+            #expect(inserted)
+        }
+        let extra = ChangeBatch.make(staged: [], due: 1, submitted: 0)
+        batches.append(extra)
+        let insertedPastCapacity = list.insert(extra)
+        #expect(!insertedPastCapacity, "full at its capacity")
+        var out: [ChangeBatch.Pointer] = []
+        while let batch = list.removeFirst() { out.append(batch) }
+        let empty = list.isEmpty
+        #expect(out.count == 1024 && empty)
+        for (a, b) in zip(out, out.dropFirst()) {
+            let distance = Int32(bitPattern: b.pointee.frame &- a.pointee.frame)
+            #expect(distance > 0 || (distance == 0 && a.pointee.time < b.pointee.time))
+        }
+    }
+
+    /// The cue due first is the one a period looks at: its offset, 0 once
+    /// its frame has passed, none beyond the period.
+    @Test func theNextCueIsTheOneDueFirst() {
+        var list = CueList(capacity: 4)
+        let late = ChangeBatch.make(staged: [], due: 1, submitted: 0), early = ChangeBatch.make(staged: [], due: 1, submitted: 1)
+        defer { [late, early].forEach(ChangeBatch.free) }
+        late.pointee.frame = 1000
+        early.pointee.frame = 900
+        _ = list.insert(late)
+        _ = list.insert(early)
+        let offsets = [list.nextOffset(periodStart: 896, frames: 64), list.nextOffset(periodStart: 1000, frames: 64),
+                       list.nextOffset(periodStart: 800, frames: 64)]
+        #expect(offsets == [4, 0, nil])
+        let first = list.removeFirst()
+        #expect(first == early)
+        let then = list.nextOffset(periodStart: 960, frames: 64)
+        #expect(then == 40)
+    }
+}
