@@ -6,9 +6,11 @@ import MixCore
 /// it too (`Catalogue+Ramps.swift`).
 ///
 /// Adding a parameter: give the scene part a field (`Source`, `Output`,
-/// `Master`), add an entry here, and, only if it does signal processing
-/// no `RampBlock.Role` does yet, a kernel stage. docs/architecture.md walks
-/// through one.
+/// `Master`), add an entry here (its kind, range and unit; its kernel role;
+/// who may change it; how a page shows it), and, only if it does signal
+/// processing no `RampBlock.Role` does yet, a kernel stage.
+/// docs/architecture.md walks through one. The commands are in
+/// `Catalogue+Commands.swift`.
 public struct Catalogue: Sendable {
     public let parameters: [Parameter]
     /// The kernel's blocks, in order, and the block of each parameter (nil
@@ -21,8 +23,13 @@ public struct Catalogue: Sendable {
     /// The longest output delay, in milliseconds.
     public let longestDelay: Float
 
+    /// `serve --max-delay-ms`'s default, in milliseconds.
+    public static let defaultLongestDelay: Float = 500
+    /// The range `--max-delay-ms` takes.
+    public static let longestDelays: ClosedRange<Float> = 0...10_000
+
     /// The catalogue of a rig whose outputs delay by at most `longestDelay` ms.
-    public init(longestDelay: Float = 500) {
+    public init(longestDelay: Float = Catalogue.defaultLongestDelay) {
         self.longestDelay = longestDelay
         let parameters = Self.entries(longestDelay: longestDelay)
         self.parameters = parameters
@@ -59,32 +66,39 @@ public struct Catalogue: Sendable {
         [
             // Sources: the strip before the matrix.
             Parameter(.source, "name", .text(maxLength: 64), "name", default: .text("in_{n}"), kernel: .none,
+                      display: .init(.text(placeholder: "in {n}"), "{Strip} name"),
                       get: { .text($0.sources[$1.channel - 1].name) },
                       set: { $0.sources[$1.channel - 1].name = $2.text }),
             Parameter(.source, "volume", .level, "level", default: .number(1),
                       kernel: .ramp(RampBlock(.source, .gain, .fader), ramp: { $0.number }),
+                      display: .init(.fader, "{Strip} level"),
                       get: { .number($0.sources[$1.channel - 1].volume) },
                       set: { $0.sources[$1.channel - 1].volume = $2.number }),
             Parameter(.source, "pan", .number(-1...1, unit: "none"), "pan, -1 left to +1 right", default: .number(0),
                       kernel: .ramp(RampBlock(.source, .pan, .linear), ramp: { $0.number }),
+                      display: .init(.pan, "{Strip} pan"),
                       get: { .number($0.sources[$1.channel - 1].pan) },
                       set: { $0.sources[$1.channel - 1].pan = $2.number }),
             // A mute is a gate: the gain ramps to 0 and back.
             Parameter(.source, "mute", .toggle, "mute", default: .toggle(false),
                       kernel: .ramp(RampBlock(.source, .gain, .linear), ramp: { $0.isOn ? 0 : 1 }),
+                      display: .init(.toggle(label: "M"), "Mute {strip}"),
                       get: { .toggle($0.sources[$1.channel - 1].mute) },
                       set: { $0.sources[$1.channel - 1].mute = $2.isOn }),
             Parameter(.source, "solo", .toggle, "solo", default: .toggle(false), kernel: .soloGate,
+                      display: .init(.toggle(label: "S"), "Solo {strip}"),
                       get: { .toggle($0.sources[$1.channel - 1].solo) },
                       set: { $0.sources[$1.channel - 1].solo = $2.isOn }),
             // Polarity is a gain of -1: flipping it ramps through silence.
             Parameter(.source, "invert", .toggle, "polarity inverted", default: .toggle(false),
                       kernel: .ramp(RampBlock(.source, .gain, .linear), ramp: { $0.isOn ? -1 : 1 }),
+                      display: .init(.toggle(label: "Ø"), "Invert polarity of {strip}"),
                       get: { .toggle($0.sources[$1.channel - 1].invert) },
                       set: { $0.sources[$1.channel - 1].invert = $2.isOn }),
 
             // The matrix.
-            Parameter(.crosspoint, "", .level, "level", default: .number(0), kernel: .crosspoint,
+            Parameter(.crosspoint, "", .level, "level", default: .number(0), kernel: .crosspoint, reach: .mix,
+                      display: .init(.fader, "{Strip}"),
                       get: { scene, place in
                           guard case .crosspoint(let i, let o) = place else { return .number(0) }
                           return .number(scene.crosspoints[i, o])
@@ -96,30 +110,36 @@ public struct Catalogue: Sendable {
 
             // Outputs: after the matrix, before the master.
             Parameter(.output, "name", .text(maxLength: 64), "name", default: .text("out_{m}"), kernel: .none,
+                      display: .init(.text(placeholder: "out {n}"), "{Strip} name"),
                       get: { .text($0.outputs[$1.channel - 1].name) },
                       set: { $0.outputs[$1.channel - 1].name = $2.text }),
             Parameter(.output, "volume", .level, "level", default: .number(1),
-                      kernel: .ramp(RampBlock(.output, .gain, .fader), ramp: { $0.number }),
+                      kernel: .ramp(RampBlock(.output, .gain, .fader), ramp: { $0.number }), reach: .mix,
+                      display: .init(.fader, "{Strip} level"),
                       get: { .number($0.outputs[$1.channel - 1].volume) },
                       set: { $0.outputs[$1.channel - 1].volume = $2.number }),
             Parameter(.output, "mute", .toggle, "mute", default: .toggle(false),
-                      kernel: .ramp(RampBlock(.output, .gain, .linear), ramp: { $0.isOn ? 0 : 1 }),
+                      kernel: .ramp(RampBlock(.output, .gain, .linear), ramp: { $0.isOn ? 0 : 1 }), reach: .mix,
+                      display: .init(.toggle(label: "M"), "Mute {strip}"),
                       get: { .toggle($0.outputs[$1.channel - 1].mute) },
                       set: { $0.outputs[$1.channel - 1].mute = $2.isOn }),
             // The delay stage takes seconds; the scene and the wire, milliseconds.
             Parameter(.output, "delay", .number(0...longestDelay, unit: "time.ms"), "delay in milliseconds, for aligning speakers",
                       default: .number(0),
-                      kernel: .ramp(RampBlock(.output, .delay, .linear), ramp: { $0.number / 1000 }),
+                      kernel: .ramp(RampBlock(.output, .delay, .linear), ramp: { $0.number / 1000 }), reach: .mix,
+                      display: .init(.number(step: 0.1, suffix: "ms"), "{Strip} delay in ms"),
                       get: { .number($0.outputs[$1.channel - 1].delay) },
                       set: { $0.outputs[$1.channel - 1].delay = $2.number }),
 
             // The master, on every output.
             Parameter(.master, "volume", .level, "level", default: .number(1),
                       kernel: .ramp(RampBlock(.master, .gain, .fader), ramp: { $0.number }),
+                      display: .init(.fader, "{Strip} level"),
                       get: { scene, _ in .number(scene.master.volume) },
                       set: { scene, _, value in scene.master.volume = value.number }),
             Parameter(.master, "mute", .toggle, "mute", default: .toggle(false),
                       kernel: .ramp(RampBlock(.master, .gain, .linear), ramp: { $0.isOn ? 0 : 1 }),
+                      display: .init(.toggle(label: "M"), "Mute {strip}"),
                       get: { scene, _ in .toggle(scene.master.mute) },
                       set: { scene, _, value in scene.master.mute = value.isOn }),
         ]

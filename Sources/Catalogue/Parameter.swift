@@ -2,9 +2,11 @@ import MixCore
 
 /// One kind of parameter of the scene (source volume, crosspoint, output
 /// mute, …), described once. Everything else is derived from these
-/// descriptions: OSC addresses and their resolution, argument checking,
-/// query replies and feedback, OSCQuery descriptions, the preset and state
-/// file fields, and the kernel's ramp layout (`Catalogue`).
+/// descriptions: OSC addresses and their resolution, argument checking and
+/// relative steps (`Parameter+Forms`, `Parameter+Steps`), query replies and
+/// feedback, OSCQuery descriptions, who may change it, the preset and state
+/// file fields, `preset show`/`diff`, the page's controls, and the kernel's
+/// ramp layout (`Catalogue`).
 public struct Parameter: Sendable {
     /// Whose parameter it is: the strip fixes the address prefix
     /// (`/source/{n}`, `/output/{m}`, `/master`, `/matrix/{in}/{out}`) and
@@ -51,6 +53,52 @@ public struct Parameter: Sendable {
         public var text: String { if case .text(let t) = self { t } else { "" } }
     }
 
+    /// Who may change it. `engineer`: a session with full control only.
+    /// `mix`: also a performer's role (docs/access.md) at the outputs it
+    /// holds, for a parameter that belongs to one output (a crosspoint into
+    /// it, or one of the output's own): it changes that output's mix alone.
+    public enum Reach: String, Sendable { case engineer, mix }
+
+    /// How a page shows it (`Display`).
+    public enum Control: Sendable, Equatable {
+        /// A fader on the console law, at the level's `fader` form.
+        case fader
+        /// A knob or slider centred on 0 (a pan).
+        case pan
+        /// A number field, in steps of `step`, with `suffix` after it ("ms").
+        case number(step: Float, suffix: String)
+        /// An on/off button showing `label` ("M", "S", "Ø").
+        case toggle(label: String)
+        /// A text field; `placeholder` with `{n}` for the channel.
+        case text(placeholder: String)
+
+        /// Its name in the page's description (`catalogue.json`).
+        public var name: String {
+            switch self {
+            case .fader: "fader"
+            case .pan: "pan"
+            case .number: "number"
+            case .toggle: "toggle"
+            case .text: "text"
+            }
+        }
+
+        public static let allNames = ["fader", "pan", "number", "toggle", "text"]
+    }
+
+    /// How it is shown: its control, and its title for assistive technology
+    /// and tooltips, with `{strip}` for "source 3" and `{Strip}` for
+    /// "Source 3" ("Mute {strip}", "{Strip} pan").
+    public struct Display: Sendable {
+        public let control: Control
+        public let title: String
+
+        public init(_ control: Control, _ title: String) {
+            self.control = control
+            self.title = title
+        }
+    }
+
     /// Where one parameter of this kind is: channel numbers are 1-based.
     public enum Place: Hashable, Sendable {
         case source(Int), output(Int), master, crosspoint(input: Int, output: Int)
@@ -66,12 +114,15 @@ public struct Parameter: Sendable {
     /// Its value in a new scene.
     public let defaultValue: Value
     public let kernel: Kernel
+    public let reach: Reach
+    public let display: Display
     /// Its value in a scene, and setting it.
     public let get: @Sendable (Scene, Place) -> Value
     public let set: @Sendable (inout Scene, Place, Value) -> Void
 
     public init(_ strip: Strip, _ name: String, _ kind: Kind, _ description: String, default defaultValue: Value,
-                kernel: Kernel, get: @escaping @Sendable (Scene, Place) -> Value,
+                kernel: Kernel, reach: Reach = .engineer, display: Display,
+                get: @escaping @Sendable (Scene, Place) -> Value,
                 set: @escaping @Sendable (inout Scene, Place, Value) -> Void) {
         self.strip = strip
         self.name = name
@@ -79,12 +130,23 @@ public struct Parameter: Sendable {
         self.description = description
         self.defaultValue = defaultValue
         self.kernel = kernel
+        self.reach = reach
+        self.display = display
         self.get = get
         self.set = set
     }
 
     /// Whether it is a level (a gain in three address forms, ramped by the fader law).
     public var isLevel: Bool { if case .level = kind { true } else { false } }
+
+    /// The output whose mix it belongs to at `place`, for `Reach.mix`: the
+    /// output of a crosspoint, or an output's own; nil elsewhere.
+    public static func mixOutput(_ place: Place) -> Int? {
+        switch place {
+        case .crosspoint(_, let m), .output(let m): m
+        case .source, .master: nil
+        }
+    }
 }
 
 extension Parameter.Place {
@@ -106,6 +168,18 @@ extension Parameter.Place {
         case .master: "/master"
         case .crosspoint(let i, let o): "/matrix/\(i)/\(o)"
         }
+    }
+
+    /// A display title for this place: `{strip}` becomes "source 3",
+    /// `{Strip}` "Source 3".
+    public func titled(_ template: String) -> String {
+        let strip = switch self {
+        case .source(let n): "source \(n)"
+        case .output(let m): "output \(m)"
+        case .master: "master"
+        case .crosspoint(let i, let o): "crosspoint input \(i) to output \(o)"
+        }
+        return template.replacing("{strip}", with: strip).replacing("{Strip}", with: title)
     }
 
     /// "Source 3", "Output 2", "Master", "Crosspoint input 1 to output 2".

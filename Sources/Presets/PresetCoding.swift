@@ -89,7 +89,9 @@ public enum PresetCoding {
                 guard let volumeValue else { throw reader.error(at(".volume"), "missing") }
                 let input = try reader.integer(inValue, at: at(".in"), in: 1...inputs)
                 let output = try reader.integer(outValue, at: at(".out"), in: 1...outputs)
-                scene.crosspoints[input, output] = Float(try reader.number(volumeValue, at: at(".volume"), in: 0...4))
+                let gains = Parameter.Level.gains
+                scene.crosspoints[input, output] = Float(try reader.number(volumeValue, at: at(".volume"),
+                                                                           in: Double(gains.lowerBound)...Double(gains.upperBound)))
             }
         }
         if let list = fields["outputs"] {
@@ -116,8 +118,9 @@ public enum PresetCoding {
             let at = "\(path).\(parameter.name)"
             let read: Parameter.Value
             switch parameter.kind {
-            case .level: read = .number(Float(try reader.number(field, at: at, in: 0...4)))
-            case .number(let range, _):
+            case .level, .number:
+                // Files hold a level as linear gain: its own form's range.
+                let range = parameter.kind.range(.plain) ?? 0...0
                 read = .number(Float(try reader.number(field, at: at, in: Double(range.lowerBound)...Double(range.upperBound))))
             case .toggle: read = .toggle(try reader.bool(field, at: at))
             case .text(let maxLength): read = .text(try reader.string(field, at: at, maxLength: maxLength))

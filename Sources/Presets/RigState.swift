@@ -38,6 +38,12 @@ public struct RigState: Equatable, Sendable {
         w.field("version", "\(PresetCoding.version)")
         w.field("preset", preset.map(JSONWriter.quoted) ?? "null")
         w.field("modified", "\(modified)")
+        // The longest delay the rig ran with, for `crosspoint preset` to read
+        // presets as it does; only when not the default, so that a build
+        // from before it can still read the file.
+        if catalogue.longestDelay != Catalogue.defaultLongestDelay {
+            w.field("max-delay-ms", JSONWriter.number(catalogue.longestDelay))
+        }
         // `mixes` only when there are any: a build from before mix safes can
         // still read the file (a rollback keeps the show's state).
         let mixes = safes.mixes.isEmpty ? "" : ", \"mixes\": \(safes.mixes.sorted())"
@@ -51,10 +57,11 @@ public struct RigState: Equatable, Sendable {
         try PresetCoding.read(data, file: file) { (root) throws(PresetError) -> RigState in
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: [
-                "format", "version", "preset", "modified", "safes", "channels", "sources", "crosspoints", "map",
-                "outputs", "master",
+                "format", "version", "preset", "modified", "max-delay-ms", "safes", "channels", "sources", "crosspoints",
+                "map", "outputs", "master",
             ])
             try PresetCoding.checkHeader(fields, reader: reader, format: format)
+            if let value = fields["max-delay-ms"] { _ = try longestDelay(value, reader) }
             let scene = try PresetCoding.decodeScene(fields, reader: reader, at: "", catalogue: catalogue)
             var state = RigState(scene: scene)
             if let value = fields["preset"], !value.isNull {
@@ -87,6 +94,23 @@ public struct RigState: Equatable, Sendable {
 }
 
 extension RigState {
+    /// The longest delay a state file says its rig ran with (`max-delay-ms`),
+    /// the default when it says none; nil for a file that is no state file.
+    public static func longestDelay(in data: Data, file: String) -> Float? {
+        try? PresetCoding.read(data, file: file) { (root) throws(PresetError) -> Float in
+            let reader = FieldReader(file: file)
+            guard let value = root.object?["max-delay-ms"] else {
+                return Catalogue.defaultLongestDelay
+            }
+            return try longestDelay(value, reader)
+        }
+    }
+
+    static func longestDelay(_ value: JSONValue, _ reader: FieldReader) throws(PresetError) -> Float {
+        let range = Catalogue.longestDelays
+        return Float(try reader.number(value, at: "max-delay-ms", in: Double(range.lowerBound)...Double(range.upperBound)))
+    }
+
     /// The state on a rig of another size: the scene fitted like a preset,
     /// safes beyond the rig dropped.
     public func fitted(inputs: Int, outputs: Int) -> (state: RigState, skipped: [String]) {

@@ -46,34 +46,13 @@ extension AddressSpace {
 
     /// The forms parameter `number` is addressed in, the first its own.
     public func forms(_ number: Int) -> [Target.Form] {
-        Self.forms(catalogue.parameters[number])
-    }
-
-    static func forms(_ parameter: Parameter) -> [Target.Form] {
-        parameter.isLevel ? [.linear, .decibels, .fader] : [.plain]
-    }
-
-    /// Whether a parameter moves by steps: levels and numbers, which have a
-    /// range to step in; on/off and names have none.
-    static func takesSteps(_ parameter: Parameter) -> Bool {
-        switch parameter.kind {
-        case .level, .number: true
-        case .toggle, .text: false
-        }
+        catalogue.parameters[number].kind.forms
     }
 
     /// The last part of a form's address: the parameter's name, or the
     /// level's unit; "" for none (the crosspoint's linear level).
     func leaf(_ number: Int, _ form: Target.Form) -> String {
-        Self.leaf(catalogue.parameters[number].name, form)
-    }
-
-    static func leaf(_ name: String, _ form: Target.Form) -> String {
-        switch form {
-        case .plain, .linear: name
-        case .decibels: "db"
-        case .fader: "fader"
-        }
+        Parameter.leaf(catalogue.parameters[number].name, form)
     }
 
     /// Every way of addressing `strip`'s parameters, in catalogue order: each
@@ -81,11 +60,11 @@ extension AddressSpace {
     static func leaves(of strip: Parameter.Strip, in catalogue: Catalogue) -> [Leaf] {
         catalogue.numbers(of: strip).flatMap { number -> [Leaf] in
             let parameter = catalogue.parameters[number]
-            let values = forms(parameter).map { form in
-                let leaf = leaf(parameter.name, form)
+            let values = parameter.kind.forms.map { form in
+                let leaf = Parameter.leaf(parameter.name, form)
                 return Leaf(parts: leaf.isEmpty ? [] : [leaf], number: number, form: form, role: .value)
             }
-            guard takesSteps(parameter) else { return values }
+            guard parameter.kind.isContinuous else { return values }
             return values + [Leaf.Role.delta, .touch, .current].flatMap { role in
                 role.suffixes.flatMap { suffix in
                     values.map { Leaf(parts: $0.parts + [suffix], number: number, form: $0.form, role: role) }

@@ -12,14 +12,12 @@ import OSC
 ///
 /// each continuous one also with `/delta` after it, for relative steps,
 /// `/z` or `/touch` for a finger on its control, and `/current` for where it
-/// is while it fades (these suffixes are never matched by a pattern); and
-/// the commands are the rig's own:
+/// is while it fades (these suffixes are never matched by a pattern); the
+/// commands from the catalogue's table (`Catalogue+Commands.swift`), and
+/// the safes:
 ///
-///     /matrix/map   /matrix/clear   /status   /ping
-///     /preset/{save,recall,list,delete,rename,undo,current}   /preset/recall/{name}
+///     /preset/recall/{name}
 ///     /safe/source/{n}   /safe/output/{m}   /safe/mix/{m}   /safe/master
-///     /subscribe   /unsubscribe   /meters/{subscribe,unsubscribe,rate}
-///     /login   /logout   /role
 public struct AddressSpace: Sendable {
     public let inputs: Int
     public let outputs: Int
@@ -78,38 +76,39 @@ public struct AddressSpace: Sendable {
         let path = Array(parts.dropFirst())
         var targets: [Target] = []
         do {
-            for head in ["source", "matrix", "output", "master", "status", "ping", "preset", "safe", "subscribe", "unsubscribe", "meters",
-                         "login", "logout", "role"] where matches(path[0], head) {
+            for head in ["source", "matrix", "output", "master", "preset", "safe"] where matches(path[0], head) {
                 targets += try resolve(head, Array(path.dropFirst()))
             }
         } catch {
             return .failure(error)
         }
+        targets += commands(path)
         return targets.isEmpty ? .failure(.unknownAddress) : .success(targets)
     }
 
+    /// The catalogue's commands `path` names, in the table's order: every
+    /// part matching (a pattern may name several), an exact one's written out.
+    private func commands(_ path: [Substring]) -> [Target] {
+        Self.commandPaths.filter { command in
+            command.parts.count == path.count
+                && zip(path, command.parts).allSatisfy { command.exact ? $0 == $1 : matches($0, $1) }
+        }.map { .command($0.name) }
+    }
+
+    /// Each command's address in parts, made once.
+    private static let commandPaths: [(name: Command.Name, parts: [String], exact: Bool)] =
+        Catalogue.commands(inputs: 1, outputs: 1).map { command in
+            (command.name, command.address.split(separator: "/").map(String.init), command.exact)
+        }
+
     private func resolve(_ head: String, _ rest: [Substring]) throws(ResolveError) -> [Target] {
         switch (head, rest.count) {
-        case ("status", 0): return [.status]
-        case ("ping", 0): return [.ping]
-        case ("subscribe", 0): return [.subscribe]
-        case ("unsubscribe", 0): return [.unsubscribe]
-        case ("login", 0): return [.login]
-        case ("logout", 0): return [.logout]
-        case ("role", 0): return [.role]
-        case ("meters", 1):
-            return (matches(rest[0], "subscribe") ? [.metersSubscribe] : [])
-                + (matches(rest[0], "unsubscribe") ? [.metersUnsubscribe] : [])
-                + (matches(rest[0], "rate") ? [.metersRate] : [])
         case ("source", 2...3):
             return parameters(.source, rest.dropFirst(), at: try channels(rest[0], "source", inputs).map { .source($0) })
         case ("output", 2...3):
             return parameters(.output, rest.dropFirst(), at: try channels(rest[0], "output", outputs).map { .output($0) })
         case ("master", 1...2):
             return parameters(.master, rest[...], at: [.master])
-        case ("matrix", 1):
-            // Clearing is an action: never reached through a pattern.
-            return (matches(rest[0], "map") ? [.matrixMap] : []) + (rest[0] == "clear" ? [.matrixClear] : [])
         case ("matrix", 2...4):
             let tail = rest.dropFirst(2)
             guard leavesByStrip[.crosspoint, default: []].contains(where: { matches(tail, $0) }) else { return [] }
@@ -117,8 +116,6 @@ public struct AddressSpace: Sendable {
             let outs = try channels(rest[1], "output", outputs)
             return parameters(.crosspoint, tail,
                               at: ins.flatMap { i in outs.map { Parameter.Place.crosspoint(input: i, output: $0) } })
-        case ("preset", 1):
-            return Target.PresetCommand.allCases.filter { matches(rest[0], $0.rawValue) }.map { .preset($0) }
         case ("preset", 2):
             // A scene on a button. An action, like clearing: "recall" is never
             // a pattern; the name is taken as it is written, and checked

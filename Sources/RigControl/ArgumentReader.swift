@@ -1,3 +1,4 @@
+import Catalogue
 import MixCore
 import OSC
 import SystemSupport
@@ -11,7 +12,7 @@ struct ArgumentReader {
     struct Failure: Error { let reason: String }
 
     /// The longest fade accepted, in seconds.
-    static let longestFade: Double = 3600
+    static let longestFade = Catalogue.longestFade
 
     /// `value [fade]`, a number clamped to `range`, and an optional fade in
     /// seconds.

@@ -1,3 +1,4 @@
+import Catalogue
 import FoundationEssentials
 import Logging
 import MixCore
@@ -161,10 +162,13 @@ extension Controller {
     /// that move parameters (all of which are undone after the rehearsal).
     static func isRehearsed(_ targets: [Target], _ message: OSCMessage) -> Bool {
         switch targets.first {
-        case .preset(.recall)?, .preset(.undo)?, .recallPreset?, .matrixClear?: true
-        case .preset?, .subscribe?, .unsubscribe?, .metersSubscribe?, .metersUnsubscribe?, .metersRate?, .status?, .ping?,
-             .touch?, .current?, .login?, .logout?, .role?, nil: false
-        default: !message.arguments.isEmpty
+        case .command(let name)?:
+            // The catalogue says which commands reach the audio (`Command.movesAudio`).
+            let command = Catalogue.command(name)
+            return command.movesAudio && (command.effect != .changesWithArguments || !message.arguments.isEmpty)
+        case .recallPreset?: return true
+        case .touch?, .current?, nil: return false
+        case .parameter?, .delta?, .safe?: return !message.arguments.isEmpty
         }
     }
 }

@@ -1,3 +1,4 @@
+import Catalogue
 import OSC
 
 /// Buttons on action addresses. A TouchOSC push button sends its value on
@@ -8,7 +9,8 @@ import OSC
 /// nothing, and is answered nothing.
 ///
 /// An action with an argument of its own reads a lone number as its own
-/// only where a button could not have sent it (docs/surfaces.md, Buttons):
+/// only where a button could not have sent it (docs/surfaces.md, Buttons;
+/// the rules are the catalogue's, `Command.Button`):
 ///
 ///     /subscribe, /unsubscribe [port] [button]   1024 and up: a port (tablets
 ///                                                never listen on privileged ones)
@@ -18,32 +20,14 @@ import OSC
 ///
 /// With both arguments, the last is the button.
 extension Controller {
-    /// How an action reads its arguments around a button.
-    struct ButtonRule {
-        /// The action's own argument, which may come before the button: its
-        /// name in the `/error` reason, and whether a lone argument is it
-        /// rather than a button value. Nil: the action has none.
-        var own: (usage: String, isOwn: (OSCArgument) -> Bool)?
-
-        var usage: String { own.map { "\($0.usage) [button]" } ?? "[button]" }
-    }
-
-    /// The button rule of an action address; nil for everything else
-    /// (parameters, and commands whose arguments are not a button's).
-    static func buttonRule(_ target: Target) -> ButtonRule? {
+    /// The button rule of an action address (`Command.button`, from the
+    /// catalogue); nil for everything else (parameters, and commands whose
+    /// arguments are not a button's).
+    static func buttonRule(_ target: Target) -> Command.Button? {
         switch target {
-        case .subscribe, .unsubscribe:
-            ButtonRule(own: ("[port]", { ($0.number ?? 0) >= 1024 }))
-        case .metersSubscribe:
-            ButtonRule(own: ("[rate]", { ($0.number ?? 0) > 1 }))
-        case .preset(.undo):
-            // NaN counts as a fade, to be refused as one.
-            ButtonRule(own: ("[fade]", { $0.number.map { $0 != 0 } ?? false }))
-        case .matrixClear, .status, .ping, .metersUnsubscribe, .preset(.list), .preset(.current), .recallPreset,
-             .logout, .role:
-            ButtonRule(own: nil)
-        case .parameter, .delta, .touch, .current, .matrixMap, .safe, .metersRate, .preset, .login:
-            nil
+        case .command(let name): Catalogue.command(name).button
+        case .recallPreset: .plain
+        case .parameter, .delta, .touch, .current, .safe: nil
         }
     }
 
@@ -59,7 +43,7 @@ extension Controller {
         guard arguments.count <= owns + 1 else {
             throw ArgumentReader.Failure(reason: "expected \(rule.usage), got \(arguments.count) arguments")
         }
-        let loneButton = arguments.count == 1 && owns == 1 && !(rule.own?.isOwn(arguments[0]) ?? false)
+        let loneButton = arguments.count == 1 && owns == 1 && !(rule.own?.isOwn(arguments[0].number) ?? false)
         guard arguments.count == owns + 1 || loneButton else { return message }
         guard try ArgumentReader(arguments: arguments).isPressed(at: arguments.count - 1) else { return nil }
         return OSCMessage(message.address, Array(arguments.dropLast()))

@@ -91,7 +91,7 @@ extension Controller {
                     if case .parameter(crosspointLevel, _, _) = key { routed = true }
                 }
                 // Routing has settled: the channel map as it now stands.
-                if routed, listening, let map = currentValue(.matrixMap) { messages.append(OSCMessage("/matrix/map", map)) }
+                if routed, listening, let map = currentValue(.command(.matrixMap)) { messages.append(OSCMessage("/matrix/map", map)) }
             }
             // Moving: a bounded number a turn, from where the last turn stopped.
             var (shown, visited) = (0, 0)

@@ -1,3 +1,4 @@
+import Catalogue
 import MixCore
 import OSC
 import Presets
@@ -42,29 +43,31 @@ extension Controller {
         init(rawValue: Int) { self.rawValue = rawValue }
     }
 
-    func presetCommand(_ command: Target.PresetCommand, _ args: ArgumentReader,
+    func presetCommand(_ command: Command.Name, _ args: ArgumentReader,
                        from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
         switch command {
-        case .save:
+        case .presetSave:
             let words = try args.strings(1...2, usage: "name [notes]")
             return try save(words[0], notes: words.count > 1 ? words[1] : nil, args, from: peer)
-        case .recall:
+        case .presetRecall:
             return try recall(args)
-        case .list:
+        case .presetList:
             try args.none()
             return [.message(presetList())]
-        case .delete:
+        case .presetDelete:
             let name = try args.strings(1...1, usage: "name")[0]
             return try delete(name, args, from: peer)
-        case .rename:
+        case .presetRename:
             let names = try args.strings(2...2, usage: "old new")
             return try rename(names[0], to: names[1], args, from: peer)
-        case .undo:
+        case .presetUndo:
             let fade = try args.optionalFade()
             return try undo(fade: fade)
-        case .current:
+        case .presetCurrent:
             try args.none()
             return [.message(currentPreset())]
+        default:
+            throw ArgumentReader.Failure(reason: "not a preset command")
         }
     }
 
@@ -101,7 +104,7 @@ extension Controller {
         let preset = Preset(name: name, notes: notes ?? previous?.notes, fade: previous?.fade, scene: state.scene)
         let before = (preset: state.preset, modified: state.modified)
         let store = store
-        let done = written(.save, args, from: peer, reply: OSCMessage("/preset/saved", [.string(name)]),
+        let done = written(.presetSave, args, from: peer, reply: OSCMessage("/preset/saved", [.string(name)]),
                            log: "saved preset '\(name)'") { state in
             guard state.preset == name, !store.pending.isPending(name) else { return }
             state.preset = before.preset.flatMap { store.exists($0) ? $0 : nil }
@@ -120,7 +123,7 @@ extension Controller {
                         from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
         let wasCurrent = state.preset == name
         let store = store
-        let done = written(.delete, args, from: peer, reply: OSCMessage("/preset/deleted", [.string(name)]),
+        let done = written(.presetDelete, args, from: peer, reply: OSCMessage("/preset/deleted", [.string(name)]),
                            log: "deleted preset '\(name)'") { state in
             if wasCurrent, state.preset == nil, store.exists(name) { state.preset = name }
         }
@@ -136,7 +139,7 @@ extension Controller {
                         from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
         let wasCurrent = state.preset == old
         let store = store
-        let done = written(.rename, args, from: peer,
+        let done = written(.presetRename, args, from: peer,
                            reply: OSCMessage("/preset/renamed", [.string(old), .string(new)]),
                            log: "renamed preset '\(old)' to '\(new)'") { state in
             if wasCurrent, state.preset == new, store.exists(old), !store.exists(new) { state.preset = old }
@@ -151,10 +154,10 @@ extension Controller {
     /// (on its thread): the sender is sent `reply`; or, if the write failed,
     /// `restore` puts the state back, under the lock, and the sender is sent
     /// `/error ,ss address reason`.
-    private func written(_ command: Target.PresetCommand, _ args: ArgumentReader, from peer: OSCPeer,
+    private func written(_ command: Command.Name, _ args: ArgumentReader, from peer: OSCPeer,
                          reply success: OSCMessage, log: String,
                          restore: @escaping @Sendable (inout RigState) -> Void) -> PresetStore.Completion {
-        let message = OSCMessage(Target.preset(command).commandAddress, args.arguments)
+        let message = OSCMessage(command.address, args.arguments)
         // Taken now, under the lock: `logger` changes while a timed bundle is rehearsed.
         let logger = logger
         return { [self] error in

@@ -12,13 +12,13 @@ extension Controller {
             return [.message(OSCMessage(addressSpace.address(target), value))]
         }
         switch target {
-        case .matrixClear:
+        case .command(.matrixClear):
             var changes: [Change] = []
             clearMatrix(into: &changes)
             submit(changes)
             logger.debug("\(peer) /matrix/clear")
             return []
-        case .status:
+        case .command(.status):
             // `access`: what the asking session may do (full, read-only, or
             // outputs: `/role` says which), so that a page or a layout can
             // show its controls as read-only.
@@ -30,7 +30,7 @@ extension Controller {
             let report = statusReport() + [("late_bundles", OSCArgument.int32(Int32(clamping: lateBundles))),
                                            ("access", .string(access))]
             return [.bundle(report.map { OSCMessage("/status/\($0.0)", [$0.1]) })]
-        case .ping:
+        case .command(.ping):
             return [.message(OSCMessage("/pong"))]
         default:
             return []
@@ -40,24 +40,21 @@ extension Controller {
     /// What a parameter is now, as its address carries it; nil for actions.
     func currentValue(_ target: Target) -> [OSCArgument]? {
         switch target {
-        case .parameter, .matrixMap, .safe:
+        case .parameter, .command(.matrixMap), .safe:
             return value(target, in: state)
         case .current(let number, let place, let form):
             return movingValue(.parameter(number, place, form))
-        case .delta, .touch, .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,
-             .metersUnsubscribe, .metersRate, .login, .logout, .role:
+        case .delta, .touch, .command, .recallPreset:
             return nil
         }
     }
 
-    /// A parameter's value as an address of `form` carries it.
+    /// A parameter's value as an address of `form` carries it (`Parameter+Forms`).
     func arguments(of value: Parameter.Value, in form: Target.Form) -> [OSCArgument] {
-        switch (value, form) {
-        case (.number(let gain), .decibels): [.float(FaderLaw.decibels(gain: gain))]
-        case (.number(let gain), .fader): [.float(Self.faderPosition(gain))]
-        case (.number(let number), _): [.float(number)]
-        case (.toggle(let on), _): [.int32(on ? 1 : 0)]
-        case (.text(let text), _): [.string(text)]
+        switch value {
+        case .number(let number): [.float(Parameter.Kind.level.number(number, in: form))]
+        case .toggle(let on): [.int32(on ? 1 : 0)]
+        case .text(let text): [.string(text)]
         }
     }
 
@@ -78,7 +75,7 @@ extension Controller {
                 if let value = value(form, in: state) { messages.append(OSCMessage(addressSpace.address(form), value)) }
             }
         }
-        if routing, let map = value(.matrixMap, in: state) { messages.append(OSCMessage("/matrix/map", map)) }
+        if routing, let map = value(.command(.matrixMap), in: state) { messages.append(OSCMessage("/matrix/map", map)) }
         return messages
     }
 
@@ -100,11 +97,6 @@ extension Controller {
             }
         }
         return targets
-    }
-
-    /// The fader position 0…1 of a gain (levels above +10 dB show as 1).
-    static func faderPosition(_ gain: Float) -> Float {
-        min(1, FaderLaw.position(gain: gain))
     }
 
     /// For each output, the input it takes at unity when that is its only

@@ -66,28 +66,24 @@ extension Controller {
     }
 
     /// Whether `target` is part of the mix of one of `role`'s outputs: a
-    /// crosspoint into it, one of its parameters but its name (level, mute,
-    /// delay), or its mix safe.
+    /// parameter the catalogue lets a performer change (`Parameter.Reach.mix`:
+    /// a crosspoint into the output, its level, mute and delay, not its
+    /// name) or a safe that does (the output's mix safe).
     private func mixes(_ target: Target, of role: Role) -> Bool {
         switch target {
         case .parameter(let number, let place, _), .delta(let number, let place, _):
-            switch place {
-            case .crosspoint(_, let m): return role.controls(output: m)
-            case .output(let m):
-                if case .text = catalogue.parameters[number].kind { return false }
-                return role.controls(output: m)
-            case .source, .master: return false
-            }
-        case .safe(.mix(let m)):
+            guard catalogue.parameters[number].reach == .mix, let m = Parameter.mixOutput(place) else { return false }
             return role.controls(output: m)
+        case .safe(let safe):
+            return Catalogue.safe(safe.kind).reach == .mix && role.controls(output: safe.channel)
         default:
             return false
         }
     }
 
     /// `/role`, `/login`, `/logout`.
-    func roleMessage(_ target: Target, _ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
-        switch target {
+    func roleMessage(_ name: Command.Name, _ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
+        switch name {
         case .login:
             return login(message, from: peer)
         case .logout:

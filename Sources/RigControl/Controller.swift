@@ -214,22 +214,8 @@ public final class Controller: @unchecked Sendable {
         let role = role(of: peer)
         guard permits(role, targets, message) else { return reject(message, role.refusal, from: peer) }
         if rehearsing && !Self.isRehearsed(targets, message) { return [] }
-        if let first = targets.first, [.login, .logout, .role].contains(first) {
-            guard targets.count == 1 else { return reject(message, "\(first.commandAddress) takes no patterns", from: peer) }
-            return roleMessage(first, message, from: peer)
-        }
-        if targets.first == .metersSubscribe || targets.first == .metersUnsubscribe {
-            return meterSubscription(targets[0] == .metersSubscribe, ArgumentReader(arguments: message.arguments),
-                                     message, from: peer)
-        }
         if case .touch? = targets.first {
             return touch(targets, message, from: peer)
-        }
-        if targets.first == .metersRate {
-            return meterRate(message, from: peer)
-        }
-        if targets.first == .subscribe || targets.first == .unsubscribe {
-            return subscription(targets[0] == .subscribe, ArgumentReader(arguments: message.arguments), message, from: peer)
         }
         if case .recallPreset(let name)? = targets.first {
             do {
@@ -238,13 +224,8 @@ public final class Controller: @unchecked Sendable {
                 return reject(message, error.reason, from: peer)
             }
         }
-        if case .preset(let command)? = targets.first {
-            guard targets.count == 1 else { return reject(message, "preset commands take no patterns", from: peer) }
-            do {
-                return try presetCommand(command, ArgumentReader(arguments: message.arguments), from: peer)
-            } catch {
-                return reject(message, error.reason, from: peer)
-            }
+        if let name = targets.first?.commandName, let replies = run(name, targets, message, from: peer) {
+            return replies
         }
         // `…/delta` without a step is no query: the check below refuses it.
         if message.arguments.isEmpty && targets.first?.isDelta != true {
@@ -283,70 +264,20 @@ public final class Controller: @unchecked Sendable {
     }
 
     /// Whether a message would change anything in the rig at `target` (refused to
-    /// read-only clients): everything with arguments but (un)subscribing,
-    /// logging in and out, and the actions.
+    /// read-only clients): a parameter or safe set, and the commands the
+    /// catalogue says change the rig (`Command.Effect`).
     func changes(_ target: Target, _ message: OSCMessage) -> Bool {
         switch target {
-        case .subscribe, .unsubscribe, .metersSubscribe, .metersUnsubscribe, .metersRate, .status, .ping,
-             .preset(.list), .preset(.current), .touch, .current, .login, .logout, .role: false
-        case .matrixClear, .preset, .recallPreset: true
-        default: !message.arguments.isEmpty
-        }
-    }
-
-    /// `/subscribe [i port]`: feedback to the sender's host at `port` (or to
-    /// where it sends from), starting with the whole state. `/unsubscribe [i port]` ends it.
-    /// (A number below 1024 is a button's, read before: Controller+Buttons.swift.)
-    private func subscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
-                              from peer: OSCPeer) -> [OSCPacket] {
-        guard let feedback else { return reject(message, "feedback is not available", from: peer) }
-        var port: Int?
-        do {
-            if let number = try args.optionalNumber(in: 1024...65535, usage: "[port]") { port = Int(number) }
-        } catch {
-            return reject(message, error.reason, from: peer)
-        }
-        if subscribe {
-            let (destination, subscription) = feedback.subscribeForFullState(peer, port: port)
-            admit(destination, .feedback)
-            // The full state (200,000 messages at 256x256, a fifth of a
-            // second to make) is made from a copy of the state, off the
-            // lock: other clients' messages do not wait for it, and the hub
-            // holds this subscriber's feedback until it is queued, so that
-            // what changes meanwhile wins.
-            let (copy, targets) = (state, allParameters())
-            fullStates.async { [self] in
-                feedback.publishFullState(feedbackMessages(for: targets, in: copy), to: destination,
-                                          subscription: subscription)
+        case .command(let name):
+            switch Catalogue.command(name).effect {
+            case .none: false
+            case .changes: true
+            case .changesWithArguments: !message.arguments.isEmpty
             }
-        } else {
-            sessions.end(feedback.unsubscribe(peer, port: port), .feedback)
+        case .recallPreset: true
+        case .touch, .current: false
+        case .parameter, .delta, .safe: !message.arguments.isEmpty
         }
-        return []
-    }
-
-    /// `/meters/subscribe [f rate]` (default 20 Hz, at most 60): meters to
-    /// where the sender sends from. `/meters/unsubscribe` ends them.
-    /// (A rate of 1 or less is a button's, read before: Controller+Buttons.swift.)
-    private func meterSubscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
-                                   from peer: OSCPeer) -> [OSCPacket] {
-        guard let meters else { return reject(message, "meters are not available", from: peer) }
-        guard subscribe else {
-            meters.unsubscribe(peer)
-            sessions.end(peer, .meters)
-            return []
-        }
-        guard args.arguments.count <= 1 else {
-            return reject(message, "expected [rate], got \(args.arguments.count) arguments", from: peer)
-        }
-        do {
-            let rate = args.arguments.isEmpty ? MeterStream.defaultRate : try args.number(at: 0)
-            meters.subscribe(peer, rate: min(max(rate, 1), MeterStream.highestRate))
-            admit(peer, .meters)
-        } catch {
-            return reject(message, error.reason, from: peer)
-        }
-        return []
     }
 
     /// Many replies (a wildcard query) travel in bundles that fit a datagram.
@@ -396,16 +327,15 @@ public final class Controller: @unchecked Sendable {
             // From the scene's value now: deltas earlier in the bundle have moved it.
             let (step, fade) = try args.stepAndFade()
             let parameter = catalogue.parameters[number]
-            let value = Self.stepped(parameter.kind, form, from: parameter.get(state.scene, place), by: step)
+            let value = parameter.kind.stepped(form, from: parameter.get(state.scene, place), by: step)
             return .set(number, place, value, fade: fade.map(Float.init))
         case .safe(let safe):
             return .safe(safe, try args.onOff())
-        case .matrixMap:
+        case .command(.matrixMap):
             return .map(try args.channelNumbers(in: 0...state.scene.inputCount, atMost: state.scene.outputCount))
         case .current:
             throw ArgumentReader.Failure(reason: "query only")
-        case .touch, .matrixClear, .status, .ping, .preset, .recallPreset, .subscribe, .unsubscribe, .metersSubscribe,
-             .metersUnsubscribe, .metersRate, .login, .logout, .role:
+        case .touch, .command, .recallPreset:
             // Touches and commands branch off before (an action's button is read first:
             // Controller+Buttons.swift); only a pattern mixing them with
             // parameters could come here.
@@ -414,25 +344,18 @@ public final class Controller: @unchecked Sendable {
     }
 
     /// A parameter's value (and fade) from the arguments, as its kind and
-    /// the address's form take it: a level in gain, dB or fader position.
+    /// the address's form take it (`Parameter+Forms`): a level in gain, dB
+    /// or fader position, a number in its range, on/off, a text.
     static func read(_ kind: Parameter.Kind, _ form: Target.Form,
                      _ args: ArgumentReader) throws(ArgumentReader.Failure) -> (Parameter.Value, Float?) {
-        switch (kind, form) {
-        case (.level, .decibels):
-            let (db, fade) = try args.valueAndFade(in: Double(FaderLaw.floorDecibels)...12)
-            return (.number(FaderLaw.gain(decibels: Float(db))), fade.map(Float.init))
-        case (.level, .fader):
-            let (position, fade) = try args.valueAndFade(in: 0...1)
-            return (.number(FaderLaw.gain(decibels: FaderLaw.decibels(position: Float(position)))), fade.map(Float.init))
-        case (.level, _):
-            let (gain, fade) = try args.valueAndFade(in: 0...4)
-            return (.number(Float(gain)), fade.map(Float.init))
-        case (.number(let range, _), _):
-            let (value, fade) = try args.valueAndFade(in: Double(range.lowerBound)...Double(range.upperBound))
-            return (.number(Float(value)), fade.map(Float.init))
-        case (.toggle, _):
+        switch kind {
+        case .level, .number:
+            let range = kind.range(form) ?? 0...0
+            let (number, fade) = try args.valueAndFade(in: Double(range.lowerBound)...Double(range.upperBound))
+            return (kind.value(number, in: form), fade.map(Float.init))
+        case .toggle:
             return (.toggle(try args.onOff()), nil)
-        case (.text(let maxLength), _):
+        case .text(let maxLength):
             return (.text(try args.name(maxLength: maxLength)), nil)
         }
     }

@@ -11,8 +11,6 @@ import SystemSupport
 /// subscriber's own rate. Levels are floored at −90 dBFS. Subscriptions last
 /// and are limited like feedback ones (`FeedbackHub`).
 public final class MeterStream: @unchecked Sendable {
-    public static let defaultRate = 20.0
-    public static let highestRate = 60.0
     static let floor: Float = -90
 
     public typealias Sender = @Sendable (OSCPacket, OSCPeer) -> Void

@@ -2,7 +2,7 @@ import Catalogue
 
 /// One concrete thing an OSC address names: a parameter of the catalogue
 /// at one place and in one of its address forms, a relative step of one, or
-/// one of the rig's commands. Channel numbers are 1-based.
+/// one of the catalogue's commands. Channel numbers are 1-based.
 public enum Target: Hashable, Sendable {
     /// Parameter number `parameter` of the catalogue, at `place`, written in `form`.
     case parameter(Int, Parameter.Place, Form)
@@ -15,63 +15,72 @@ public enum Target: Hashable, Sendable {
     /// Where that parameter is now, on its way while it fades
     /// (`ADDRESS/current`, query only).
     case current(Int, Parameter.Place, Form)
-    case matrixMap
-    case matrixClear
-    case status
-    case ping
-    case preset(PresetCommand)
-    case safe(Safe)
-    case subscribe
-    case unsubscribe
-    case metersSubscribe
-    case metersUnsubscribe
-    case metersRate
+    /// One of the catalogue's commands (`Catalogue+Commands.swift`).
+    case command(Command.Name)
     /// `/preset/recall/{name}`: a preset recalled by the name in its address.
     case recallPreset(String)
-    /// `/login ,s CODE`, `/logout`, `/role`: a session's role (Controller+Roles.swift).
-    case login
-    case logout
-    case role
+    case safe(Safe)
 
-    /// How a parameter's value is written: a level as linear gain, dB, or
-    /// console fader position 0…1; anything else plainly.
-    public enum Form: Hashable, Sendable, CaseIterable { case plain, linear, decibels, fader }
-
-    public enum PresetCommand: String, Hashable, Sendable, CaseIterable {
-        case save, recall, list, delete, rename, undo, current
-    }
+    public typealias Form = Parameter.Form
 
     /// A recall safe: the part keeps its live values through recalls. A
     /// mix safe keeps every crosspoint into its output (a performer's mix).
     public enum Safe: Hashable, Sendable {
         case source(Int), output(Int), master, mix(Int)
+
+        public var kind: RecallSafe.Kind {
+            switch self {
+            case .source: .source
+            case .output: .output
+            case .master: .master
+            case .mix: .mix
+            }
+        }
+
+        /// The channel it belongs to (1 for the master).
+        public var channel: Int {
+            switch self {
+            case .source(let n): n
+            case .output(let m), .mix(let m): m
+            case .master: 1
+            }
+        }
     }
 
     /// Whether it is a relative step (`…/delta`).
     public var isDelta: Bool { if case .delta = self { true } else { false } }
 
-    /// The address of a command (parameters: `AddressSpace.address`).
+    /// The command it is, if it is one.
+    public var commandName: Command.Name? { if case .command(let name) = self { name } else { nil } }
+
+    /// The catalogue's description of the command it is (a recall by name
+    /// is `/preset/recall` on a button).
+    var command: Command? {
+        switch self {
+        case .command(let name): Catalogue.command(name)
+        case .recallPreset: Catalogue.command(.presetRecall)
+        default: nil
+        }
+    }
+
+    /// The address of a command or safe (parameters: `AddressSpace.address`).
     var commandAddress: String {
         switch self {
         case .parameter, .delta, .touch, .current: ""
-        case .matrixMap: "/matrix/map"
-        case .matrixClear: "/matrix/clear"
-        case .status: "/status"
-        case .ping: "/ping"
-        case .preset(let command): "/preset/\(command.rawValue)"
-        case .safe(.source(let n)): "/safe/source/\(n)"
-        case .safe(.output(let m)): "/safe/output/\(m)"
-        case .safe(.master): "/safe/master"
-        case .safe(.mix(let m)): "/safe/mix/\(m)"
-        case .subscribe: "/subscribe"
-        case .unsubscribe: "/unsubscribe"
-        case .metersSubscribe: "/meters/subscribe"
-        case .metersUnsubscribe: "/meters/unsubscribe"
-        case .metersRate: "/meters/rate"
+        case .command(let name): name.address
+        case .safe(let safe): RecallSafe.address(safe.kind, "\(safe.channel)")
         case .recallPreset(let name): "/preset/recall/\(name)"
-        case .login: "/login"
-        case .logout: "/logout"
-        case .role: "/role"
+        }
+    }
+}
+
+extension Parameter.Place {
+    /// The strip place a safe belongs to (a mix safe: its output's).
+    static func of(_ safe: Target.Safe) -> Parameter.Place {
+        switch safe {
+        case .source(let n): .source(n)
+        case .output(let m), .mix(let m): .output(m)
+        case .master: .master
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalogue
 import FoundationEssentials
 import MixCore
 import Presets
@@ -7,13 +8,42 @@ struct PresetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preset",
         abstract: "Look at presets offline: list, show, validate, diff.",
+        discussion: """
+            Presets are read as the rig reads them: delays up to the rig's --max-delay-ms, taken from \
+            --max-delay-ms, else from the state file of the rig (--state, or --jack-name's default), else 500 ms.
+            """,
         subcommands: [List.self, Show.self, Validate.self, Diff.self])
 
     struct Location: ParsableArguments {
         @Option(help: "Directory of preset files (NAME.json).")
         var presets = "presets"
 
-        var store: PresetStore { PresetStore(directory: URL(fileURLWithPath: presets)) }
+        @Option(help: "The longest output delay presets may hold, in ms, as `serve --max-delay-ms` (default: the state file's, else 500).")
+        var maxDelayMs: Double?
+
+        @Option(help: "The rig's state file, for its --max-delay-ms (default: $XDG_STATE_HOME/crosspoint/<jack-name>.json).")
+        var state: String?
+
+        @Option(help: "The rig's JACK client name, for the default state file.")
+        var jackName = "crosspoint"
+
+        func validate() throws {
+            let range = Catalogue.longestDelays
+            if let maxDelayMs, !(Double(range.lowerBound)...Double(range.upperBound)).contains(maxDelayMs) {
+                throw ValidationError("--max-delay-ms must be 0-10000")
+            }
+        }
+
+        /// The catalogue the rig reads presets with.
+        var catalogue: Catalogue {
+            if let maxDelayMs { return Catalogue(longestDelay: Float(maxDelayMs)) }
+            let url = state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName)
+            let recorded = FileManager.default.contents(atPath: url.path)
+                .flatMap { RigState.longestDelay(in: $0, file: url.path) }
+            return Catalogue(longestDelay: recorded ?? Catalogue.defaultLongestDelay)
+        }
+
+        var store: PresetStore { PresetStore(directory: URL(fileURLWithPath: presets), catalogue: catalogue) }
     }
 
     struct List: ParsableCommand {
@@ -31,8 +61,9 @@ struct PresetCommand: ParsableCommand {
         @Argument(help: "The preset's name.") var name: String
 
         func run() throws {
-            let preset = try loadOrFail(location.store, name)
-            print(SceneTable(preset: preset).text)
+            let store = location.store
+            let preset = try loadOrFail(store, name)
+            print(SceneTable(preset: preset, catalogue: store.catalogue).text)
         }
     }
 
@@ -44,14 +75,15 @@ struct PresetCommand: ParsableCommand {
         @Argument(help: "Preset files to check.") var files: [String] = []
 
         func run() throws {
-            let paths = files.isEmpty ? location.store.names().map { location.store.url(for: $0).path } : files
+            let store = location.store
+            let paths = files.isEmpty ? store.names().map { store.url(for: $0).path } : files
             var failures = 0
             for path in paths {
                 guard let data = FileManager.default.contents(atPath: path) else {
                     print("\(path): cannot read"); failures += 1; continue
                 }
                 do {
-                    _ = try PresetCoding.decode(data, file: path)
+                    _ = try PresetCoding.decode(data, file: path, catalogue: store.catalogue)
                     print("\(path): ok")
                 } catch {
                     print(error)
@@ -69,9 +101,10 @@ struct PresetCommand: ParsableCommand {
         @Argument(help: "The preset recalled.") var to: String
 
         func run() throws {
-            let a = try loadOrFail(location.store, from), b = try loadOrFail(location.store, to)
+            let store = location.store
+            let a = try loadOrFail(store, from), b = try loadOrFail(store, to)
             let (target, skipped) = b.fitted(inputs: a.scene.inputCount, outputs: a.scene.outputCount)
-            let lines = SceneDifference(from: a.scene, to: target).lines
+            let lines = SceneDifference(from: a.scene, to: target, catalogue: store.catalogue).lines
             print(lines.isEmpty ? "no differences" : lines.joined(separator: "\n"))
             if !skipped.isEmpty { print("not applied to \(from)'s channels: \(skipped.joined(separator: "; "))") }
         }

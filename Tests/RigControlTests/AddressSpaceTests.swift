@@ -138,8 +138,8 @@ import Testing
                         "/preset/save/chorus"] {
             #expect(space.resolve(address) == .failure(.unknownAddress), "\(address)")
         }
-        #expect(space.resolve("/preset/recall") == .success([.preset(.recall)]))
-        #expect(space.resolve("/meters/rate") == .success([.metersRate]))
+        #expect(space.resolve("/preset/recall") == .success([.command(.presetRecall)]))
+        #expect(space.resolve("/meters/rate") == .success([.command(.metersRate)]))
     }
 
     @Test func errorsStillNameTheProblem() {

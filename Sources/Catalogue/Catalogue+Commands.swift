@@ -1,0 +1,135 @@
+/// The rig's commands: the one table of them (`Command`). A new command is
+/// an entry here and its handler in the controller (`Controller.run`).
+extension Catalogue {
+    /// The furthest a fade may go, in seconds (longer ones are cut to it).
+    public static let longestFade: Double = 3600
+    /// Meter rates a subscriber may ask for, per second; and the default.
+    public static let meterRates: ClosedRange<Double> = 1...60
+    public static let defaultMeterRate: Double = 20
+    /// Ports a subscriber may name (tablets never listen on privileged ones).
+    public static let subscriberPorts: ClosedRange<Double> = 1024...65535
+
+    /// Every command, in the order OSCQuery lists them. Only the channel
+    /// map's form depends on the rig's size (an i per output).
+    public static func commands(inputs: Int, outputs: Int) -> [Command] {
+        typealias Signature = Command.Signature
+        let ports = Self.subscriberPorts
+        let subscribeForms = [
+            Signature("i", [ports], "To this UDP port of the sender's host"), .button,
+            Signature("if", [ports, 0...1], "A port, then a button"),
+        ]
+        let portButton = Command.Button(own: ("[port]", { ($0 ?? 0) >= ports.lowerBound }))
+        let fade = 0...Self.longestFade
+        let rates = Self.meterRates
+        let scope = "sources, matrix, outputs, master, or a comma-separated list"
+        return [
+            Command(.matrixMap, "Channel map: for each output the input it takes at unity, 0 for none",
+                    Signature(typeTags: String(repeating: "i", count: outputs),
+                              range: Array(repeating: 0...Double(inputs), count: outputs),
+                              unit: Array(repeating: nil, count: outputs)), [],
+                    button: nil, effect: .changesWithArguments, movesAudio: true, hasValue: true),
+            Command(.matrixClear, "Every crosspoint to 0", effect: .changes, movesAudio: true, exact: true),
+            Command(.status, "Replies /status/… with the rig's state"),
+            Command(.ping, "Replies /pong"),
+            Command(.subscribe, "Feedback of every change, and the full state now, to the sender", .none, subscribeForms,
+                    button: portButton),
+            Command(.unsubscribe, "No more feedback to the sender", .none, subscribeForms, button: portButton),
+            Command(.metersSubscribe, "Meters to the sender, 20 times a second", .none, [
+                Signature("f", [rates], "At this rate per second (a rate is above 1; 1 or less is a button)"),
+                Signature("ff", [rates, 0...1], "A rate, then a button"),
+            ], button: Command.Button(own: ("[rate]", { ($0 ?? 0) > 1 }))),
+            Command(.metersUnsubscribe, "No more meters to the sender"),
+            Command(.metersRate, "Meters to the sender at this rate per second, whether subscribed or not",
+                    Signature(typeTags: "f", range: [rates], unit: [nil]), [], button: nil),
+            Command(.presetSave, "Save the scene as a preset", .text, [Signature("ss", [nil, nil], "A name and notes")],
+                    button: nil, effect: .changes),
+            Command(.presetRecall,
+                    "Recall a preset, fading over the preset's own time; /preset/recall/NAME recalls one on a button",
+                    .text, [
+                        Signature("sf", [nil, fade], "A name and a fade time", units: [nil, "time.second"]),
+                        Signature("ss", [nil, nil], "A name and a scope: \(scope)"),
+                        Signature("sfs", [nil, fade, nil], "A name, a fade time and a scope",
+                                  units: [nil, "time.second", nil]),
+                    ], button: nil, effect: .changes, movesAudio: true),
+            Command(.presetUndo, "Back to the scene before the last recall", .none, [
+                Signature("f", [fade], "Over this fade time (not 0: a lone 0 is a button's release)",
+                          units: ["time.second"]),
+                Signature("ff", [fade, 0...1], "A fade time, then a button", units: ["time.second", nil]),
+            ], button: Command.Button(own: ("[fade]", { $0.map { $0 != 0 } ?? false })), // NaN: a fade, refused as one
+                    effect: .changes, movesAudio: true),
+            Command(.presetList, "Replies /preset/list with every preset's name"),
+            Command(.presetCurrent,
+                    "Replies /preset/current with the last recalled preset and 1 if the scene changed since"),
+            Command(.presetDelete, "Delete a preset", .text, [], button: nil, effect: .changes),
+            Command(.presetRename, "Rename a preset (old name, new name)",
+                    Signature(typeTags: "ss", range: [nil, nil], unit: [nil, nil]), [], button: nil, effect: .changes),
+            Command(.login, "Log this session in with a code from the access file: it takes the code's role",
+                    .text, [], button: nil),
+            Command(.logout, "Back to the role of the address this session sends from"),
+            Command(.role, "Replies /role with this session's role: its name, its control (all, none or outputs), and its outputs"),
+        ]
+    }
+
+    /// A command's description, for what does not depend on the rig's size
+    /// (its button, effect, whether a pattern reaches it).
+    public static func command(_ name: Command.Name) -> Command {
+        commandTable[name] ?? Command(name, "")
+    }
+
+    private static let commandTable: [Command.Name: Command] =
+        Dictionary(uniqueKeysWithValues: commands(inputs: 1, outputs: 1).map { ($0.name, $0) })
+
+    /// The description of a kind of safe.
+    public static func safe(_ kind: RecallSafe.Kind) -> RecallSafe {
+        safes.first { $0.kind == kind } ?? RecallSafe(kind, "", display: .init(.toggle(label: ""), ""))
+    }
+
+    /// The recall safes, and the performer's mix safe: the parts of the
+    /// scene a recall or undo leaves as they are. Not in presets; kept in
+    /// the state file (docs/presets.md).
+    public static let safes: [RecallSafe] = [
+        RecallSafe(.source, "Recall safe for {strip}", display: .init(.toggle(label: "Safe"), "Recall safe {strip}")),
+        RecallSafe(.output, "Recall safe for {strip}", display: .init(.toggle(label: "Safe"), "Recall safe {strip}")),
+        RecallSafe(.master, "Recall safe for the master", display: .init(.toggle(label: "Safe"), "Recall safe master")),
+        RecallSafe(.mix, "Mix safe for {strip}: every crosspoint into it keeps its level through recalls and undo",
+                   reach: .mix, display: .init(.toggle(label: "Keep my mix"),
+                                               "Keep my mix on {strip} through preset recalls")),
+    ]
+}
+
+/// A safe: a part of the scene that keeps its live values through recalls
+/// and undo. `/safe/source/{n}`, `/safe/output/{m}`, `/safe/master`, and
+/// `/safe/mix/{m}` (every crosspoint into output m: a performer's mix,
+/// never reached by a pattern).
+public struct RecallSafe: Sendable {
+    public enum Kind: String, Sendable, CaseIterable { case source, output, master, mix }
+
+    public let kind: Kind
+    /// For OSCQuery, with `{strip}` as in `Parameter.Display`.
+    public let description: String
+    public let reach: Parameter.Reach
+    public let display: Parameter.Display
+
+    public init(_ kind: Kind, _ description: String, reach: Parameter.Reach = .engineer, display: Parameter.Display) {
+        self.kind = kind
+        self.description = description
+        self.reach = reach
+        self.display = display
+    }
+
+    /// The strip it sits on: a mix safe on its output's.
+    public var strip: Parameter.Strip {
+        switch kind {
+        case .source: .source
+        case .output, .mix: .output
+        case .master: .master
+        }
+    }
+
+    /// `/safe/source/{n}` with the channel written as `channel`.
+    public func address(_ channel: String) -> String { Self.address(kind, channel) }
+
+    public static func address(_ kind: Kind, _ channel: String) -> String {
+        kind == .master ? "/safe/master" : "/safe/\(kind.rawValue)/\(channel)"
+    }
+}

@@ -1,0 +1,92 @@
+import Catalogue
+import MixCore
+import SystemSupport
+
+/// A preset printed for people (`crosspoint preset show`): a table of every
+/// strip's parameters, a column per catalogue entry in catalogue order, the
+/// crosspoints in use, and the master. A new parameter gets its column with
+/// no code here.
+public struct SceneTable {
+    public let preset: Preset
+    public let catalogue: Catalogue
+
+    public init(preset: Preset, catalogue: Catalogue = Catalogue()) {
+        self.preset = preset
+        self.catalogue = catalogue
+    }
+
+    public var text: String {
+        let s = preset.scene
+        var lines = ["preset \(preset.name): \(s.inputCount) inputs, \(s.outputCount) outputs"
+                     + (preset.fade.map { ", recall fade \(Self.format(Double($0))) s" } ?? "")]
+        if let notes = preset.notes { lines.append("notes: \(notes)") }
+        lines.append("")
+        lines += table(.source, "source", catalogue.places(.source, inputs: s.inputCount, outputs: s.outputCount))
+        lines.append("")
+        lines.append("crosspoints in use (in -> out: dB)")
+        var any = false
+        for n in stride(from: 1, through: s.inputCount, by: 1) {
+            let row = stride(from: 1, through: s.outputCount, by: 1).filter { s.crosspoints[n, $0] != 0 }
+                .map { "\($0): \(Self.decibels(s.crosspoints[n, $0]))" }
+            if !row.isEmpty { lines.append("  in \(n) -> " + row.joined(separator: ", ")); any = true }
+        }
+        if !any { lines.append("  none") }
+        lines.append("")
+        lines += table(.output, "output", catalogue.places(.output, inputs: s.inputCount, outputs: s.outputCount))
+        lines.append("")
+        lines += table(.master, "master", [.master])
+        return lines.joined(separator: "\n")
+    }
+
+    /// A strip's rows: a header, then one row per place.
+    private func table(_ strip: Parameter.Strip, _ title: String, _ places: [Parameter.Place]) -> [String] {
+        let parameters = catalogue.numbers(of: strip).map { catalogue.parameters[$0] }
+        let widths = parameters.map(Self.width)
+        var lines = [Self.pad(title, 8) + zip(parameters, widths).map { Self.pad(Self.heading($0), $1) }.joined()]
+        for place in places {
+            let cells = zip(parameters, widths).map { parameter, width in
+                Self.pad(Self.cell(parameter, parameter.get(preset.scene, place)), width)
+            }
+            lines.append(Self.pad(place == .master ? "" : "\(place.channel)", 8) + cells.joined())
+        }
+        return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+    }
+
+    /// A column's heading: "dB" for a level, a delay's unit after its name.
+    public static func heading(_ parameter: Parameter) -> String {
+        switch parameter.kind {
+        case .level: "dB"
+        case .number(_, let unit) where unit == "time.ms": "\(parameter.name) ms"
+        default: parameter.name
+        }
+    }
+
+    static func width(_ parameter: Parameter) -> Int {
+        switch parameter.kind {
+        case .text: 18
+        case .level, .number: max(8, heading(parameter).count + 1)
+        case .toggle: max(5, parameter.name.count + 1)
+        }
+    }
+
+    /// A value for people: a level in dB, a toggle as its label or "-".
+    static func cell(_ parameter: Parameter, _ value: Parameter.Value) -> String {
+        switch value {
+        case .number(let number): parameter.isLevel ? decibels(number) : format(Double(number))
+        case .toggle(let on):
+            if case .toggle(let label) = parameter.display.control, on { label } else { on ? "on" : "-" }
+        case .text(let text): text
+        }
+    }
+
+    /// A level in dB for people: "off" for silence, one decimal otherwise.
+    static func decibels(_ gain: Float) -> String {
+        gain <= 0 ? "off" : cFormat("%+.1f", FaderLaw.decibels(gain: gain))
+    }
+
+    static func format(_ value: Double) -> String { cFormat("%g", value) }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

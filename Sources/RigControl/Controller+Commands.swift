@@ -1,0 +1,117 @@
+import Catalogue
+import OSC
+
+/// The handlers of the catalogue's commands (`Catalogue+Commands.swift`),
+/// by name: each reads its arguments (the button already read:
+/// Controller+Buttons.swift) and answers. The address, the forms, who may
+/// send it and whether a timed bundle rehearses it are the table's.
+extension Controller {
+    /// Runs a command the message names first; nil for those the general
+    /// path answers as queries or sets as values (`/status`, `/ping`,
+    /// `/matrix/clear` on a press, `/matrix/map`).
+    func run(_ name: Command.Name, _ targets: [Target], _ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket]? {
+        switch name {
+        case .login, .logout, .role:
+            guard targets.count == 1 else { return reject(message, "\(name.address) takes no patterns", from: peer) }
+            return roleMessage(name, message, from: peer)
+        case .metersSubscribe, .metersUnsubscribe:
+            return meterSubscription(name == .metersSubscribe, ArgumentReader(arguments: message.arguments), message,
+                                     from: peer)
+        case .metersRate:
+            return meterRate(message, from: peer)
+        case .subscribe, .unsubscribe:
+            return subscription(name == .subscribe, ArgumentReader(arguments: message.arguments), message, from: peer)
+        case .presetSave, .presetRecall, .presetUndo, .presetList, .presetCurrent, .presetDelete, .presetRename:
+            guard targets.count == 1 else { return reject(message, "preset commands take no patterns", from: peer) }
+            do throws(ArgumentReader.Failure) {
+                return try presetCommand(name, ArgumentReader(arguments: message.arguments), from: peer)
+            } catch {
+                return reject(message, error.reason, from: peer)
+            }
+        case .matrixMap, .matrixClear, .status, .ping:
+            return nil
+        }
+    }
+
+    /// `/subscribe [i port]`: feedback to the sender's host at `port` (or to
+    /// where it sends from), starting with the whole state. `/unsubscribe [i port]` ends it.
+    /// (A number below 1024 is a button's, read before: Controller+Buttons.swift.)
+    func subscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
+                              from peer: OSCPeer) -> [OSCPacket] {
+        guard let feedback else { return reject(message, "feedback is not available", from: peer) }
+        var port: Int?
+        do {
+            if let number = try args.optionalNumber(in: Catalogue.subscriberPorts, usage: "[port]") { port = Int(number) }
+        } catch {
+            return reject(message, error.reason, from: peer)
+        }
+        if subscribe {
+            let (destination, subscription) = feedback.subscribeForFullState(peer, port: port)
+            admit(destination, .feedback)
+            // The full state (200,000 messages at 256x256, a fifth of a
+            // second to make) is made from a copy of the state, off the
+            // lock: other clients' messages do not wait for it, and the hub
+            // holds this subscriber's feedback until it is queued, so that
+            // what changes meanwhile wins.
+            let (copy, targets) = (state, allParameters())
+            fullStates.async { [self] in
+                feedback.publishFullState(feedbackMessages(for: targets, in: copy), to: destination,
+                                          subscription: subscription)
+            }
+        } else {
+            sessions.end(feedback.unsubscribe(peer, port: port), .feedback)
+        }
+        return []
+    }
+
+    /// `/meters/subscribe [f rate]` (default 20 Hz, at most 60): meters to
+    /// where the sender sends from. `/meters/unsubscribe` ends them.
+    /// (A rate of 1 or less is a button's, read before: Controller+Buttons.swift.)
+    func meterSubscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
+                                   from peer: OSCPeer) -> [OSCPacket] {
+        guard let meters else { return reject(message, "meters are not available", from: peer) }
+        guard subscribe else {
+            meters.unsubscribe(peer)
+            sessions.end(peer, .meters)
+            return []
+        }
+        guard args.arguments.count <= 1 else {
+            return reject(message, "expected [rate], got \(args.arguments.count) arguments", from: peer)
+        }
+        do {
+            let rate = args.arguments.isEmpty ? Catalogue.defaultMeterRate : try args.number(at: 0)
+            meters.subscribe(peer, rate: min(max(rate, Catalogue.meterRates.lowerBound), Catalogue.meterRates.upperBound))
+            admit(peer, .meters)
+        } catch {
+            return reject(message, error.reason, from: peer)
+        }
+        return []
+    }
+
+
+    /// `/meters/rate f RATE`: meters to the sender at RATE per second, 1…60,
+    /// whether or not it was subscribed (a new rate replaces the old). Unlike
+    /// `/meters/subscribe`, which clamps, a rate outside the range is refused:
+    /// nothing here can be a button's value, so a wrong number is a mistake.
+    func meterRate(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
+        guard let meters else { return reject(message, "meters are not available", from: peer) }
+        do {
+            meters.subscribe(peer, rate: try Self.meterRate(ArgumentReader(arguments: message.arguments)))
+            admit(peer, .meters)
+        } catch {
+            return reject(message, error.reason, from: peer)
+        }
+        return []
+    }
+
+    private static func meterRate(_ args: ArgumentReader) throws(ArgumentReader.Failure) -> Double {
+        guard args.arguments.count == 1 else {
+            throw ArgumentReader.Failure(reason: "expected 1 argument (rate per second), got \(args.arguments.count)")
+        }
+        let rate = try args.number(at: 0)
+        guard Catalogue.meterRates.contains(rate) else {
+            throw ArgumentReader.Failure(reason: "rate \(rate) out of range (\(Int(Catalogue.meterRates.lowerBound))-\(Int(Catalogue.meterRates.upperBound)))")
+        }
+        return rate
+    }
+}
