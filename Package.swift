@@ -99,7 +99,8 @@ let package = Package(
 
         // The control page (HTML, CSS, JavaScript under page/), embedded in the
         // binary at build time by the EmbedPage plugin and its EmbedFiles tool.
-        .target(name: "ControlPage", exclude: ["page"], plugins: ["EmbedPage"]),
+        .target(name: "ControlPage", dependencies: ["Catalogue", "SystemSupport"], exclude: ["page"],
+                plugins: ["EmbedPage"]),
         .executableTarget(name: "EmbedFiles"),
         .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["EmbedFiles"]),
 
@@ -132,6 +133,10 @@ let package = Package(
 
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "Catalogue", "SystemSupport"], swiftSettings: kernelFlags),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "Catalogue", "OSC", "Presets", "Access"]),
+        .testTarget(name: "CatalogueTests", dependencies: [
+            "Catalogue", "ControlPage", "MixCore", "OSC", "Presets", "RigControl",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "OSC", "Presets"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "Catalogue"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle", "SystemSupport"]),

@@ -119,7 +119,9 @@ final class Rig {
                 // A WebSocket is a client session like any other.
                 onPacket: { controller.handle($0, from: $1) },
                 onClose: { controller.depart($0) },
-                page: ControlPage.files.mapValues { OSCQueryPageFile(contentType: $0.contentType, text: $0.text) })
+                page: ControlPage.files.mapValues { OSCQueryPageFile(contentType: $0.contentType, text: $0.text) }
+                    .merging([PageDescription.path: OSCQueryPageFile(contentType: "application/json",
+                                                                     text: PageDescription.json(catalogue))]) { $1 })
         }
         webSockets.withLock { $0 = discovery }
         controller.feedback = feedback

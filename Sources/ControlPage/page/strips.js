@@ -1,9 +1,12 @@
-// Channel strips: sources (name, mute, solo, polarity, safe, pan, fader with
-// input meter), outputs (name, mute, safe, delay, fader with output meter)
-// and the master. Built from the rig's size (/status/inputs, /outputs).
+// Channel strips, built from the rig's catalogue (catalogue.js): for each
+// source, output and the master, its entries on the engineer's page, laid
+// out by control kind: the number, text fields (the name), toggles (mute,
+// solo, polarity, safe), pans, number fields (delay), then the fader with
+// the strip's meter. Built from the rig's size (/status/inputs, /outputs).
 
 import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';
+import { entries, fill } from './catalogue.js';
 import './elements/xp-fader.js';
 import './elements/xp-pan.js';
 import './elements/xp-switch.js';
@@ -50,59 +53,58 @@ function boundInput(address, { type = 'text', label, placeholder = '', numeric =
   return input;
 }
 
-function toggle(address, label, title) {
-  return element('xp-switch', { 'data-address': address, label, 'aria-label': title, class: `switch-${label.toLowerCase()}` });
+/**
+ * One control of an entry at a place, by its kind. `meter`: the strip's
+ * meter kind beside a fader ("input", "output") or null.
+ */
+export const controls = {
+  text(entry, address, title, n, strip) {
+    return boundInput(address, { label: title, placeholder: fill(entry.placeholder, strip, n),
+                                 maxlength: String(entry.maxLength ?? 64) });
+  },
+  toggle(entry, address, title) {
+    return element('xp-switch', { 'data-address': address, label: entry.label, 'aria-label': title,
+                                  class: `switch-${String(entry.label).toLowerCase().replaceAll(' ', '-')}` });
+  },
+  pan(entry, address, title) {
+    return element('xp-pan', { 'data-address': address, 'aria-label': title });
+  },
+  number(entry, address, title) {
+    return element('label', { class: `number-field ${entry.name}` }, [
+      boundInput(address, { type: 'number', label: title, numeric: true, min: String(entry.min ?? ''),
+                            max: String(entry.max ?? ''), step: String(entry.step ?? 'any'), inputmode: 'decimal' }),
+      ` ${entry.suffix ?? ''}`,
+    ]);
+  },
+  fader(entry, address, title, n, strip, meter) {
+    const parts = [element('xp-fader', { 'data-address': address, 'aria-label': title })];
+    if (meter) parts.push(element('xp-meter', { kind: meter, channel: String(n) }));
+    return element('div', { class: 'level' }, parts);
+  },
+};
+
+/** The order a strip shows its controls in, by kind; toggles grouped in one row. */
+const layout = ['text', 'toggle', 'pan', 'number', 'fader'];
+
+/** A strip ("source", "output", "master") at channel n, from the catalogue's entries for the engineer's page. */
+export function strip(kind, n, meter) {
+  const shown = entries(kind, 'engineer');
+  const label = kind === 'master' ? 'Master' : fill('{Strip}', kind, n);
+  const parts = [element('div', { class: 'number' }, [kind === 'master' ? 'Master' : `${kind === 'source' ? 'In' : 'Out'} ${n}`])];
+  for (const control of layout) {
+    const made = shown.filter((entry) => entry.control === control)
+      .map((entry) => controls[control](entry, fill(entry.address, kind, n), fill(entry.title, kind, n), n, kind, meter));
+    if (made.length === 0) continue;
+    parts.push(...(control === 'toggle' ? [element('div', { class: 'switches' }, made)] : made));
+  }
+  const attributes = { class: `strip ${kind}`, 'aria-label': label };
+  if (kind !== 'master') attributes['data-channel'] = String(n);
+  return element('section', attributes, parts);
 }
 
-function level(address, meterKind, channel, title) {
-  const fader = element('xp-fader', { 'data-address': address, 'aria-label': title });
-  const parts = [fader];
-  if (meterKind) parts.push(element('xp-meter', { kind: meterKind, channel: String(channel) }));
-  return element('div', { class: 'level' }, parts);
-}
-
-export function sourceStrip(n) {
-  return element('section', { class: 'strip source', 'data-channel': String(n), 'aria-label': `Source ${n}` }, [
-    element('div', { class: 'number' }, [`In ${n}`]),
-    boundInput(`/source/${n}/name`, { label: `Source ${n} name`, placeholder: `in ${n}`, maxlength: '64' }),
-    element('div', { class: 'switches' }, [
-      toggle(`/source/${n}/mute`, 'M', `Mute source ${n}`),
-      toggle(`/source/${n}/solo`, 'S', `Solo source ${n}`),
-      toggle(`/source/${n}/invert`, 'Ø', `Invert polarity of source ${n}`),
-      toggle(`/safe/source/${n}`, 'Safe', `Recall safe source ${n}`),
-    ]),
-    element('xp-pan', { 'data-address': `/source/${n}/pan`, 'aria-label': `Source ${n} pan` }),
-    level(`/source/${n}/fader`, 'input', n, `Source ${n} level`),
-  ]);
-}
-
-export function outputStrip(m) {
-  return element('section', { class: 'strip output', 'data-channel': String(m), 'aria-label': `Output ${m}` }, [
-    element('div', { class: 'number' }, [`Out ${m}`]),
-    boundInput(`/output/${m}/name`, { label: `Output ${m} name`, placeholder: `out ${m}`, maxlength: '64' }),
-    element('div', { class: 'switches' }, [
-      toggle(`/output/${m}/mute`, 'M', `Mute output ${m}`),
-      toggle(`/safe/output/${m}`, 'Safe', `Recall safe output ${m}`),
-    ]),
-    element('label', { class: 'delay' }, [
-      boundInput(`/output/${m}/delay`, { type: 'number', label: `Output ${m} delay in ms`, numeric: true,
-                                         min: '0', step: '0.1', inputmode: 'decimal' }),
-      ' ms',
-    ]),
-    level(`/output/${m}/fader`, 'output', m, `Output ${m} level`),
-  ]);
-}
-
-export function masterStrip() {
-  return element('section', { class: 'strip master', 'aria-label': 'Master' }, [
-    element('div', { class: 'number' }, ['Master']),
-    element('div', { class: 'switches' }, [
-      toggle('/master/mute', 'M', 'Mute master'),
-      toggle('/safe/master', 'Safe', 'Recall safe master'),
-    ]),
-    level('/master/fader', null, 0, 'Master level'),
-  ]);
-}
+export const sourceStrip = (n) => strip('source', n, 'input');
+export const outputStrip = (m) => strip('output', m, 'output');
+export const masterStrip = () => strip('master', 0, null);
 
 /** Fills the containers for a rig of this size; again only when it changed. */
 export function buildStrips(sources, outputs, inputs, outputCount) {

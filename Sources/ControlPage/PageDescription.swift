@@ -1,0 +1,79 @@
+import Catalogue
+import SystemSupport
+
+/// What the page builds its controls from: the catalogue's parameters and
+/// safes, strip by strip, with how each is shown (`Parameter.Display`),
+/// served beside the page as `catalogue.json`. The page has no list of
+/// parameters of its own: a new catalogue entry of an existing control kind
+/// appears on it with no page code (docs/page.md, "Built from the catalogue").
+///
+///     { "strips": { "source": [ENTRY…], "output": […], "master": […] },
+///       "matrix": ENTRY }
+///
+/// An entry: `name`; `address`, with `{n}` for the channel; `control`
+/// (fader, pan, number, toggle, text); `title`, with `{strip}` ("source 3")
+/// and `{Strip}` ("Source 3"); `pages` it is on (`engineer`, and `mix` for
+/// what a performer's role may change on its outputs); and by control:
+/// `label` (toggle), `min`/`max` (pan, number), `step`/`suffix` (number),
+/// `placeholder`/`maxLength` (text).
+public enum PageDescription {
+    /// The file's path under the page, as served (`/page/catalogue.json`).
+    public static let path = "catalogue.json"
+
+    public static func json(_ catalogue: Catalogue) -> String {
+        var strips: [String] = []
+        for (strip, key) in [(Parameter.Strip.source, "source"), (.output, "output"), (.master, "master")] {
+            let prefix = strip == .master ? "/master" : "/\(key)/{n}"
+            var entries = catalogue.numbers(of: strip).map { number in
+                entry(catalogue.parameters[number], prefix)
+            }
+            entries += Catalogue.safes.filter { $0.strip == strip }.map(entry)
+            strips.append("\(JSONText.quoted(key)): [\n    " + entries.joined(separator: ",\n    ") + "\n  ]")
+        }
+        let crosspoint = catalogue.numbers(of: .crosspoint).first.map { entry(catalogue.parameters[$0], "/matrix/{n}/{m}") }
+        return "{\n\"strips\": {\n  " + strips.joined(separator: ",\n  ") + "\n},\n\"matrix\": " + (crosspoint ?? "null") + "\n}\n"
+    }
+
+    static func entry(_ parameter: Parameter, _ prefix: String) -> String {
+        let control = parameter.display.control
+        // A level is shown at its fader form.
+        let form: Parameter.Form = control == .fader ? .fader : parameter.kind.forms[0]
+        let leaf = Parameter.leaf(parameter.name, form)
+        var fields = [("name", JSONText.quoted(parameter.name)),
+                      ("address", JSONText.quoted(leaf.isEmpty ? prefix : "\(prefix)/\(leaf)"))]
+        fields += common(parameter.display, pages: parameter.reach == .mix ? ["engineer", "mix"] : ["engineer"])
+        switch (control, parameter.kind) {
+        case (.pan, .number(let range, _)):
+            fields += [("min", number(range.lowerBound)), ("max", number(range.upperBound))]
+        case (.number(let step, let suffix), .number(let range, let unit)):
+            fields += [("min", number(range.lowerBound)), ("max", number(range.upperBound)), ("step", number(step)),
+                       ("suffix", JSONText.quoted(suffix)), ("unit", JSONText.quoted(unit))]
+        case (.text(let placeholder), .text(let maxLength)):
+            fields += [("placeholder", JSONText.quoted(placeholder)), ("maxLength", "\(maxLength)")]
+        default:
+            break
+        }
+        return object(fields)
+    }
+
+    static func entry(_ safe: RecallSafe) -> String {
+        let fields = [("name", JSONText.quoted(safe.kind == .mix ? "mix-safe" : "safe")), ("address", JSONText.quoted(safe.address("{n}")))]
+            + common(safe.display, pages: safe.reach == .mix ? ["mix"] : ["engineer"])
+        return object(fields)
+    }
+
+    private static func common(_ display: Parameter.Display, pages: [String]) -> [(String, String)] {
+        var fields = [("control", JSONText.quoted(display.control.name)), ("title", JSONText.quoted(display.title)),
+                      ("pages", "[" + pages.map(JSONText.quoted).joined(separator: ", ") + "]")]
+        if case .toggle(let label) = display.control { fields.append(("label", JSONText.quoted(label))) }
+        return fields
+    }
+
+    private static func object(_ fields: [(String, String)]) -> String {
+        "{ " + fields.map { "\(JSONText.quoted($0.0)): \($0.1)" }.joined(separator: ", ") + " }"
+    }
+
+    private static func number(_ value: Float) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? "\(Int(value))" : "\(value)"
+    }
+}

@@ -1,0 +1,121 @@
+import Catalogue
+import ControlPage
+import Foundation
+import Logging
+import MixCore
+import OSC
+import Presets
+import RigControl
+import Testing
+
+/// The catalogue is the one description of the rig: every entry reaches
+/// every place derived from it. Each test fails for an entry that has no
+/// preset field, no OSCQuery node, no page control, or no `preset show` /
+/// `preset diff` row, so a new entry cannot silently miss one.
+@Suite struct CatalogueStructureTests {
+    let catalogue = Catalogue(longestDelay: 2000)
+
+    /// A value other than the parameter's default, in its range.
+    static func other(_ parameter: Parameter) -> Parameter.Value {
+        switch parameter.kind {
+        case .level: .number(0.5)
+        case .number(let range, _): .number(range.upperBound)
+        case .toggle: .toggle(!parameter.defaultValue.isOn)
+        case .text: .text("changed")
+        }
+    }
+
+    /// The first place of a strip on a 2x2 rig.
+    func place(_ strip: Parameter.Strip) -> Parameter.Place {
+        catalogue.places(strip, inputs: 2, outputs: 2)[0]
+    }
+
+    @Test func everyParameterIsAFieldOfPresetsAndComesBackFromOne() throws {
+        for parameter in catalogue.parameters {
+            var scene = Scene(inputs: 2, outputs: 2)
+            let where_ = place(parameter.strip)
+            parameter.set(&scene, where_, Self.other(parameter))
+            let data = PresetCoding.encode(Preset(name: "x", scene: scene), catalogue: catalogue)
+            let text = String(decoding: data, as: UTF8.self)
+            let field = parameter.strip == .crosspoint ? "\"volume\"" : "\"\(parameter.name)\":"
+            #expect(text.contains(field), "\(parameter.strip) \(parameter.name) has no field in presets")
+            let read = try PresetCoding.decode(data, file: "x.json", catalogue: catalogue)
+            #expect(parameter.get(read.scene, where_) == Self.other(parameter), "\(parameter.strip) \(parameter.name)")
+        }
+    }
+
+    @Test func everyParameterHasADiffLineAndATableColumn() {
+        for parameter in catalogue.parameters {
+            var scene = Scene(inputs: 2, outputs: 2)
+            parameter.set(&scene, place(parameter.strip), Self.other(parameter))
+            let lines = SceneDifference(from: Scene(inputs: 2, outputs: 2), to: scene, catalogue: catalogue).lines
+            #expect(lines.count == 1, "\(parameter.strip) \(parameter.name): \(lines)")
+            guard parameter.strip != .crosspoint else { continue }
+            let table = SceneTable(preset: Preset(name: "x", scene: scene), catalogue: catalogue).text
+            #expect(table.contains(SceneTable.heading(parameter)), "\(parameter.strip) \(parameter.name) has no column")
+        }
+    }
+
+    @Test func everyParameterFormAndCommandIsAnOSCQueryNode() {
+        let scene = Scene(inputs: 2, outputs: 2)
+        let controller = Controller(
+            state: RigState(scene: scene), mixer: Mixer(scene: scene, catalogue: catalogue, panLaw: .balance,
+                                                        layout: OutputLayout(outputs: 2)),
+            catalogue: catalogue,
+            store: PresetStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("none")),
+            smoothingSeconds: 0.02, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        var described: [String: ParameterDescription] = [:]
+        controller.describeAddresses { described[$0.address] = $0 }
+        for (number, parameter) in catalogue.parameters.enumerated() {
+            for form in parameter.kind.forms {
+                let address = controller.addressSpace.address(.parameter(number, place(parameter.strip), form))
+                let node = described[address]
+                #expect(node != nil, "\(address) is not described")
+                #expect(node?.signature.typeTags == String(parameter.kind.typeTag), "\(address)")
+                #expect(node?.signature.unit == [parameter.kind.unit(form)], "\(address)")
+            }
+        }
+        for command in Catalogue.commands(inputs: 2, outputs: 2) {
+            #expect(described[command.address] != nil, "\(command.address) is not described")
+        }
+        for safe in Catalogue.safes {
+            #expect(described[safe.address("1")] != nil, "\(safe.address("1")) is not described")
+        }
+    }
+
+    /// The page builds its controls from `catalogue.json`: every parameter
+    /// and safe of a strip is in it, and the page has a builder for the
+    /// control kind of each.
+    @Test func everyParameterHasAPageControlOfItsKind() throws {
+        let json = PageDescription.json(catalogue)
+        let description = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let strips = try #require(description["strips"] as? [String: [[String: Any]]])
+        let page = try #require(ControlPage.files["strips.js"]?.text)
+        let builders = page.split(separator: "\n").drop { !$0.hasPrefix("export const controls = {") }
+            .prefix { $0 != "};" }.joined(separator: "\n")
+        for kind in Parameter.Control.allNames {
+            #expect(builders.contains("  \(kind)(entry"), "strips.js has no builder for \(kind) controls")
+        }
+        for parameter in catalogue.parameters where parameter.strip != .crosspoint {
+            let key = "\(parameter.strip)"
+            let entry = strips[key]?.first { $0["name"] as? String == parameter.name }
+            #expect(entry?["control"] as? String == parameter.display.control.name, "\(key) \(parameter.name)")
+            #expect((entry?["pages"] as? [String])?.contains("engineer") == true, "\(key) \(parameter.name)")
+        }
+        for safe in Catalogue.safes {
+            let entries = strips["\(safe.strip)"] ?? []
+            #expect(entries.contains { $0["address"] as? String == safe.address("{n}") }, "\(safe.kind) safe")
+        }
+        #expect((description["matrix"] as? [String: Any])?["address"] as? String == "/matrix/{n}/{m}/fader")
+    }
+
+    /// Which parameters a performer's role may change is the catalogue's
+    /// word, and only on parameters that belong to one output.
+    @Test func onlyAnOutputsOwnParametersReachAPerformersMix() {
+        for parameter in catalogue.parameters where parameter.reach == .mix {
+            #expect(parameter.strip == .output || parameter.strip == .crosspoint, "\(parameter.strip) \(parameter.name)")
+        }
+        let mixable = catalogue.parameters.filter { $0.reach == .mix }.map { "\($0.strip) \($0.name)" }
+        #expect(mixable == ["crosspoint ", "output volume", "output mute", "output delay"])
+    }
+}
