@@ -33,6 +33,9 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+import osc  # tools/lib/osc.py
+
 HEADING = "## Feedback fan-out"
 TARGET = "feedback fan-out"
 SUBSCRIBERS = 64
@@ -52,51 +55,6 @@ SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 RECEIVE_BUFFER = 4 * 1024 * 1024  # net.core.rmem_max on the build machine
 # Feedback is over when nothing has arrived for this long: far more than the 33 ms a coalesced value waits.
 QUIET_SECONDS = 0.5
-
-
-# ---------------------------------------------------------------- OSC by hand
-
-def osc_string(text):
-    data = text.encode() + b"\0"
-    return data + b"\0" * (-len(data) % 4)
-
-
-def osc_message(address, *floats):
-    return osc_string(address) + osc_string("," + "f" * len(floats)) + b"".join(struct.pack(">f", x) for x in floats)
-
-
-def read_string(data, offset):
-    end = data.index(b"\0", offset)
-    return data[offset:end].decode(errors="replace"), (end + 4) & ~3
-
-
-ARGUMENT_READERS = {
-    "f": lambda d, o: (struct.unpack_from(">f", d, o)[0], o + 4),
-    "i": lambda d, o: (struct.unpack_from(">i", d, o)[0], o + 4),
-    "d": lambda d, o: (struct.unpack_from(">d", d, o)[0], o + 8),
-    "h": lambda d, o: (struct.unpack_from(">q", d, o)[0], o + 8),
-    "s": read_string,
-    "T": lambda d, o: (True, o),
-    "F": lambda d, o: (False, o),
-}
-
-
-def decode_packet(data):
-    """Every message of a packet, bundles opened (nested ones too), as (address, arguments)."""
-    if data.startswith(b"#bundle\0"):
-        messages, offset = [], 16  # "#bundle\0" and the time tag
-        while offset + 4 <= len(data):
-            (size,) = struct.unpack_from(">i", data, offset)
-            messages += decode_packet(data[offset + 4:offset + 4 + size])
-            offset += 4 + size
-        return messages
-    address, offset = read_string(data, 0)
-    tags, offset = read_string(data, offset)
-    arguments = []
-    for tag in tags[1:]:
-        value, offset = ARGUMENT_READERS[tag](data, offset)
-        arguments.append(value)
-    return [(address, arguments)]
 
 
 # ---------------------------------------------------------------- the triangle wave
@@ -134,7 +92,7 @@ def drag(port, start_ns, seconds):
         delay = (due - time.time_ns()) / 1e9
         if delay > 0:
             time.sleep(delay)
-        message = osc_message(f"/source/{k}/fader", position(phase(k, i)))
+        message = osc.message(f"/source/{k}/fader", position(phase(k, i)))
         sent[k].append(time.time_ns())  # read just before the send: what the delay counts from
         sockets[k].sendto(message, ("127.0.0.1", port))
     print(json.dumps({str(k): times for k, times in sent.items()}))
@@ -178,7 +136,7 @@ class Subscribers:
 
     def subscribe(self):
         for s in self.sockets:
-            s.sendto(osc_message("/subscribe"), ("127.0.0.1", self.port))
+            s.sendto(osc.message("/subscribe"), ("127.0.0.1", self.port))
 
     def read(self):
         poller = select.epoll()
@@ -235,10 +193,9 @@ class Subscribers:
 
 def status(port):
     """The rig's /status, as {name: value}."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.settimeout(2)
-        s.sendto(osc_message("/status"), ("127.0.0.1", port))
-        return {address.rsplit("/", 1)[-1]: args[0] for address, args in decode_packet(s.recv(65536)) if args}
+    with osc.Client(port, timeout=2) as client:
+        client.send("/status")
+        return {address.rsplit("/", 1)[-1]: args[0] for address, args in client.receive() if args}
 
 
 # ---------------------------------------------------------------- CPU and drops
@@ -326,7 +283,7 @@ def arrivals(records):
     for n, kernel_ns, _, data in records:
         datagrams[n] = datagrams.get(n, 0) + 1
         largest = max(largest, len(data))
-        for address, args in decode_packet(data):
+        for address, args in osc.decode(data):
             messages[n] = messages.get(n, 0) + 1
             parts = address.split("/")
             if len(parts) == 4 and parts[1] == "source" and parts[3] == "fader" and args:

@@ -28,8 +28,6 @@ import argparse
 import json
 import os
 import signal
-import socket
-import struct
 import sys
 import tempfile
 import shutil
@@ -42,85 +40,12 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+from osc import Client as OSCClient  # tools/lib/osc.py
+
 CHROMIUM = os.environ.get("CROSSPOINT_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CROSSPOINT_CHROMEDRIVER", "/usr/bin/chromedriver")
 TIMEOUT = 20.0
-
-
-# --- A small OSC client over UDP: another client of the rig ----------------
-
-def _osc_string(text):
-    data = text.encode() + b"\0"
-    return data + b"\0" * (-len(data) % 4)
-
-
-def osc_encode(address, *args):
-    tags, payload = ",", b""
-    for arg in args:
-        if isinstance(arg, bool) or isinstance(arg, int):
-            tags += "i"; payload += struct.pack(">i", int(arg))
-        elif isinstance(arg, float):
-            tags += "f"; payload += struct.pack(">f", arg)
-        else:
-            tags += "s"; payload += _osc_string(str(arg))
-    return _osc_string(address) + _osc_string(tags) + payload
-
-
-def _read_string(data, at):
-    end = data.index(b"\0", at)
-    return data[at:end].decode(), (end + 4) & ~3
-
-
-def osc_decode(data, out):
-    if data.startswith(b"#bundle"):
-        at = 16
-        while at + 4 <= len(data):
-            (size,) = struct.unpack(">i", data[at:at + 4])
-            osc_decode(data[at + 4:at + 4 + size], out)
-            at += 4 + size
-        return out
-    address, at = _read_string(data, 0)
-    tags, at = _read_string(data, at)
-    args = []
-    for tag in tags[1:]:
-        if tag == "i":
-            args.append(struct.unpack(">i", data[at:at + 4])[0]); at += 4
-        elif tag == "f":
-            args.append(struct.unpack(">f", data[at:at + 4])[0]); at += 4
-        elif tag == "s":
-            text, at = _read_string(data, at); args.append(text)
-        else:
-            break
-    out.append((address, args))
-    return out
-
-
-class OSCClient:
-    def __init__(self, port, host="127.0.0.1", bind="127.0.0.1"):
-        self.target = (host, port)
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind((bind, 0))
-        self.sock.settimeout(0.2)
-
-    def send(self, address, *args):
-        self.sock.sendto(osc_encode(address, *args), self.target)
-
-    def query(self, address, timeout=5.0):
-        """The rig's answer to a query (the address with no arguments)."""
-        self.send(address)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                data, _ = self.sock.recvfrom(65536)
-            except socket.timeout:
-                continue
-            for got, args in osc_decode(data, []):
-                if got == address:
-                    return args
-        return None
-
-    def close(self):
-        self.sock.close()
 
 
 # --- The browser ------------------------------------------------------------
