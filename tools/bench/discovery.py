@@ -32,6 +32,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 import osc  # tools/lib/osc.py
+from procstat import rss_kib
 
 HEADING = "## Discovery (OSCQuery)"
 TARGET = "discovery"
@@ -72,11 +73,6 @@ def get(port, path, compressed=False, connection=None):
     if response.getheader("Content-Encoding") == "gzip":
         body = gzip.decompress(body)
     return elapsed, wire, body
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        return int(re.search(r"^VmRSS:\s+(\d+)", f.read(), re.M).group(1))
 
 
 class Pinger:

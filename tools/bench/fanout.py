@@ -35,6 +35,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 import osc  # tools/lib/osc.py
+from common import load_average
+from procstat import cpu_by_thread, thread_cpu, udp_drops
 
 HEADING = "## Feedback fan-out"
 TARGET = "feedback fan-out"
@@ -198,45 +200,7 @@ def status(port):
         return {address.rsplit("/", 1)[-1]: args[0] for address, args in client.receive() if args}
 
 
-# ---------------------------------------------------------------- CPU and drops
-
-def thread_cpu(pid):
-    """CPU ns so far of each thread of a process, by thread id, with a label: the thread's name, and
-    "main thread", or "real-time" for SCHED_FIFO/SCHED_RR (JACK's process thread under jackd -R).
-    Unnamed threads carry the process's name."""
-    threads = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                ns = int(f.read().split()[0])
-            with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                stat = f.read()
-        except (OSError, ValueError):
-            continue  # the thread ended meanwhile
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        policy = int(stat[stat.rindex(")") + 2:].split()[38])  # field 41 of proc(5)
-        role = ", main thread" if int(tid) == pid else ", real-time" if policy in (1, 2) else ""
-        threads[int(tid)] = (f"`{name}`{role}", ns)
-    return threads
-
-
-def cpu_by_thread(before, after):
-    """CPU ns of each thread between two thread_cpu readings (a thread that started meanwhile counts whole)."""
-    return {tid: (label, ns - before.get(tid, (label, 0))[1]) for tid, (label, ns) in after.items()}
-
-
-def udp_drops(ports):
-    """The kernel's count of datagrams dropped on the IPv4 UDP sockets bound to these ports (/proc/net/udp)."""
-    wanted = {f"{p:04X}": p for p in ports}
-    drops = {}
-    with open("/proc/net/udp") as f:
-        for line in f.readlines()[1:]:
-            fields = line.split()
-            port = wanted.get(fields[1].split(":")[1])
-            if port is not None:
-                drops[port] = drops.get(port, 0) + int(fields[-1])
-    return drops
-
+# ---------------------------------------------------------------- CPU
 
 def measure_cpu(pid, start_ns, seconds):
     """The process's CPU per thread and the wall time over [start_ns, start_ns + seconds]."""
@@ -383,10 +347,6 @@ def cpu_percent(window):
 
 
 # ---------------------------------------------------------------- the benchmark
-
-def load_average():
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
 
 def fanout_benchmarks(binary, workdir, rig_class, rounds, seconds, log, sizes=SIZES):
     """The benchmark on a rig of each size in turn."""

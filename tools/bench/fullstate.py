@@ -26,7 +26,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 import osc  # tools/lib/osc.py
-from fanout import load_average, udp_drops
+from common import load_average
+from procstat import udp_drops
 
 HEADING = "## Full state on /subscribe"
 TARGET = "full state"
