@@ -21,14 +21,18 @@ Against the real `crosspoint serve` on a private jackd, at 8x8, 64x64 and
 import gzip
 import http.client
 import json
+import os
 import re
 import socket
 import statistics
-import struct
 import subprocess
 import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+import osc  # tools/lib/osc.py
+from procstat import rss_kib
 
 HEADING = "## Discovery (OSCQuery)"
 TARGET = "discovery"
@@ -37,15 +41,6 @@ ROUNDS = 5
 LEAF_REQUESTS = 200
 LISTEN_COMMANDS = 100
 PING_INTERVAL = 0.005
-
-
-def osc_message(address, *arguments):
-    def pad(data):
-        return data + b"\0" * (4 - len(data) % 4)
-    tags = "," + "".join("i" if isinstance(a, int) else "f" if isinstance(a, float) else "s" for a in arguments)
-    body = b"".join(struct.pack(">i", a) if isinstance(a, int) else struct.pack(">f", a) if isinstance(a, float)
-                    else pad(a.encode()) for a in arguments)
-    return pad(address.encode()) + pad(tags.encode()) + body
 
 
 def http_port(log_path, timeout=20):
@@ -80,11 +75,6 @@ def get(port, path, compressed=False, connection=None):
     return elapsed, wire, body
 
 
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        return int(re.search(r"^VmRSS:\s+(\d+)", f.read(), re.M).group(1))
-
-
 class Pinger:
     """Pings the rig over UDP every PING_INTERVAL and times each `/pong`, in a process of its own (this
     file run as `discovery.py ping PORT`): in this one, the reading of a 40 MB answer would hold Python's
@@ -112,7 +102,7 @@ def ping_until_told(osc_port):
     client = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     client.bind(("127.0.0.1", 0))
     client.settimeout(1)
-    ping = osc_message("/ping")
+    ping = osc.message("/ping")
     times = []
     told = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.readline(), told.set()), daemon=True).start()
@@ -138,7 +128,7 @@ def listen_seconds(port):
         started = time.perf_counter()
         for n in range(LISTEN_COMMANDS):
             ws.send('{"COMMAND":"LISTEN","DATA":"/matrix/1/%d"}' % (n % 8 + 1))
-        ws.send(osc_message("/ping"))
+        ws.send(osc.message("/ping"))
         while True:
             frame = ws.recv(timeout=30)
             if isinstance(frame, bytes) and frame.startswith(b"/pong"):

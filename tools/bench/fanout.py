@@ -33,6 +33,11 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+import osc  # tools/lib/osc.py
+from common import load_average
+from procstat import cpu_by_thread, thread_cpu, udp_drops
+
 HEADING = "## Feedback fan-out"
 TARGET = "feedback fan-out"
 SUBSCRIBERS = 64
@@ -52,51 +57,6 @@ SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 RECEIVE_BUFFER = 4 * 1024 * 1024  # net.core.rmem_max on the build machine
 # Feedback is over when nothing has arrived for this long: far more than the 33 ms a coalesced value waits.
 QUIET_SECONDS = 0.5
-
-
-# ---------------------------------------------------------------- OSC by hand
-
-def osc_string(text):
-    data = text.encode() + b"\0"
-    return data + b"\0" * (-len(data) % 4)
-
-
-def osc_message(address, *floats):
-    return osc_string(address) + osc_string("," + "f" * len(floats)) + b"".join(struct.pack(">f", x) for x in floats)
-
-
-def read_string(data, offset):
-    end = data.index(b"\0", offset)
-    return data[offset:end].decode(errors="replace"), (end + 4) & ~3
-
-
-ARGUMENT_READERS = {
-    "f": lambda d, o: (struct.unpack_from(">f", d, o)[0], o + 4),
-    "i": lambda d, o: (struct.unpack_from(">i", d, o)[0], o + 4),
-    "d": lambda d, o: (struct.unpack_from(">d", d, o)[0], o + 8),
-    "h": lambda d, o: (struct.unpack_from(">q", d, o)[0], o + 8),
-    "s": read_string,
-    "T": lambda d, o: (True, o),
-    "F": lambda d, o: (False, o),
-}
-
-
-def decode_packet(data):
-    """Every message of a packet, bundles opened (nested ones too), as (address, arguments)."""
-    if data.startswith(b"#bundle\0"):
-        messages, offset = [], 16  # "#bundle\0" and the time tag
-        while offset + 4 <= len(data):
-            (size,) = struct.unpack_from(">i", data, offset)
-            messages += decode_packet(data[offset + 4:offset + 4 + size])
-            offset += 4 + size
-        return messages
-    address, offset = read_string(data, 0)
-    tags, offset = read_string(data, offset)
-    arguments = []
-    for tag in tags[1:]:
-        value, offset = ARGUMENT_READERS[tag](data, offset)
-        arguments.append(value)
-    return [(address, arguments)]
 
 
 # ---------------------------------------------------------------- the triangle wave
@@ -134,7 +94,7 @@ def drag(port, start_ns, seconds):
         delay = (due - time.time_ns()) / 1e9
         if delay > 0:
             time.sleep(delay)
-        message = osc_message(f"/source/{k}/fader", position(phase(k, i)))
+        message = osc.message(f"/source/{k}/fader", position(phase(k, i)))
         sent[k].append(time.time_ns())  # read just before the send: what the delay counts from
         sockets[k].sendto(message, ("127.0.0.1", port))
     print(json.dumps({str(k): times for k, times in sent.items()}))
@@ -178,7 +138,7 @@ class Subscribers:
 
     def subscribe(self):
         for s in self.sockets:
-            s.sendto(osc_message("/subscribe"), ("127.0.0.1", self.port))
+            s.sendto(osc.message("/subscribe"), ("127.0.0.1", self.port))
 
     def read(self):
         poller = select.epoll()
@@ -235,51 +195,12 @@ class Subscribers:
 
 def status(port):
     """The rig's /status, as {name: value}."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.settimeout(2)
-        s.sendto(osc_message("/status"), ("127.0.0.1", port))
-        return {address.rsplit("/", 1)[-1]: args[0] for address, args in decode_packet(s.recv(65536)) if args}
+    with osc.Client(port, timeout=2) as client:
+        client.send("/status")
+        return {address.rsplit("/", 1)[-1]: args[0] for address, args in client.receive() if args}
 
 
-# ---------------------------------------------------------------- CPU and drops
-
-def thread_cpu(pid):
-    """CPU ns so far of each thread of a process, by thread id, with a label: the thread's name, and
-    "main thread", or "real-time" for SCHED_FIFO/SCHED_RR (JACK's process thread under jackd -R).
-    Unnamed threads carry the process's name."""
-    threads = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                ns = int(f.read().split()[0])
-            with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                stat = f.read()
-        except (OSError, ValueError):
-            continue  # the thread ended meanwhile
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        policy = int(stat[stat.rindex(")") + 2:].split()[38])  # field 41 of proc(5)
-        role = ", main thread" if int(tid) == pid else ", real-time" if policy in (1, 2) else ""
-        threads[int(tid)] = (f"`{name}`{role}", ns)
-    return threads
-
-
-def cpu_by_thread(before, after):
-    """CPU ns of each thread between two thread_cpu readings (a thread that started meanwhile counts whole)."""
-    return {tid: (label, ns - before.get(tid, (label, 0))[1]) for tid, (label, ns) in after.items()}
-
-
-def udp_drops(ports):
-    """The kernel's count of datagrams dropped on the IPv4 UDP sockets bound to these ports (/proc/net/udp)."""
-    wanted = {f"{p:04X}": p for p in ports}
-    drops = {}
-    with open("/proc/net/udp") as f:
-        for line in f.readlines()[1:]:
-            fields = line.split()
-            port = wanted.get(fields[1].split(":")[1])
-            if port is not None:
-                drops[port] = drops.get(port, 0) + int(fields[-1])
-    return drops
-
+# ---------------------------------------------------------------- CPU
 
 def measure_cpu(pid, start_ns, seconds):
     """The process's CPU per thread and the wall time over [start_ns, start_ns + seconds]."""
@@ -326,7 +247,7 @@ def arrivals(records):
     for n, kernel_ns, _, data in records:
         datagrams[n] = datagrams.get(n, 0) + 1
         largest = max(largest, len(data))
-        for address, args in decode_packet(data):
+        for address, args in osc.decode(data):
             messages[n] = messages.get(n, 0) + 1
             parts = address.split("/")
             if len(parts) == 4 and parts[1] == "source" and parts[3] == "fader" and args:
@@ -426,10 +347,6 @@ def cpu_percent(window):
 
 
 # ---------------------------------------------------------------- the benchmark
-
-def load_average():
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
 
 def fanout_benchmarks(binary, workdir, rig_class, rounds, seconds, log, sizes=SIZES):
     """The benchmark on a rig of each size in turn."""

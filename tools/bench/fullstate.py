@@ -17,13 +17,17 @@ arrives is kept until nothing more has for a while.
   and its safe; `/matrix/map`), messages received (each address once), the
   values of the crosspoints set, and the kernel's drop count for the socket.
 """
+import os
 import socket
 import statistics
-import struct
+import sys
 import threading
 import time
 
-from fanout import decode_packet, load_average, osc_message, udp_drops
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+import osc  # tools/lib/osc.py
+from common import load_average
+from procstat import udp_drops
 
 HEADING = "## Full state on /subscribe"
 TARGET = "full state"
@@ -77,13 +81,13 @@ def udp_round(port):
     receiver = UDPReceiver()
     try:
         started = time.monotonic_ns()
-        receiver.sock.sendto(osc_message("/subscribe"), ("127.0.0.1", port))
+        receiver.sock.sendto(osc.message("/subscribe"), ("127.0.0.1", port))
         records = receiver.until_quiet()
         drops = udp_drops([receiver.sock.getsockname()[1]]).get(receiver.sock.getsockname()[1], 0)
-        receiver.sock.sendto(osc_message("/unsubscribe"), ("127.0.0.1", port))
+        receiver.sock.sendto(osc.message("/unsubscribe"), ("127.0.0.1", port))
     finally:
         receiver.close()
-    messages = [m for _, data in records for m in decode_packet(data)]
+    messages = [m for _, data in records for m in osc.decode(data)]
     seconds = (records[-1][0] - started) / 1e9 if records else float("nan")
     first = (records[0][0] - started) / 1e9 if records else float("nan")
     return {"seconds": seconds, "first": first, "datagrams": len(records), "messages": messages, "drops": drops}
@@ -92,9 +96,9 @@ def udp_round(port):
 def tcp_round(port):
     with socket.create_connection(("127.0.0.1", port)) as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
-        request = osc_message("/subscribe")
+        request = osc.frame(osc.message("/subscribe"))
         started = time.monotonic_ns()
-        sock.sendall(struct.pack(">i", len(request)) + request)
+        sock.sendall(request)
         sock.settimeout(QUIET_SECONDS)
         chunks, first, last = [], None, started
         while True:
@@ -107,16 +111,10 @@ def tcp_round(port):
             chunks.append(chunk)
             last = time.monotonic_ns()
             first = first or last
-        bye = osc_message("/unsubscribe")
-        sock.sendall(struct.pack(">i", len(bye)) + bye)
-    stream, offset, packets = b"".join(chunks), 0, 0
-    messages = []
-    while offset + 4 <= len(stream):
-        (size,) = struct.unpack_from(">i", stream, offset)
-        messages += decode_packet(stream[offset + 4:offset + 4 + size])
-        offset += 4 + size
-        packets += 1
-    return {"seconds": (last - started) / 1e9, "first": ((first or last) - started) / 1e9, "datagrams": packets,
+        sock.sendall(osc.frame(osc.message("/unsubscribe")))
+    packets, _ = osc.unframe(b"".join(chunks))
+    messages = [m for packet in packets for m in osc.decode(packet)]
+    return {"seconds": (last - started) / 1e9, "first": ((first or last) - started) / 1e9, "datagrams": len(packets),
             "messages": messages, "drops": 0}
 
 
@@ -153,7 +151,7 @@ def fullstate_benchmarks(binary, workdir, rig_class, rounds, log, sizes=SIZES):
             rig.serve(binary, size, size, 0, f"serve-fullstate-{size}")
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
                 for address, value in SET.items():
-                    s.sendto(osc_message(address, value), ("127.0.0.1", rig.osc_port))
+                    s.sendto(osc.message(address, value), ("127.0.0.1", rig.osc_port))
             time.sleep(0.5)
             measured = {"udp": [], "tcp": []}
             for r in range(rounds):

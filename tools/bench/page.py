@@ -21,11 +21,16 @@ Selenium (chromium, chromium-driver, selenium from PyPI), headless:
   tone on every input: Chrome's `TaskDuration` (CDP `Performance.getMetrics`,
   main-thread task time) over BUSY_SECONDS, as a share of the window.
 """
+import os
 import socket
 import statistics
+import sys
 import time
 
 import discovery
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+import osc  # tools/lib/osc.py
 
 HEADING = "## Control page (headless Chromium)"
 TARGET = "control page"
@@ -99,7 +104,7 @@ def change_delays(driver, osc_port):
     for k in range(CHANGES):
         position = round(0.2 + 0.6 * k / CHANGES, 4)
         sent[position] = time.time() * 1000
-        client.sendto(discovery.osc_message("/source/1/fader", float(position)), ("127.0.0.1", osc_port))
+        client.sendto(osc.message("/source/1/fader", float(position)), ("127.0.0.1", osc_port))
         time.sleep(CHANGE_INTERVAL)
     time.sleep(0.5)
     stamps = driver.execute_script("return window.__probe.stamps")

@@ -24,7 +24,7 @@ Scenarios:
               then until the page has role --role; the views seen
   screenshot  names set, a login, the mix view at 390x844 saved to --out
 
-Everything it starts is ended by PID on exit (page_check.Browsers).
+Everything it starts is ended by PID on exit (page_driver.Browsers).
 """
 import json
 import os
@@ -39,8 +39,11 @@ from selenium.webdriver.common.actions.mouse_button import MouseButton
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_check import Browsers, OSCClient, argument_parser, attribute, connection, element, keys, near, print_report, \
+from page_driver import Browsers, argument_parser, attribute, connection, element, keys, near, print_report, \
     rig_value, scroll_to, slider_now, wait_until
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+from osc import Client as OSCClient  # tools/lib/osc.py
 
 PHONE = (390, 844)
 

@@ -1,0 +1,192 @@
+"""What the page drivers (page_check.py, mix_check.py) share: headless Chromium instances that
+are ended by PID, finding, reading and operating the page's controls by their OSC address, the rig's
+value of an address (over OSC, tools/lib/osc.py), the command line every driver takes, and its
+report (one JSON line)."""
+import argparse
+import json
+import os
+import shutil
+import signal
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+CHROMIUM = os.environ.get("CROSSPOINT_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CROSSPOINT_CHROMEDRIVER", "/usr/bin/chromedriver")
+TIMEOUT = 20.0
+
+
+class Browsers:
+    """Headless Chromium instances, each with its own profile; quit() ends
+    every process they started, by PID."""
+
+    def __init__(self):
+        self.drivers = []
+        self.profiles = []
+        self.pids = set()
+
+    def open(self, url):
+        profile = tempfile.mkdtemp(prefix="crosspoint-page-")
+        self.profiles.append(profile)
+        options = Options()
+        options.binary_location = CHROMIUM
+        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,900", f"--user-data-dir={profile}",
+                     "--disable-background-timer-throttling", "--disable-renderer-backgrounding"):
+            options.add_argument(flag)
+        # The console, for what the page's Content-Security-Policy refused.
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = Service(executable_path=CHROMEDRIVER)
+        driver = webdriver.Chrome(service=service, options=options)
+        self.drivers.append(driver)
+        self.pids.add(service.process.pid)
+        self.pids.update(descendants(service.process.pid))
+        driver.get(url)
+        return driver
+
+    def quit(self):
+        for driver in self.drivers:
+            try:
+                self.pids.update(descendants(driver.service.process.pid))
+            except Exception:
+                pass
+        for driver in self.drivers:
+            try:
+                driver.quit()
+            except Exception:
+                pass
+        for pid in self.pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for profile in self.profiles:
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+def descendants(pid):
+    """Every process below pid, from /proc."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def wait_until(predicate, timeout=TIMEOUT, interval=0.02):
+    """Polls predicate until it returns something truthy; returns the last value."""
+    deadline = time.monotonic() + timeout
+    value = predicate()
+    while not value and time.monotonic() < deadline:
+        time.sleep(interval)
+        value = predicate()
+    return value
+
+
+def attribute(driver, address, name):
+    return driver.execute_script(
+        "const e = document.querySelector(`[data-address=\"${arguments[0]}\"]`);"
+        "return e ? e.getAttribute(arguments[1]) : null;", address, name)
+
+
+def element(driver, address):
+    return driver.find_element(By.CSS_SELECTOR, f'[data-address="{address}"]')
+
+
+def connection(driver):
+    return driver.execute_script("return document.documentElement.dataset.connection")
+
+
+def wait_loaded(driver):
+    """Until the page is connected and has built its strips."""
+    return wait_until(lambda: connection(driver) == "open" and driver.execute_script(
+        "return document.querySelectorAll('xp-fader[data-address^=\"/source/\"]').length > 0"
+        " && document.querySelectorAll('#presets .preset-list').length > 0"))
+
+
+def keys(driver, address, *pressed):
+    target = element(driver, address)
+    driver.execute_script("arguments[0].focus()", target)
+    ActionChains(driver).send_keys(*pressed).perform()
+
+
+SNAPSHOT = """
+const read = (sel, fn) => Object.fromEntries([...document.querySelectorAll(sel)].map(e => [e.dataset.address, fn(e)]));
+return {
+  connection: document.documentElement.dataset.connection,
+  access: document.documentElement.dataset.access ?? null,
+  size: document.documentElement.dataset.size ?? null,
+  names: read('input[data-address$="/name"]', e => e.value),
+  sliders: read('[role="slider"][data-address]', e => ({
+      now: Number(e.getAttribute('aria-valuenow')), text: e.getAttribute('aria-valuetext'),
+      min: e.getAttribute('aria-valuemin'), max: e.getAttribute('aria-valuemax'),
+      disabled: e.getAttribute('aria-disabled'), tabindex: e.getAttribute('tabindex')})),
+  switches: read('[role="switch"][data-address]', e => ({
+      checked: e.getAttribute('aria-checked'), disabled: e.getAttribute('aria-disabled')})),
+  cells: read('xp-matrix .cell', e => ({
+      pressed: e.getAttribute('aria-pressed'), label: e.getAttribute('aria-label'),
+      disabled: e.getAttribute('aria-disabled')})),
+  presets: [...document.querySelectorAll('[data-address^="/preset/recall/"]')].map(e => e.dataset.address),
+  current: document.querySelector('#presets .current-name')?.textContent ?? null,
+  status: Object.fromEntries([...document.querySelectorAll('[data-status]')].map(e => [e.dataset.status, e.textContent])),
+};
+"""
+
+
+def snapshot(driver):
+    return driver.execute_script(SNAPSHOT)
+
+
+def slider_now(driver, address):
+    value = attribute(driver, address, "aria-valuenow")
+    return None if value is None else float(value)
+
+
+def near(a, b, tolerance=1e-3):
+    return a is not None and b is not None and abs(a - b) <= tolerance
+
+
+def scroll_to(driver, address):
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element(driver, address))
+
+
+def rig_value(osc, address):
+    reply = osc.query(address)
+    return reply[0] if reply else None
+
+
+def print_report(scenario, result, browsers):
+    """Prints a scenario's result as one JSON line, with the browsers' console errors."""
+    try:
+        result["console_errors"] = [entry["message"] for driver in browsers.drivers
+                                    for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    except Exception:
+        pass
+    print(json.dumps({"scenario": scenario, **result}), flush=True)
+
+
+def argument_parser(doc, scenarios):
+    """The arguments every page driver takes: a scenario, the rig's ports, the browser's host."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("scenario", choices=sorted(scenarios))
+    parser.add_argument("--http-port", type=int, required=True)
+    parser.add_argument("--osc-port", type=int, required=True)
+    parser.add_argument("--host", default="127.0.0.1", help="the address the browser loads the page from")
+    return parser
+
