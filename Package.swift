@@ -58,14 +58,20 @@ let package = Package(
         // OSC values, address patterns, and the liblo server and client.
         .target(name: "OSC", dependencies: ["CLiblo", "SystemSupport"]),
 
+        // Strict JSON, once: the reader (every field's type checked, errors
+        // naming the file and field), the files' line layout, the compact
+        // stream, escaping. For presets, the state file, the access file,
+        // OSCQuery and the page's description.
+        .target(name: "JSON"),
+
         // Preset files and the saved rig state: format, strict reading, atomic writing.
         .target(name: "Presets", dependencies: [
-            "MixCore", "Catalogue", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "Catalogue", "JSON", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Who may do what: roles, the access file (`serve --access`), codes
         // and the limit on guessing them.
-        .target(name: "Access", dependencies: ["OSC", "Presets"]),
+        .target(name: "Access", dependencies: ["OSC", "JSON"]),
 
         // The control side: the authoritative rig state and the OSC address space.
         .target(name: "RigControl", dependencies: [
@@ -81,7 +87,7 @@ let package = Package(
         // over a WebSocket on the same port (Hummingbird), access control;
         // zlib for gzip answers.
         .target(name: "OSCQuery", dependencies: [
-            "OSC", "SystemSupport", "CZlib",
+            "OSC", "JSON", "SystemSupport", "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -99,7 +105,7 @@ let package = Package(
 
         // The control page (HTML, CSS, JavaScript under page/), embedded in the
         // binary at build time by the EmbedPage plugin and its EmbedFiles tool.
-        .target(name: "ControlPage", dependencies: ["Catalogue", "SystemSupport"], exclude: ["page"],
+        .target(name: "ControlPage", dependencies: ["Catalogue", "JSON"], exclude: ["page"],
                 plugins: ["EmbedPage"]),
         .executableTarget(name: "EmbedFiles"),
         .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["EmbedFiles"]),
@@ -137,8 +143,8 @@ let package = Package(
             "Catalogue", "ControlPage", "MixCore", "OSC", "Presets", "RigControl",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "AccessTests", dependencies: ["Access", "OSC", "Presets"]),
-        .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "Catalogue"]),
+        .testTarget(name: "AccessTests", dependencies: ["Access", "OSC", "JSON"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "Catalogue", "JSON"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle", "SystemSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "OSCQueryTests", dependencies: [

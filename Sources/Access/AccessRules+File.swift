@@ -1,3 +1,4 @@
+import JSON
 import FoundationEssentials
 import OSC
 import Presets
@@ -14,15 +15,15 @@ extension AccessRules {
     static let nameLength = 1...32
 
     /// Reads the file at `path` for a rig of `outputs` outputs.
-    public static func load(path: String, outputs: Int) throws(PresetError) -> AccessRules {
+    public static func load(path: String, outputs: Int) throws(FileError) -> AccessRules {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PresetError(file: path, "cannot be read (missing, or not permitted)")
+            throw FileError(file: path, "cannot be read (missing, or not permitted)")
         }
         return try decode(data, file: path, outputs: outputs)
     }
 
-    public static func decode(_ data: Data, file: String, outputs: Int) throws(PresetError) -> AccessRules {
-        try PresetCoding.read(data, file: file) { (root) throws(PresetError) -> AccessRules in
+    public static func decode(_ data: Data, file: String, outputs: Int) throws(FileError) -> AccessRules {
+        try PresetCoding.read(data, file: file) { (root) throws(FileError) -> AccessRules in
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: ["version", "roles", "clients"])
             try refuseRepeatedKeys(fields, at: "", reader: reader)
@@ -87,7 +88,7 @@ extension AccessRules {
     }
 
     private static func readRoles(_ value: JSONValue, reader: FieldReader,
-                                  outputs: Int) throws(PresetError) -> [String: Role] {
+                                  outputs: Int) throws(FileError) -> [String: Role] {
         guard let object = value.object else { throw reader.error("roles", "expected an object, got \(value.kind)") }
         let entries = object.entries
         guard !entries.isEmpty else { throw reader.error("roles", "no roles") }
@@ -112,7 +113,7 @@ extension AccessRules {
     }
 
     private static func readControl(_ value: JSONValue, at: String, reader: FieldReader,
-                                    outputs: Int) throws(PresetError) -> Role.Control {
+                                    outputs: Int) throws(FileError) -> Role.Control {
         if let word = value.string {
             switch word {
             case "all": return .all
@@ -138,7 +139,7 @@ extension AccessRules {
 
     /// A key given twice in an object: JSON readers disagree on which one
     /// counts, so a file that says who may do what must not have one.
-    private static func refuseRepeatedKeys(_ object: JSONObject, at: String, reader: FieldReader) throws(PresetError) {
+    private static func refuseRepeatedKeys(_ object: JSONObject, at: String, reader: FieldReader) throws(FileError) {
         var seen: Set<String> = []
         for (key, _) in object.entries where !seen.insert(key).inserted {
             throw reader.error(at.isEmpty ? escaped(key) : "\(at).\(escaped(key))", "given twice")

@@ -1,5 +1,5 @@
 import Catalogue
-import SystemSupport
+import JSON
 
 /// What the page builds its controls from: the catalogue's parameters and
 /// safes, strip by strip, with how each is shown (`Parameter.Display`),

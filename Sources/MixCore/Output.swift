@@ -1,5 +1,5 @@
 /// One output channel's strip, after the matrix and before the master.
-public struct Output: Equatable, Sendable, Codable {
+public struct Output: Equatable, Sendable {
     /// Linear gain, 0…4 (1 = unity).
     public var volume: Float = 1
     public var mute = false

@@ -1,5 +1,5 @@
 /// One input channel's strip: what happens to input n before the matrix.
-public struct Source: Equatable, Sendable, Codable {
+public struct Source: Equatable, Sendable {
     /// Linear gain, 0…4 (1 = unity).
     public var volume: Float = 1
     /// −1 left … 0 centre … +1 right, applied on stereo output pairs.

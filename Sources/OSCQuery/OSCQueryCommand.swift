@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import JSON
 
 /// A command a client sends over the WebSocket as a text frame:
 /// `{"COMMAND": "LISTEN", "DATA": "/source/1/volume"}`.
@@ -25,31 +21,21 @@ struct OSCQueryCommand: Equatable, Sendable {
         self.data = data
     }
 
-    /// Parses a text frame; nil if it is not a JSON object with a `COMMAND` string.
+    /// Parses a text frame (with the strict reader of the rig's files);
+    /// nil if it is not a JSON object with a `COMMAND` string. `DATA` is
+    /// kept when it is a string (it is an object for some commands, such as
+    /// PATH_RENAMED, which this server does not take); other keys are ignored.
     init?(json: String) {
-        guard let wire = try? JSONDecoder().decode(Wire.self, from: Data(json.utf8)) else { return nil }
-        switch wire.command {
+        let read = try? JSONDocument.read(Array(json.utf8), failure: { $0 }) { (root) throws(JSONDocument.ParseError) -> (String, String?)? in
+            guard let object = root.object, let command = object["COMMAND"]?.string else { return nil }
+            return (command, object["DATA"]?.string)
+        }
+        guard let (command, data) = read ?? nil else { return nil }
+        switch command {
         case "LISTEN": kind = .listen
         case "IGNORE": kind = .ignore
-        default: kind = .other(wire.command)
+        default: kind = .other(command)
         }
-        data = wire.data
-    }
-
-    private struct Wire: Decodable {
-        var command: String
-        var data: String?
-
-        enum CodingKeys: String, CodingKey {
-            case command = "COMMAND"
-            case data = "DATA"
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            command = try container.decode(String.self, forKey: .command)
-            // DATA is an object for some commands (PATH_RENAMED); only strings matter here.
-            data = try? container.decodeIfPresent(String.self, forKey: .data)
-        }
+        self.data = data
     }
 }

@@ -1,3 +1,5 @@
+import JSON
+
 /// The answer to `?HOST_INFO`: who this server is, where its OSC and
 /// WebSocket servers are, and which optional parts of OSCQuery it has.
 struct OSCQueryHostInfo: Sendable {
@@ -15,7 +17,7 @@ struct OSCQueryHostInfo: Sendable {
     var wsPort: Int
 
     var json: String {
-        var out = OSCQueryJSON()
+        var out = JSONBytes()
         out.beginObject()
         out.key("NAME"); out.string(name)
         out.key("EXTENSIONS")

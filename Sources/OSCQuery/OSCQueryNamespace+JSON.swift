@@ -1,3 +1,4 @@
+import JSON
 import OSC
 import SystemSupport
 
@@ -10,7 +11,7 @@ extension OSCQueryNamespace {
     func json(for attribute: OSCQueryAttribute, of node: Node, values: any OSCQueryValues) -> String? {
         let entry = entries[node.index]
         let kind = kinds[Int(entry.kind)]
-        var out = OSCQueryJSON()
+        var out = JSONBytes()
         out.beginObject()
         switch attribute {
         case .contents:
@@ -30,7 +31,7 @@ extension OSCQueryNamespace {
         return out.text
     }
 
-    func writeValue(of entry: Entry, kind: Kind, values: any OSCQueryValues, to out: inout OSCQueryJSON) {
+    func writeValue(of entry: Entry, kind: Kind, values: any OSCQueryValues, to out: inout JSONBytes) {
         guard kind.isReadable, entry.valueKey >= 0, let value = values.arguments(Int(entry.valueKey)) else { return }
         out.key(OSCQueryAttribute.value.rawValue)
         out.beginArray()
@@ -44,7 +45,7 @@ extension OSCQueryNamespace {
     struct JSONStream: Sendable {
         let namespace: OSCQueryNamespace
         let values: any OSCQueryValues
-        private var out = OSCQueryJSON()
+        private var out = JSONBytes()
         /// The full path of the node on top of `open`.
         private var path: [UInt8]
         /// The containers being written: their index, the next child to

@@ -1,3 +1,4 @@
+import JSON
 import OSC
 
 /// The JSON form of a node's declared attributes: everything but
@@ -5,7 +6,7 @@ import OSC
 extension OSCQueryNode {
     /// `,"ACCESS":…,"TYPE":…`: the members between `DESCRIPTION` and `VALUE`.
     var membersBeforeValue: [UInt8] {
-        OSCQueryJSON.members { out in
+        JSONBytes.members { out in
             writeAttribute(.access, to: &out)
             writeAttribute(.type, to: &out)
         }
@@ -13,7 +14,7 @@ extension OSCQueryNode {
 
     /// `,"RANGE":…,"UNIT":…,"CLIPMODE":…,"OVERLOADS":…`: the members after `VALUE`.
     var membersAfterValue: [UInt8] {
-        OSCQueryJSON.members { out in
+        JSONBytes.members { out in
             for attribute in [OSCQueryAttribute.range, .unit, .clipMode, .overloads] {
                 writeAttribute(attribute, to: &out)
             }
@@ -22,7 +23,7 @@ extension OSCQueryNode {
 
     /// Writes `"KEY":value` if the node has the declared attribute; nothing
     /// for the attributes the namespace writes.
-    func writeAttribute(_ attribute: OSCQueryAttribute, to out: inout OSCQueryJSON) {
+    func writeAttribute(_ attribute: OSCQueryAttribute, to out: inout JSONBytes) {
         switch attribute {
         case .description:
             guard let description else { return }
@@ -66,7 +67,7 @@ extension OSCQueryNode {
 
     /// One entry of `RANGE`: `{"MIN":…,"MAX":…}` or `{"VALS":[…]}`; `null`
     /// for an argument without a range (the proposal's placeholder).
-    private static func writeRange(_ range: OSCQueryRange?, to out: inout OSCQueryJSON) {
+    private static func writeRange(_ range: OSCQueryRange?, to out: inout JSONBytes) {
         guard let range else { return out.null() }
         out.beginObject()
         if let min = range.min { out.key("MIN"); out.argument(min) }
@@ -80,7 +81,7 @@ extension OSCQueryNode {
         out.endObject()
     }
 
-    private static func writeStrings(_ strings: [String?], to out: inout OSCQueryJSON) {
+    private static func writeStrings(_ strings: [String?], to out: inout JSONBytes) {
         out.beginArray()
         for string in strings {
             if let string { out.string(string) } else { out.null() }

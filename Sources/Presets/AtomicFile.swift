@@ -1,3 +1,4 @@
+import JSON
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ public enum AtomicFile {
     /// Returns what `fstat` says about the new file once it is in place
     /// (for `PresetCache.FileIdentity`).
     @discardableResult
-    public static func write(_ data: Data, to url: URL) throws(PresetError) -> stat {
+    public static func write(_ data: Data, to url: URL) throws(FileError) -> stat {
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -55,7 +56,7 @@ public enum AtomicFile {
 
     /// Removes a file so that the removal survives a crash: unlink it, then
     /// fsync the directory. A file that is already gone counts as removed.
-    public static func remove(_ url: URL) throws(PresetError) {
+    public static func remove(_ url: URL) throws(FileError) {
         guard unlink(url.path) == 0 || errno == ENOENT else { throw failure(url, "cannot delete") }
         syncDirectory(url.deletingLastPathComponent().path)
     }
@@ -72,7 +73,7 @@ public enum AtomicFile {
         }
     }
 
-    private static func failure(_ url: URL, _ what: String) -> PresetError {
-        PresetError(file: url.path, "\(what) (\(String(cString: strerror(errno))))")
+    private static func failure(_ url: URL, _ what: String) -> FileError {
+        FileError(file: url.path, "\(what) (\(String(cString: strerror(errno))))")
     }
 }

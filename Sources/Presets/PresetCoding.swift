@@ -1,3 +1,4 @@
+import JSON
 import Catalogue
 import FoundationEssentials
 import MixCore
@@ -12,8 +13,8 @@ public enum PresetCoding {
     // MARK: - Reading
 
     /// Reads a preset document. `file` names it in errors.
-    public static func decode(_ data: Data, file: String, catalogue: Catalogue = Catalogue()) throws(PresetError) -> Preset {
-        try read(data, file: file) { (root) throws(PresetError) -> Preset in
+    public static func decode(_ data: Data, file: String, catalogue: Catalogue = Catalogue()) throws(FileError) -> Preset {
+        try read(data, file: file) { (root) throws(FileError) -> Preset in
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: FieldNames.preset)
             try checkHeader(fields, reader: reader, format: format)
@@ -27,11 +28,11 @@ public enum PresetCoding {
     }
 
     /// Parses a document and reads it with `body` (see `JSONDocument.read`).
-    package static func read<R>(_ data: Data, file: String, _ body: (JSONValue) throws(PresetError) -> R) throws(PresetError) -> R {
-        try JSONDocument.read(data, failure: { PresetError(file: file, "not valid JSON (\($0))") }, body)
+    package static func read<R>(_ data: Data, file: String, _ body: (JSONValue) throws(FileError) -> R) throws(FileError) -> R {
+        try JSONDocument.read(data, failure: { FileError(file: file, "not valid JSON (\($0))") }, body)
     }
 
-    static func checkHeader(_ fields: JSONObject, reader: FieldReader, format: String) throws(PresetError) {
+    static func checkHeader(_ fields: JSONObject, reader: FieldReader, format: String) throws(FileError) {
         guard let formatValue = fields["format"] else { throw reader.error("format", "missing; expected \"\(format)\"") }
         guard try reader.string(formatValue, at: "format", maxLength: 64) == format else {
             throw reader.error("format", "expected \"\(format)\"")
@@ -46,7 +47,7 @@ public enum PresetCoding {
     /// The scene part of a document: `channels`, `sources`, `crosspoints`,
     /// `map`, `outputs` and `master`, under `prefix`.
     static func decodeScene(_ fields: JSONObject, reader: FieldReader, at prefix: String,
-                            catalogue: Catalogue) throws(PresetError) -> Scene {
+                            catalogue: Catalogue) throws(FileError) -> Scene {
         func path(_ name: String) -> String { prefix.isEmpty ? name : "\(prefix).\(name)" }
         guard let channelsValue = fields["channels"] else { throw reader.error(path("channels"), "missing") }
         let channels = try reader.object(channelsValue, at: path("channels"), allowed: FieldNames.channels)
@@ -109,7 +110,7 @@ public enum PresetCoding {
 
     /// One strip's object: a field per parameter of the catalogue's, by its name.
     static func readStrip(_ strip: Parameter.Strip, _ place: Parameter.Place, _ value: JSONValue, at path: String,
-                          into scene: inout Scene, reader: FieldReader, catalogue: Catalogue) throws(PresetError) {
+                          into scene: inout Scene, reader: FieldReader, catalogue: Catalogue) throws(FileError) {
         let numbers = catalogue.numbers(of: strip)
         let object = try reader.object(value, at: path, allowed: numbers.map { catalogue.parameters[$0].name })
         for number in numbers {

@@ -1,19 +1,21 @@
+import JSON
+
 /// Preset names: 1-64 characters, letters, digits, `-`, `_`, `.` and spaces,
 /// not starting with a dot. A name is also the file name (`NAME.json`), so
 /// nothing else may reach the file system: no `/`, no `..`, no NUL.
 public enum PresetName {
-    public static func check(_ name: String) throws(PresetError) {
+    public static func check(_ name: String) throws(FileError) {
         guard (1...64).contains(name.count) else {
-            throw PresetError(file: name, "a preset name has 1 to 64 characters")
+            throw FileError(file: name, "a preset name has 1 to 64 characters")
         }
         guard !name.hasPrefix(".") else {
-            throw PresetError(file: name, "a preset name may not start with a dot")
+            throw FileError(file: name, "a preset name may not start with a dot")
         }
         let allowed = name.allSatisfy { c in
             c.isLetter || ("0"..."9").contains(c) || c == "-" || c == "_" || c == "." || c == " "
         }
         guard allowed else {
-            throw PresetError(file: name, "a preset name may hold only letters, digits, '-', '_', '.' and spaces")
+            throw FileError(file: name, "a preset name may hold only letters, digits, '-', '_', '.' and spaces")
         }
     }
 

@@ -1,3 +1,4 @@
+import JSON
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -11,24 +12,24 @@ import Glibc
 /// the write failed; the store then shows what the disk holds, which is what
 /// it held before unless later writes for the same names are queued.
 extension PresetStore {
-    public typealias Completion = @Sendable (PresetError?) -> Void
+    public typealias Completion = @Sendable (FileError?) -> Void
 
-    public func save(_ preset: Preset, then done: @escaping Completion) throws(PresetError) {
+    public func save(_ preset: Preset, then done: @escaping Completion) throws(FileError) {
         try PresetName.check(preset.name)
         pending.stage(.preset(preset), for: preset.name)
         writer.submit { [self] in
-            let error = Self.outcome { () throws(PresetError) in try keep(write(preset), preset.name) }
+            let error = Self.outcome { () throws(FileError) in try keep(write(preset), preset.name) }
             pending.settle(preset.name)
             done(error)
         }
     }
 
-    public func delete(_ name: String, then done: @escaping Completion) throws(PresetError) {
+    public func delete(_ name: String, then done: @escaping Completion) throws(FileError) {
         try PresetName.check(name)
-        guard exists(name) else { throw PresetError(file: displayPath(url(for: name)), "no such preset") }
+        guard exists(name) else { throw FileError(file: displayPath(url(for: name)), "no such preset") }
         pending.stage(.removed, for: name)
         writer.submit { [self] in
-            let error = Self.outcome { () throws(PresetError) in try remove(name) }
+            let error = Self.outcome { () throws(FileError) in try remove(name) }
             pending.settle(name)
             done(error)
         }
@@ -36,12 +37,12 @@ extension PresetStore {
 
     /// The new file is written before the old one is removed: a failure
     /// leaves the old preset (and, if only the removal failed, both).
-    public func rename(_ old: String, to new: String, then done: @escaping Completion) throws(PresetError) {
+    public func rename(_ old: String, to new: String, then done: @escaping Completion) throws(FileError) {
         let preset = try renamed(old, to: new)
         pending.stage(.preset(preset), for: new)
         if old != new { pending.stage(.removed, for: old) }
         writer.submit { [self] in
-            let error = Self.outcome { () throws(PresetError) in
+            let error = Self.outcome { () throws(FileError) in
                 try keep(write(preset), new)
                 if old != new { try remove(old) }
             }
@@ -67,7 +68,7 @@ extension PresetStore {
         writer.waitUntilIdle()
     }
 
-    private static func outcome(_ body: () throws(PresetError) -> Void) -> PresetError? {
+    private static func outcome(_ body: () throws(FileError) -> Void) -> FileError? {
         do {
             try body()
             return nil

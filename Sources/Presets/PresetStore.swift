@@ -1,3 +1,4 @@
+import JSON
 import Catalogue
 import FoundationEssentials
 #if canImport(Glibc)
@@ -60,19 +61,19 @@ public struct PresetStore: Sendable {
         }
     }
 
-    public func load(_ name: String) throws(PresetError) -> Preset {
+    public func load(_ name: String) throws(FileError) -> Preset {
         try PresetName.check(name)
         let file = url(for: name)
         switch pending.content(of: name) {
         case .preset(let preset)?: return preset
-        case .removed?: throw PresetError(file: displayPath(file), "no such preset")
+        case .removed?: throw FileError(file: displayPath(file), "no such preset")
         case nil: break
         }
         let identity = PresetCache.FileIdentity(path: file.path)
         if let identity, let preset = cache.preset(name, file: identity) { return preset }
         guard let data = FileManager.default.contents(atPath: file.path) else {
             cache.forget(name)
-            throw PresetError(file: displayPath(file), "no such preset")
+            throw FileError(file: displayPath(file), "no such preset")
         }
         var preset = try PresetCoding.decode(data, file: displayPath(file), catalogue: catalogue)
         preset.name = name // the file name is the name
@@ -82,20 +83,20 @@ public struct PresetStore: Sendable {
         return preset
     }
 
-    public func save(_ preset: Preset) throws(PresetError) {
+    public func save(_ preset: Preset) throws(FileError) {
         try PresetName.check(preset.name)
         try write(preset)
     }
 
-    public func delete(_ name: String) throws(PresetError) {
+    public func delete(_ name: String) throws(FileError) {
         try PresetName.check(name)
-        guard exists(name) else { throw PresetError(file: displayPath(url(for: name)), "no such preset") }
+        guard exists(name) else { throw FileError(file: displayPath(url(for: name)), "no such preset") }
         try remove(name)
     }
 
     /// Renames a preset; the name inside the file follows. Refuses to
     /// overwrite another preset.
-    public func rename(_ old: String, to new: String) throws(PresetError) {
+    public func rename(_ old: String, to new: String) throws(FileError) {
         let preset = try renamed(old, to: new)
         try save(preset)
         if old != new { try delete(old) }
@@ -103,12 +104,12 @@ public struct PresetStore: Sendable {
 
     /// `old`'s preset under the name `new`, after checking both names and
     /// that `new` is free (or the same).
-    func renamed(_ old: String, to new: String) throws(PresetError) -> Preset {
+    func renamed(_ old: String, to new: String) throws(FileError) -> Preset {
         try PresetName.check(old)
         try PresetName.check(new)
         var preset = try load(old)
         guard !exists(new) || old == new else {
-            throw PresetError(file: displayPath(url(for: new)), "a preset of that name exists already")
+            throw FileError(file: displayPath(url(for: new)), "a preset of that name exists already")
         }
         preset.name = new
         return preset
@@ -117,13 +118,13 @@ public struct PresetStore: Sendable {
     /// Writes `preset`'s file (atomically and durably), creating the
     /// directory if need be; returns what it wrote, and the file's `fstat`.
     @discardableResult
-    func write(_ preset: Preset) throws(PresetError) -> (data: Data, file: stat) {
+    func write(_ preset: Preset) throws(FileError) -> (data: Data, file: stat) {
         let file = url(for: preset.name)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw PresetError(file: displayPath(file),
-                              "cannot create the presets directory \(directory.path) (\(PresetError.reason(error)))")
+            throw FileError(file: displayPath(file),
+                              "cannot create the presets directory \(directory.path) (\(FileError.reason(error)))")
         }
         cache.forget(preset.name)
         let data = PresetCoding.encode(preset, catalogue: catalogue)
@@ -131,7 +132,7 @@ public struct PresetStore: Sendable {
     }
 
     /// Removes `name`'s file durably; one already gone counts as removed.
-    func remove(_ name: String) throws(PresetError) {
+    func remove(_ name: String) throws(FileError) {
         cache.forget(name)
         try AtomicFile.remove(url(for: name))
     }

@@ -1,3 +1,4 @@
+import JSON
 import Catalogue
 import FoundationEssentials
 import MixCore
@@ -53,8 +54,8 @@ public struct RigState: Equatable, Sendable {
         return w.data
     }
 
-    public static func decode(_ data: Data, file: String, catalogue: Catalogue = Catalogue()) throws(PresetError) -> RigState {
-        try PresetCoding.read(data, file: file) { (root) throws(PresetError) -> RigState in
+    public static func decode(_ data: Data, file: String, catalogue: Catalogue = Catalogue()) throws(FileError) -> RigState {
+        try PresetCoding.read(data, file: file) { (root) throws(FileError) -> RigState in
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: [
                 "format", "version", "preset", "modified", "max-delay-ms", "safes", "channels", "sources", "crosspoints",
@@ -97,7 +98,7 @@ extension RigState {
     /// The longest delay a state file says its rig ran with (`max-delay-ms`),
     /// the default when it says none; nil for a file that is no state file.
     public static func longestDelay(in data: Data, file: String) -> Float? {
-        try? PresetCoding.read(data, file: file) { (root) throws(PresetError) -> Float in
+        try? PresetCoding.read(data, file: file) { (root) throws(FileError) -> Float in
             let reader = FieldReader(file: file)
             guard let value = root.object?["max-delay-ms"] else {
                 return Catalogue.defaultLongestDelay
@@ -106,7 +107,7 @@ extension RigState {
         }
     }
 
-    static func longestDelay(_ value: JSONValue, _ reader: FieldReader) throws(PresetError) -> Float {
+    static func longestDelay(_ value: JSONValue, _ reader: FieldReader) throws(FileError) -> Float {
         let range = Catalogue.longestDelays
         return Float(try reader.number(value, at: "max-delay-ms", in: Double(range.lowerBound)...Double(range.upperBound)))
     }

@@ -1,3 +1,4 @@
+import JSON
 import Access
 import Foundation
 import OSC
@@ -24,7 +25,7 @@ import Testing
         }
         """
 
-    static func rules(_ text: String, outputs: Int = 8) throws(PresetError) -> AccessRules {
+    static func rules(_ text: String, outputs: Int = 8) throws(FileError) -> AccessRules {
         try AccessRules.decode(Data(text.utf8), file: "access.json", outputs: outputs)
     }
 

@@ -1,3 +1,4 @@
+import JSON
 import HTTPTypes
 import NIOCore
 import OSC
@@ -5,9 +6,9 @@ import OSC
 import Testing
 
 /// The parts that need no network: JSON, trees, URL and command parsing.
-@Suite struct OSCQueryJSONTests {
+@Suite struct JSONBytesTests {
     @Test func writesNumbersStringsAndNulls() {
-        var out = OSCQueryJSON()
+        var out = JSONBytes()
         out.beginArray()
         for argument: OSCArgument in [.float(0.1), .float(1), .double(-2.5e-7), .int32(-3), .int64(1 << 40),
                                       .float(.nan), .double(.infinity), .string("a\"b\\c\n\u{01}é"),
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func nestsObjectsAndArraysWithCommas() {
-        var out = OSCQueryJSON()
+        var out = JSONBytes()
         out.beginObject()
         out.key("A"); out.beginArray(); out.beginObject(); out.endObject(); out.beginObject(); out.endObject(); out.endArray()
         out.key("B"); out.beginObject(); out.key("C"); out.int(1); out.key("D"); out.null(); out.endObject()

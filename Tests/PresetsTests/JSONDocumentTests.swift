@@ -1,3 +1,4 @@
+import JSON
 import Foundation
 import MixCore
 @testable import Presets
@@ -19,7 +20,7 @@ private func parseError(_ json: String) -> String? {
     }
 }
 
-private func decode(_ json: String) throws(PresetError) -> Preset {
+private func decode(_ json: String) throws(FileError) -> Preset {
     try PresetCoding.decode(Data(json.utf8), file: "p.json")
 }
 

@@ -1,9 +1,10 @@
+import JSON
 import Foundation
 import MixCore
 import Presets
 import Testing
 
-private func decode(_ json: String) throws(PresetError) -> Preset {
+private func decode(_ json: String) throws(FileError) -> Preset {
     try PresetCoding.decode(Data(json.utf8), file: "p.json")
 }
 
@@ -57,7 +58,7 @@ private let header = #""format": "crosspoint-preset", "version": 1, "channels": 
         (#"[1, 2]"#, "p.json: document: expected an object, got an array"),
     ])
     func strictErrorsNameTheFileAndTheField(json: String, message: String) {
-        #expect(throws: PresetError.self) { try decode(json) }
+        #expect(throws: FileError.self) { try decode(json) }
         do { _ = try decode(json) } catch { #expect(error.description.hasPrefix(message), "\(error)") }
     }
 
@@ -132,6 +133,6 @@ private let header = #""format": "crosspoint-preset", "version": 1, "channels": 
         "{\"a\": \"tab\there\"}", String(repeating: "[", count: 100) + String(repeating: "]", count: 100), #"{"a": tru}"#, "",
     ])
     func malformedDocumentsAreRefused(json: String) {
-        #expect(throws: PresetError.self) { try PresetCoding.decode(Data(json.utf8), file: "p") }
+        #expect(throws: FileError.self) { try PresetCoding.decode(Data(json.utf8), file: "p") }
     }
 }

@@ -1,3 +1,4 @@
+import JSON
 import Foundation
 import MixCore
 import Presets
@@ -63,7 +64,7 @@ import Testing
         try store.save(preset(0.25))
         #expect(try store.load("cue").scene.crosspoints[1, 1] == 0.25)
         try store.delete("cue")
-        #expect(throws: PresetError.self) { try store.load("cue") }
+        #expect(throws: FileError.self) { try store.load("cue") }
         #expect(store.cache.count == 0)
     }
 }

@@ -1,5 +1,7 @@
-/// JSON string escaping, written once: for the preset and state files and
-/// for the OSCQuery namespace.
+import JSON
+
+/// JSON string escaping, written once: for the preset, state and access
+/// files, the OSCQuery namespace and the page's description.
 public enum JSONText {
     /// `text` as a JSON string, quotes included: quotes, backslashes and
     /// control characters escaped, everything else as it is (UTF-8).

@@ -14,7 +14,7 @@
 /// allocates the array of nodes and little else: no dictionary per object
 /// (a dictionary per crosspoint object was most of the cost), no string per
 /// key or number.
-enum JSONDocument {
+package enum JSONDocument {
     /// One value (or an object's key), with no reference to anything: the
     /// nodes are freed all at once.
     enum Node {
@@ -30,10 +30,10 @@ enum JSONDocument {
         case object(count: UInt32, end: UInt32)
     }
 
-    struct ParseError: Error, CustomStringConvertible {
+    package struct ParseError: Error, CustomStringConvertible {
         let offset: Int
         let problem: String
-        var description: String { "\(problem) at byte \(offset)" }
+        package var description: String { "\(problem) at byte \(offset)" }
     }
 
     /// A parsed document as the values read it: its nodes, its bytes and
@@ -77,7 +77,7 @@ enum JSONDocument {
     /// Parses `data` and reads it with `body`; a malformed document is
     /// `failure(error)`. The values `body` is given point into the document:
     /// they are valid only inside `body`.
-    static func read<D: Collection<UInt8>, R, E: Error>(
+    package static func read<D: Collection<UInt8>, R, E: Error>(
         _ data: D, failure: (ParseError) -> E, _ body: (JSONValue) throws(E) -> R
     ) throws(E) -> R {
         func parseAndRead(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<R, E> {

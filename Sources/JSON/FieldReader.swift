@@ -1,5 +1,7 @@
+import JSON
+
 /// Reads typed fields out of a `JSONValue`, turning every mismatch into a
-/// `PresetError` that names the file and the field's path.
+/// `FileError` that names the file and the field's path.
 ///
 /// A field's path is only built when there is an error to report: a 64x64
 /// preset reads 12,288 crosspoint fields, and making each path a string
@@ -9,22 +11,22 @@ package struct FieldReader {
 
     package init(file: String) { self.file = file }
 
-    package func error(_ field: String, _ problem: String) -> PresetError {
-        PresetError(file: file, field: field, problem)
+    package func error(_ field: String, _ problem: String) -> FileError {
+        FileError(file: file, field: field, problem)
     }
 
     /// `allowed`: the field names an object may have (a few, so a list).
-    package func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [StaticString]) throws(PresetError) -> JSONObject {
+    package func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [StaticString]) throws(FileError) -> JSONObject {
         try object(value, at: field(), allowed: allowed.map { "\($0)" }, unknown: { $0.firstKey(notIn: allowed) })
     }
 
     /// The same for names known at run time (the catalogue's).
-    package func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String]) throws(PresetError) -> JSONObject {
+    package func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String]) throws(FileError) -> JSONObject {
         try object(value, at: field(), allowed: allowed, unknown: { $0.firstKey(notIn: allowed) })
     }
 
     private func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String],
-                        unknown: (JSONObject) -> String?) throws(PresetError) -> JSONObject {
+                        unknown: (JSONObject) -> String?) throws(FileError) -> JSONObject {
         guard let fields = value.object else {
             let field = field()
             throw error(field.isEmpty ? "document" : field, "expected an object, got \(value.kind)")
@@ -43,7 +45,7 @@ package struct FieldReader {
     /// preset's crosspoint list, where looking each field up again cost
     /// more than parsing it.
     package func fields(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [StaticString],
-                _ body: (_ position: Int, _ value: JSONValue) -> Void) throws(PresetError) {
+                _ body: (_ position: Int, _ value: JSONValue) -> Void) throws(FileError) {
         guard let fields = value.object else {
             _ = try object(value, at: field(), allowed: allowed) // throws the error
             return
@@ -59,7 +61,7 @@ package struct FieldReader {
         if !known { _ = try object(value, at: field(), allowed: allowed) } // throws the error
     }
 
-    package func array(_ value: JSONValue, at field: @autoclosure () -> String, maxCount: Int) throws(PresetError) -> JSONArray {
+    package func array(_ value: JSONValue, at field: @autoclosure () -> String, maxCount: Int) throws(FileError) -> JSONArray {
         guard let items = value.array else { throw error(field(), "expected an array, got \(value.kind)") }
         guard items.count <= maxCount else {
             throw error(field(), "\(items.count) entries, more than the \(maxCount) the channel counts allow")
@@ -67,7 +69,7 @@ package struct FieldReader {
         return items
     }
 
-    package func string(_ value: JSONValue, at field: @autoclosure () -> String, maxLength: Int) throws(PresetError) -> String {
+    package func string(_ value: JSONValue, at field: @autoclosure () -> String, maxLength: Int) throws(FileError) -> String {
         guard let text = value.string else { throw error(field(), "expected a string, got \(value.kind)") }
         guard text.count <= maxLength, text.utf8.count <= 4 * maxLength else {
             throw error(field(), "longer than \(maxLength) characters")
@@ -75,12 +77,12 @@ package struct FieldReader {
         return text
     }
 
-    package func bool(_ value: JSONValue, at field: @autoclosure () -> String) throws(PresetError) -> Bool {
+    package func bool(_ value: JSONValue, at field: @autoclosure () -> String) throws(FileError) -> Bool {
         guard let flag = value.bool else { throw error(field(), "expected true or false, got \(value.kind)") }
         return flag
     }
 
-    package func number(_ value: JSONValue, at field: @autoclosure () -> String, in range: ClosedRange<Double>) throws(PresetError) -> Double {
+    package func number(_ value: JSONValue, at field: @autoclosure () -> String, in range: ClosedRange<Double>) throws(FileError) -> Double {
         guard let number = value.number, number.isFinite else {
             throw error(field(), "expected a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), got \(value.kind)")
         }
@@ -90,7 +92,7 @@ package struct FieldReader {
         return number
     }
 
-    package func integer(_ value: JSONValue, at field: @autoclosure () -> String, in range: ClosedRange<Int>) throws(PresetError) -> Int {
+    package func integer(_ value: JSONValue, at field: @autoclosure () -> String, in range: ClosedRange<Int>) throws(FileError) -> Int {
         guard let number = value.number, number.isFinite, number == number.rounded() else {
             throw error(field(), "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(value.kind)")
         }

@@ -1,6 +1,8 @@
+import JSON
+
 /// Why a preset or state file could not be read or written: names the file
 /// and, where there is one, the field.
-public struct PresetError: Error, Equatable, CustomStringConvertible {
+public struct FileError: Error, Equatable, CustomStringConvertible {
     public let file: String
     /// A path into the document, like `sources[3].pan`; empty for the whole file.
     public let field: String
