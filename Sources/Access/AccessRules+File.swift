@@ -1,7 +1,6 @@
 import JSON
 import FoundationEssentials
 import OSC
-import Presets
 
 /// The access file, version 1 (docs/access.md), read as strictly as a
 /// preset: an unknown field, a wrong type, an unknown role, an output
@@ -23,7 +22,7 @@ extension AccessRules {
     }
 
     public static func decode(_ data: Data, file: String, outputs: Int) throws(FileError) -> AccessRules {
-        try PresetCoding.read(data, file: file) { (root) throws(FileError) -> AccessRules in
+        try FieldReader.read(data, file: file) { (root) throws(FileError) -> AccessRules in
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: ["version", "roles", "clients"])
             try refuseRepeatedKeys(fields, at: "", reader: reader)

@@ -11,6 +11,13 @@ package struct FieldReader {
 
     package init(file: String) { self.file = file }
 
+    /// Parses a file's bytes and reads them with `body`; a document that is
+    /// not JSON is a `FileError` naming the file (see `JSONDocument.read`).
+    package static func read<D: Collection<UInt8>, R>(_ data: D, file: String,
+                                                      _ body: (JSONValue) throws(FileError) -> R) throws(FileError) -> R {
+        try JSONDocument.read(data, failure: { FileError(file: file, "not valid JSON (\($0))") }, body)
+    }
+
     package func error(_ field: String, _ problem: String) -> FileError {
         FileError(file: file, field: field, problem)
     }

@@ -14,7 +14,7 @@ public enum PresetCoding {
 
     /// Reads a preset document. `file` names it in errors.
     public static func decode(_ data: Data, file: String, catalogue: Catalogue = Catalogue()) throws(FileError) -> Preset {
-        try read(data, file: file) { (root) throws(FileError) -> Preset in
+        try FieldReader.read(data, file: file) { (root) throws(FileError) -> Preset in
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: FieldNames.preset)
             try checkHeader(fields, reader: reader, format: format)
@@ -25,11 +25,6 @@ public enum PresetCoding {
             let scene = try decodeScene(fields, reader: reader, at: "", catalogue: catalogue)
             return Preset(name: name, notes: notes, fade: fade, scene: scene)
         }
-    }
-
-    /// Parses a document and reads it with `body` (see `JSONDocument.read`).
-    package static func read<R>(_ data: Data, file: String, _ body: (JSONValue) throws(FileError) -> R) throws(FileError) -> R {
-        try JSONDocument.read(data, failure: { FileError(file: file, "not valid JSON (\($0))") }, body)
     }
 
     static func checkHeader(_ fields: JSONObject, reader: FieldReader, format: String) throws(FileError) {

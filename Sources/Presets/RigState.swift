@@ -55,7 +55,7 @@ public struct RigState: Equatable, Sendable {
     }
 
     public static func decode(_ data: Data, file: String, catalogue: Catalogue = Catalogue()) throws(FileError) -> RigState {
-        try PresetCoding.read(data, file: file) { (root) throws(FileError) -> RigState in
+        try FieldReader.read(data, file: file) { (root) throws(FileError) -> RigState in
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: [
                 "format", "version", "preset", "modified", "max-delay-ms", "safes", "channels", "sources", "crosspoints",
@@ -98,7 +98,7 @@ extension RigState {
     /// The longest delay a state file says its rig ran with (`max-delay-ms`),
     /// the default when it says none; nil for a file that is no state file.
     public static func longestDelay(in data: Data, file: String) -> Float? {
-        try? PresetCoding.read(data, file: file) { (root) throws(FileError) -> Float in
+        try? FieldReader.read(data, file: file) { (root) throws(FileError) -> Float in
             let reader = FieldReader(file: file)
             guard let value = root.object?["max-delay-ms"] else {
                 return Catalogue.defaultLongestDelay

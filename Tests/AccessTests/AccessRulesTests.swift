@@ -2,7 +2,6 @@ import JSON
 import Access
 import Foundation
 import OSC
-import Presets
 import Testing
 
 /// The access file is read as strictly as a preset: every mistake is named
