@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "SystemSupport"),
 
         // OSC values, address patterns, and the liblo server and client.
-        .target(name: "OSC", dependencies: ["CLiblo", "SystemSupport"]),
+        .target(name: "OSC", dependencies: ["CLiblo", "SystemSupport", "Access"]),
 
         // Strict JSON, once: the reader (every field's type checked, errors
         // naming the file and field), the files' line layout, the compact
@@ -69,9 +69,11 @@ let package = Package(
             "MixCore", "Catalogue", "JSON", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // Who may do what: roles, the access file (`serve --access`), codes
-        // and the limit on guessing them.
-        .target(name: "Access", dependencies: ["OSC", "JSON"]),
+        // Who may do what, in one place: who is let in (`AccessPolicy`, the
+        // `AccessDoor` in force, which the OSC and HTTP servers ask), roles,
+        // the access file (`serve --access`), codes, logins and the limit on
+        // guessing them.
+        .target(name: "Access", dependencies: ["JSON"]),
 
         // The control side: the authoritative rig state and the OSC address space.
         .target(name: "RigControl", dependencies: [
@@ -87,7 +89,7 @@ let package = Package(
         // over a WebSocket on the same port (Hummingbird), access control;
         // zlib for gzip answers.
         .target(name: "OSCQuery", dependencies: [
-            "OSC", "JSON", "SystemSupport", "CZlib",
+            "OSC", "Access", "JSON", "SystemSupport", "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -148,7 +150,7 @@ let package = Package(
         .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle", "SystemSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "OSCQueryTests", dependencies: [
-            "OSCQuery", "OSC", "OSCOracle", "JSON",
+            "OSCQuery", "OSC", "OSCOracle", "JSON", "Access",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),

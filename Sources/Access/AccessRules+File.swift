@@ -1,6 +1,6 @@
+import Access
 import JSON
 import FoundationEssentials
-import OSC
 
 /// The access file, version 1 (docs/access.md), read as strictly as a
 /// preset: an unknown field, a wrong type, an unknown role, an output

@@ -1,5 +1,3 @@
-import OSC
-
 /// The rules of an access file (`serve --access`): the roles, and which
 /// clients have them, by the network they send from or by a code they log
 /// in with. Read by `AccessRules+File.swift`; replaced whole on SIGHUP.

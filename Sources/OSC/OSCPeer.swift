@@ -1,3 +1,5 @@
+import Access
+
 /// Who sent a message, and how to answer: the socket address (UDP) or the
 /// connection (TCP) replies go back on, and what the sender may do.
 public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
@@ -37,4 +39,12 @@ public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-extension AccessPolicy.Access: Hashable {}
+extension OSCPeer: LoginSession {
+    /// A session's key: its reply path (the UDP address, or the connection),
+    /// whatever access it was given.
+    public var sessionKey: OSCPeer {
+        OSCPeer(address: address, transport: transport, access: .full)
+    }
+
+    public var loginHost: String { host }
+}

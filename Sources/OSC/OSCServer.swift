@@ -1,3 +1,4 @@
+import Access
 import CLiblo // its headers bring <sys/socket.h>, whose SOCK_* Glibc alone does not show here
 import SystemSupport
 import Synchronization

@@ -1,15 +1,18 @@
+import Access
 import Logging
 import Synchronization
 
-/// Access control for HTTP and WebSocket: asks the model about each client
-/// and counts what it refuses.
+/// Access control for HTTP and WebSocket: asks the door in force (the one
+/// the OSC server asks too) about each client and counts what it refuses.
 final class OSCQueryAccessGate: Sendable {
     let model: any OSCQueryModel
+    let door: AccessDoor
     private let logger: Logger
     private let denied = Atomic<Int>(0)
 
-    init(model: any OSCQueryModel, logger: Logger) {
+    init(model: any OSCQueryModel, door: AccessDoor, logger: Logger) {
         self.model = model
+        self.door = door
         self.logger = logger
     }
 
@@ -17,8 +20,8 @@ final class OSCQueryAccessGate: Sendable {
     var deniedCount: Int { denied.load(ordering: .relaxed) }
 
     /// The client's access; a denial is counted and logged as `what`.
-    func admit(_ host: String, for what: @autoclosure () -> String) -> OSCQueryClientAccess {
-        let access = model.access(for: host)
+    func admit(_ host: String, for what: @autoclosure () -> String) -> AccessPolicy.Access {
+        let access = door.access(forHost: host)
         if access == .denied { refuse(host, what()) }
         return access
     }

@@ -1,3 +1,4 @@
+import Access
 import Dispatch
 import Hummingbird
 import HummingbirdCore
@@ -80,14 +81,14 @@ public final class OSCQueryServer: Sendable {
     ///   - page: a web page's files by path (`index.html`, `app.js`), served
     ///     at `/page/…` and to browsers at `/`; none by default.
     public init(bind: String, port: Int, oscPort: Int, oscTransport: String = "UDP", oscIP: String? = nil,
-                name: String, model: any OSCQueryModel, logger: Logger, onPacket: PacketHandler? = nil,
+                name: String, model: any OSCQueryModel, door: AccessDoor, logger: Logger, onPacket: PacketHandler? = nil,
                 onClose: @escaping CloseHandler = { _ in }, page: [String: OSCQueryPageFile] = [:]) {
         self.bind = bind
         self.requestedPort = port
         self.logger = logger
         self.onPacket = onPacket
         self.onClose = onClose
-        gate = OSCQueryAccessGate(model: model, logger: logger)
+        gate = OSCQueryAccessGate(model: model, door: door, logger: logger)
         hostName = OSCQueryHostName(name)
         responder = OSCQueryResponder(gate: gate, hostName: hostName, oscIP: oscIP, oscPort: oscPort,
                                       oscTransport: oscTransport, page: page)

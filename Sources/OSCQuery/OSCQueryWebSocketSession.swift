@@ -1,3 +1,4 @@
+import Access
 import HTTPTypes
 import HummingbirdWebSocket
 import Logging
@@ -18,7 +19,7 @@ struct OSCQueryWebSocketSession: Sendable {
     let host: String
     /// The access granted at the upgrade (a cross-origin browser page gets
     /// at most read-only).
-    let access: OSCQueryClientAccess
+    let access: AccessPolicy.Access
     let gate: OSCQueryAccessGate
     let listeners: OSCQueryListeners
     let onPacket: OSCQueryServer.PacketHandler?
@@ -30,7 +31,7 @@ struct OSCQueryWebSocketSession: Sendable {
         // NIO names the peer by its numeric address, which always resolves.
         guard let address = SocketAddress.resolve(host: host, port: 0),
               let (id, frames, backlog) = listeners.add(host: host) else { return }
-        let peer = OSCPeer(address: address, transport: .webSocket(id), access: access == .full ? .full : .readOnly)
+        let peer = OSCPeer(address: address, transport: .webSocket(id), access: access)
         defer {
             listeners.remove(id)
             onClose(peer)
@@ -95,7 +96,7 @@ struct OSCQueryWebSocketSession: Sendable {
         }
         // Rules may have changed since the upgrade: ask again.
         var peer = peer
-        switch gate.model.access(for: host) {
+        switch gate.door.access(forHost: host) {
         case .denied:
             for message in packet.messages { gate.refuse(host, "WebSocket OSC \(message.address)") }
             return

@@ -81,7 +81,7 @@ public final class Controller: @unchecked Sendable {
     /// `Role.full` or `Role.readOnly` (Controller+Roles.swift).
     var accessRules: AccessRules?
     /// Sessions logged in with a code, and wrong codes by host.
-    var logins = Logins()
+    var logins = Logins<OSCPeer>()
     var loginAttempts = LoginAttempts()
     /// Delayed `/login` refusals not sent yet (Controller+Roles.swift).
     let waitingRefusals = Atomic<Int>(0)

@@ -66,11 +66,3 @@ struct SessionRoll {
         entries.removeValue(forKey: Self.key(session))
     }
 }
-
-extension OSCPeer {
-    /// A session's key: its reply path (the UDP address, or the connection),
-    /// whatever access it was given.
-    var sessionKey: OSCPeer {
-        OSCPeer(address: address, transport: transport, access: .full)
-    }
-}

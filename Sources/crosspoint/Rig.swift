@@ -115,7 +115,7 @@ final class Rig {
             OSCQueryServer(
                 bind: configuration.osc.bind, port: port, oscPort: server.port, oscTransport: "UDP",
                 name: configuration.name,
-                model: RigNamespace(controller: controller, door: server.door), logger: logger,
+                model: RigNamespace(controller: controller), door: server.door, logger: logger,
                 // A WebSocket is a client session like any other.
                 onPacket: { controller.handle($0, from: $1) },
                 onClose: { controller.depart($0) },

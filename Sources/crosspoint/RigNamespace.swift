@@ -5,18 +5,15 @@ import RigControl
 
 /// The rig's address space as OSCQuery serves it: built once, at start,
 /// from the controller's descriptions (which come from the catalogue);
-/// values read from a copy of the rig state taken for each answer; access
-/// by the same door as OSC.
+/// values read from a copy of the rig state taken for each answer.
 struct RigNamespace: OSCQueryModel {
     let controller: Controller
-    let door: AccessDoor
     let namespace: OSCQueryNamespace
     /// The parameter each value key stands for.
     private let targets: [Target]
 
-    init(controller: Controller, door: AccessDoor) {
+    init(controller: Controller) {
         self.controller = controller
-        self.door = door
         var targets: [Target] = []
         namespace = OSCQueryNamespace { declare in
             declare(OSCQueryNode.container("/", description: "Crosspoint: a live matrix mixer"))
@@ -66,14 +63,6 @@ struct RigNamespace: OSCQueryModel {
 
         func arguments(_ key: Int) -> [OSCArgument]? {
             targets.indices.contains(key) ? controller.value(targets[key], in: state) : nil
-        }
-    }
-
-    func access(for host: String) -> OSCQueryClientAccess {
-        switch door.access(forHost: host) {
-        case .full: .full
-        case .readOnly: .readOnly
-        case .denied: .denied
         }
     }
 }

@@ -1,3 +1,4 @@
+import Access
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
@@ -38,13 +39,19 @@ import Testing
     }
 
     /// Runs `body` with a started server, and stops it whatever happens.
+    /// A door that lets every host in.
+    static var everyone: AccessDoor {
+        AccessDoor(AccessPolicy(allowed: ["0.0.0.0/0", "::/0"].compactMap(AccessPolicy.Network.init)))
+    }
+
     func withServer(model: any OSCQueryModel = FakeModel(), setLog: SetLog? = nil,
                     page: [String: OSCQueryPageFile] = [:],
                     _ body: (OSCQueryServer) async throws -> Void) async throws {
         var onPacket: OSCQueryServer.PacketHandler?
         if let setLog { onPacket = { packet, peer in setLog.append(packet, peer) } }
         let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "Crosspoint test",
-                                    model: model, logger: Self.logger, onPacket: onPacket,
+                                    model: model, door: (model as? FakeModel)?.door ?? Self.everyone,
+                                    logger: Self.logger, onPacket: onPacket,
                                     onClose: { peer in setLog?.close(peer) }, page: page)
         try await server.start()
         do {
@@ -416,7 +423,7 @@ import Testing
     }
 
     @Test func stopClosesOpenWebSockets() async throws {
-        let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "t", model: FakeModel(),
+        let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "t", model: FakeModel(), door: Self.everyone,
                                     logger: Self.logger)
         try await server.start()
         let port = server.port
@@ -442,7 +449,7 @@ import Testing
     // MARK: Life cycle
 
     @Test func portZeroPicksAPortAndAStoppedServerRefusesConnections() async throws {
-        let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "t", model: FakeModel(),
+        let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "t", model: FakeModel(), door: Self.everyone,
                                     logger: Self.logger)
         #expect(server.port == 0)
         try await server.start()
@@ -452,7 +459,7 @@ import Testing
         await #expect(throws: OSCQueryServerError.alreadyStarted) { try await server.start() }
 
         // The port is taken: a second server cannot have it.
-        let second = OSCQueryServer(bind: "127.0.0.1", port: port, oscPort: 9000, name: "t", model: FakeModel(),
+        let second = OSCQueryServer(bind: "127.0.0.1", port: port, oscPort: 9000, name: "t", model: FakeModel(), door: Self.everyone,
                                     logger: Self.logger)
         await #expect(throws: (any Error).self) { try await second.start() }
 
@@ -465,7 +472,7 @@ import Testing
     /// `serve` is a synchronous command: start and stop must work from a
     /// plain thread, not only from async code.
     @Test func startsAndStopsFromAPlainThread() async throws {
-        let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "t", model: FakeModel(),
+        let server = OSCQueryServer(bind: "127.0.0.1", port: 0, oscPort: 9000, name: "t", model: FakeModel(), door: Self.everyone,
                                     logger: Self.logger)
         let port: Int = try await withCheckedThrowingContinuation { continuation in
             Thread {

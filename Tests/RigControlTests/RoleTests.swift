@@ -178,7 +178,7 @@ import Testing
         let c = try Self.controller()
         let other = Self.client("127.0.0.3", port: 7000)
         _ = Self.send(c, "/login", [.string("4711")], from: other)
-        for port in 0...Logins.perHost {
+        for port in 0...Logins<OSCPeer>.perHost {
             _ = Self.send(c, "/login", [.string("4711")], from: Self.client("127.0.0.5", port: 8000 + port))
         }
         #expect(Self.send(c, "/role", [], from: other).first?.arguments.first == .string("drums"), "another host's login stays")

@@ -1,3 +1,4 @@
+import Access
 import OSC
 import OSCQuery
 import Synchronization
@@ -6,13 +7,24 @@ import Synchronization
 /// rules they set per host.
 final class FakeModel: OSCQueryModel {
     private let volumes = Mutex<[Int: Float]>([1: 0.5, 2: 1.0])
-    private let rules = Mutex<[String: OSCQueryClientAccess]>([:])
+    /// Who is let in: every host, until a test says otherwise of one.
+    let door = AccessDoor(FakeModel.policy([:]))
+    private let rules = Mutex<[String: AccessPolicy.Access]>([:])
 
     func setVolume(_ source: Int, _ value: Float) { volumes.withLock { $0[source] = value } }
-    func setAccess(_ access: OSCQueryClientAccess, for host: String) { rules.withLock { $0[host] = access } }
 
-    func access(for host: String) -> OSCQueryClientAccess {
-        rules.withLock { $0[host] } ?? .full
+    /// One host's access from now on (the others let in fully, unless a host is denied).
+    func setAccess(_ access: AccessPolicy.Access, for host: String) {
+        let rules = rules.withLock { $0[host] = access; return $0 }
+        door.replace(with: Self.policy(rules))
+    }
+
+    private static func policy(_ rules: [String: AccessPolicy.Access]) -> AccessPolicy {
+        let hosts = { (wanted: AccessPolicy.Access) in
+            rules.filter { $0.value == wanted }.keys.compactMap { AccessPolicy.Network($0) }
+        }
+        let everyone = rules.values.contains(.denied) ? [] : ["0.0.0.0/0", "::/0"].compactMap(AccessPolicy.Network.init)
+        return AccessPolicy(allowed: everyone + hosts(.full), readOnly: hosts(.readOnly))
     }
 
     /// Value keys: 1 and 2 the sources' volumes; the others fixed values.

@@ -31,5 +31,4 @@ final class WideModel: OSCQueryModel {
         }
     }
 
-    func access(for host: String) -> OSCQueryClientAccess { .full }
 }

@@ -1,6 +1,3 @@
-import Access
-import OSC
-
 /// The sessions logged in with a code (`/login`), and the role each has
 /// until it sends `/logout` or is gone (its connection closed, its port
 /// unreachable). The code is kept so that a reloaded access file can be
@@ -10,10 +7,11 @@ import OSC
 /// is the one at its limit) is logged out, so that no stream of logins
 /// grows memory, and one code holder cannot log everyone else out.
 ///
-/// Kept by the controller, under its lock.
-struct Logins {
-    static let limit = 1024
-    static let perHost = 16
+/// Kept by the controller, under its lock. `Session` is how a transport
+/// names a session (the OSC server's `OSCPeer`).
+public struct Logins<Session: LoginSession>: Sendable {
+    public static var limit: Int { 1024 }
+    public static var perHost: Int { 16 }
 
     private struct Entry {
         var code: String
@@ -21,12 +19,14 @@ struct Logins {
         var lastHeard: ContinuousClock.Instant
     }
 
-    private var entries: [OSCPeer: Entry] = [:]
+    private var entries: [Session: Entry] = [:]
 
-    var count: Int { entries.count }
+    public init() {}
+
+    public var count: Int { entries.count }
 
     /// The role `session` logged in to, if it did; it counts as heard.
-    mutating func role(of session: OSCPeer, at now: ContinuousClock.Instant = .now) -> Role? {
+    public mutating func role(of session: Session, at now: ContinuousClock.Instant = .now) -> Role? {
         let key = session.sessionKey
         guard entries[key] != nil else { return nil }
         entries[key]?.lastHeard = now
@@ -34,10 +34,10 @@ struct Logins {
     }
 
     /// `session` logged in with `code` to `role`.
-    mutating func enter(_ session: OSCPeer, code: String, role: Role, at now: ContinuousClock.Instant = .now) {
+    public mutating func enter(_ session: Session, code: String, role: Role, at now: ContinuousClock.Instant = .now) {
         let key = session.sessionKey
         if entries[key] == nil {
-            let fromHost = entries.filter { $0.key.host == key.host }
+            let fromHost = entries.filter { $0.key.loginHost == key.loginHost }
             let crowd = fromHost.count >= Self.perHost ? fromHost : entries.count >= Self.limit ? entries : [:]
             if let oldest = crowd.min(by: { $0.value.lastHeard < $1.value.lastHeard })?.key {
                 entries.removeValue(forKey: oldest)
@@ -48,15 +48,15 @@ struct Logins {
 
     /// `session` logged out, or is gone; whether it had logged in.
     @discardableResult
-    mutating func remove(_ session: OSCPeer) -> Bool {
+    public mutating func remove(_ session: Session) -> Bool {
         entries.removeValue(forKey: session.sessionKey) != nil
     }
 
     /// Every session's role asked again of new rules: those whose code no
     /// longer gives a role are logged out (and returned).
-    mutating func renew(with rules: AccessRules?) -> [OSCPeer] {
-        var ended: [OSCPeer] = []
-        var kept: [OSCPeer: Entry] = [:]
+    public mutating func renew(with rules: AccessRules?) -> [Session] {
+        var ended: [Session] = []
+        var kept: [Session: Entry] = [:]
         for (session, var entry) in entries {
             if let role = rules?.role(forCode: entry.code) {
                 entry.role = role
@@ -68,4 +68,12 @@ struct Logins {
         entries = kept
         return ended
     }
+}
+
+/// A session as a transport names it, for `Logins`: its key (the same for
+/// every message of the session, whatever access it was given) and its host.
+public protocol LoginSession: Hashable, Sendable {
+    associatedtype Host: Hashable
+    var sessionKey: Self { get }
+    var loginHost: Host { get }
 }

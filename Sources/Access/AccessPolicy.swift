@@ -1,7 +1,14 @@
+#if canImport(Glibc)
+import Access
+import Glibc
+#endif
+
 /// Who may control the rig, by source address: full control, query-only,
 /// or nothing at all (packets dropped without a reply).
 public struct AccessPolicy: Sendable {
-    public enum Access: Sendable, Equatable { case full, readOnly, denied }
+    /// What a client may do: everything its role allows, only read (query,
+    /// subscribe, meter), or nothing (dropped unanswered; HTTP 403).
+    public enum Access: Sendable, Hashable { case full, readOnly, denied }
 
     /// A network in CIDR notation: `192.168.0.0/16`, `fe80::/10`, `10.1.2.3` (a single host).
     public struct Network: Sendable, Equatable, CustomStringConvertible {
@@ -60,8 +67,8 @@ public struct AccessPolicy: Sendable {
         /// Numeric IPv4 or IPv6 addresses only.
         static func parse(_ text: String) -> [UInt8]? {
             if text.contains(":") {
-                guard let address = SocketAddress.resolve(host: text, port: 0), address.ipBytes.count == 16 else { return nil }
-                return address.ipBytes
+                guard let bytes = AccessPolicy.numeric(text), bytes.count == 16 else { return nil }
+                return bytes
             }
             let octets = text.split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt8($0) }
             return octets.count == 4 && text.split(separator: ".", omittingEmptySubsequences: false).count == 4 ? octets : nil
@@ -97,9 +104,23 @@ public struct AccessPolicy: Sendable {
 
     /// The access of a numeric IPv4 or IPv6 address; denied if it is neither.
     public func access(forHost host: String) -> Access {
-        guard host.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }),
-              let address = SocketAddress.resolve(host: host, port: 0) else { return .denied }
-        return access(for: address.ipBytes) // IPv4-mapped IPv6 compares as IPv4
+        guard let bytes = Self.numeric(host) else { return .denied }
+        return access(for: bytes)
+    }
+
+    /// A numeric IPv4 (4 bytes) or IPv6 (16 bytes) address; an IPv4-mapped
+    /// IPv6 address (`::ffff:10.0.0.1`) as the IPv4 one, as sockets give it.
+    /// Nil for anything else (names are never looked up).
+    public static func numeric(_ host: String) -> [UInt8]? {
+        guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else { return nil }
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            return withUnsafeBytes(of: &v4) { Array($0) }
+        }
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
+        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
+        return mapped ? Array(bytes[12..<16]) : bytes
     }
 
     /// Read-only wins over allowed, so that one tablet on an allowed network

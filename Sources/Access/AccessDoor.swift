@@ -1,3 +1,4 @@
+import Access
 import Synchronization
 
 /// The access policy in force, shared by everything that admits clients
