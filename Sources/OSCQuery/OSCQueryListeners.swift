@@ -4,8 +4,10 @@ import Synchronization
 
 /// The WebSocket clients of a server and the addresses each LISTENs to.
 /// `publish` may be called from any thread; each client has its own
-/// bounded queue of frames, drained by its connection's task.
-final class OSCQueryListeners: Sendable {
+/// bounded queue of frames, drained by its connection's task. Made before
+/// the server that fills it, so that what publishes changes can be given it
+/// when made (`OSCQueryServer.init(listeners:)`).
+public final class OSCQueryListeners: Sendable {
     /// How many frames may wait for one client; beyond that the oldest are
     /// dropped, so a stalled client cannot hold memory without limit.
     static let queueLimit = 4096
@@ -37,6 +39,8 @@ final class OSCQueryListeners: Sendable {
     private let state = Mutex(State())
     private let dropped = Atomic<Int>(0)
 
+    public init() {}
+
     /// Registers a client; nil once the server is stopping.
     func add(host: String) -> (id: Int, frames: Queue, backlog: Backlog)? {
         let (frames, queue) = Queue.makeStream(bufferingPolicy: .bufferingNewest(Self.queueLimit))
@@ -66,7 +70,7 @@ final class OSCQueryListeners: Sendable {
     /// Queues `message` as one binary OSC frame for every client listening
     /// to its address (exactly that address: LISTEN to `/a` does not cover
     /// `/a/b`).
-    func publish(_ message: OSCMessage) {
+    public func publish(_ message: OSCMessage) {
         let clients = state.withLock { state in
             state.clients.values.filter { $0.paths.contains(message.address) }
         }
@@ -108,7 +112,7 @@ final class OSCQueryListeners: Sendable {
         for queue in queues { queue.finish() }
     }
 
-    var count: Int { state.withLock { $0.clients.count } }
+    public var count: Int { state.withLock { $0.clients.count } }
 
     /// Frames dropped because a client's queue was full.
     var droppedCount: Int { dropped.load(ordering: .relaxed) }

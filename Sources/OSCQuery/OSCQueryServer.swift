@@ -50,7 +50,7 @@ public final class OSCQueryServer: Sendable {
     private let responder: OSCQueryResponder
     private let gate: OSCQueryAccessGate
     private let hostName: OSCQueryHostName
-    private let listeners = OSCQueryListeners()
+    private let listeners: OSCQueryListeners
     private let onPacket: PacketHandler?
     private let onClose: CloseHandler
     private let phase = Mutex(Phase.idle)
@@ -82,8 +82,10 @@ public final class OSCQueryServer: Sendable {
     ///     at `/page/…` and to browsers at `/`; none by default.
     public init(bind: String, port: Int, oscPort: Int, oscTransport: String = "UDP", oscIP: String? = nil,
                 name: String, model: any OSCQueryModel, door: AccessDoor, logger: Logger, onPacket: PacketHandler? = nil,
-                onClose: @escaping CloseHandler = { _ in }, page: [String: OSCQueryPageFile] = [:]) {
+                onClose: @escaping CloseHandler = { _ in }, page: [String: OSCQueryPageFile] = [:],
+                listeners: OSCQueryListeners = OSCQueryListeners()) {
         self.bind = bind
+        self.listeners = listeners
         self.requestedPort = port
         self.logger = logger
         self.onPacket = onPacket

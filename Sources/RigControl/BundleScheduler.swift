@@ -45,9 +45,6 @@ public final class BundleScheduler: @unchecked Sendable {
     private let count = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let clock: any AudioClock
-    /// Called on the scheduler's thread when the first bundle is due: the
-    /// controller takes it (`takeDue`) between two packets.
-    private let due: @Sendable () -> Void
     /// At most this many bundles wait.
     public static let capacity = 10_000
     /// At most this many bytes wait, in all and from one client (its address
@@ -55,9 +52,8 @@ public final class BundleScheduler: @unchecked Sendable {
     public static let byteLimit = 64 << 20
     public static let clientByteLimit = 16 << 20
 
-    public init(clock: any AudioClock, due: @escaping @Sendable () -> Void) {
+    public init(clock: any AudioClock) {
         self.clock = clock
-        self.due = due
     }
 
     public var waiting: Int { count.load(ordering: .relaxed) }
@@ -94,8 +90,10 @@ public final class BundleScheduler: @unchecked Sendable {
         }
     }
 
-    /// Says when bundles come due (`due`), until `stop()`. Call on its own thread.
-    public func run() {
+    /// Says when bundles come due, until `stop()`: `due` is called on this
+    /// thread when the first is (the controller's `releaseDueBundles`, which
+    /// takes them, `takeDue`, between two packets). Call on its own thread.
+    public func run(due: () -> Void) {
         while !stopping.load(ordering: .relaxed) {
             guard let next = queue.withLock({ $0.entries.first }) else {
                 Thread.sleep(forTimeInterval: 0.005)

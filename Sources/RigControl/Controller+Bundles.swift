@@ -20,8 +20,8 @@ extension Controller {
     /// its time applies at once, and its sender is told
     /// `/late ,sf address seconds` (the address of its first message).
     func handle(_ bundle: OSCBundle, from peer: OSCPeer) -> [OSCPacket] {
-        lock.withLock { _ in
-            defer { flush() }
+        live.lock.withLock { _ in
+            defer { live.flush() }
             let ahead = bundle.timeTag.isImmediate ? 0 : bundle.timeTag.unixTime - Date().timeIntervalSince1970
             if ahead > Self.bundleHorizon {
                 return refuse(bundle, "time tag more than an hour ahead", from: peer)
@@ -31,10 +31,10 @@ extension Controller {
             }
             var late: [OSCPacket] = []
             if ahead < -0.001 {
-                lateBundles += 1
+                lateBundles.add(1, ordering: .relaxed)
                 if let first = bundle.messages.first {
                     late = [.message(OSCMessage("/late", [.string(first.address), .float(Float(-ahead))]))]
-                    logger.info("late bundle from \(peer): \(first.address) \(-ahead) s after its time")
+                    live.log.info("late bundle from \(peer): \(first.address) \(-ahead) s after its time")
                 }
             }
             return late + bundle.messages.flatMap { process($0, from: peer) }
@@ -63,7 +63,7 @@ extension Controller {
         let staged = rehearse(bundle.messages, from: peer)
         bytes += staged.count * MemoryLayout<Change>.stride
         if let reason = scheduler.schedule(bundle.messages, at: due, from: peer, staged: staged, bytes: bytes) {
-            logger.warning("dropped a bundle from \(peer): \(reason)")
+            live.log.warning("dropped a bundle from \(peer): \(reason)")
             let address = bundle.messages.first?.address ?? ""
             return [.message(OSCMessage("/error", [.string(address), .string(reason)]))]
         }
@@ -76,19 +76,13 @@ extension Controller {
     /// replied, fed back or logged. Only parameter changes, recalls and
     /// undos are rehearsed; the rest waits for the bundle's time.
     private func rehearse(_ messages: [OSCMessage], from peer: OSCPeer) -> [Change] {
-        let saved = (state, undoState, logger, sceneChanged, touched, pending, fades, fadeTurns, fadeTurnKeys, fadeCursor, nextFadeEnd)
-        pending.removeAll(keepingCapacity: true)
-        rehearsing = true
-        logger = Logger(label: logger.label, factory: { _ in SwiftLogNoOpLogHandler() })
-        for message in messages { _ = dispatch(message, from: peer) }
-        let changes = pending
-        rehearsing = false
-        (state, undoState, logger, sceneChanged, touched, pending, fades, fadeTurns, fadeTurnKeys, fadeCursor, nextFadeEnd) = saved
-        return changes
+        live.rehearse {
+            for message in messages { _ = dispatch(message, from: peer) }
+        }
     }
 
     /// Bundles that arrived after their time.
-    public var lateBundleCount: Int { lock.withLock { _ in lateBundles } }
+    public var lateBundleCount: Int { lateBundles.load(ordering: .relaxed) }
 
     /// Bundles whose frame the audio has played change the scene before
     /// anything that arrives after them, as they did the audio: a packet
@@ -103,8 +97,8 @@ extension Controller {
     func catchUp() {
         guard let scheduler, scheduler.waiting > 0 else { return }
         for bundle in scheduler.takeDue() {
-            let replies = lock.withLock { _ in applyScheduled(bundle.messages, from: bundle.peer, staged: bundle.staged) }
-            for packet in replies { reply(packet, bundle.peer) }
+            let replies = live.lock.withLock { _ in applyScheduled(bundle.messages, from: bundle.peer, staged: bundle.staged) }
+            for packet in replies { subscriptions.reply(packet, bundle.peer) }
         }
     }
 
@@ -117,7 +111,7 @@ extension Controller {
                                 reply: (OSCPacket, OSCPeer) -> Void) {
         let replies = serial.withLock { _ in
             catchUp()
-            return lock.withLock { _ in applyScheduled(messages, from: peer, staged: staged) }
+            return live.lock.withLock { _ in applyScheduled(messages, from: peer, staged: staged) }
         }
         for packet in replies { reply(packet, peer) }
     }
@@ -126,10 +120,10 @@ extension Controller {
     /// do not go to the mixer: only the corrections to `staged` do.
     private func applyScheduled(_ messages: [OSCMessage], from peer: OSCPeer, staged: [Change]) -> [OSCPacket] {
         let replies = messages.flatMap { process($0, from: peer) }
-        let corrections = corrections(made: pending, staged: staged)
-        pending.removeAll(keepingCapacity: true)
+        let corrections = corrections(made: live.pending, staged: staged)
+        live.pending.removeAll(keepingCapacity: true)
         if !corrections.isEmpty {
-            logger.info("a bundle from \(peer) changed meaning while it waited; \(corrections.count) parameters corrected at its time")
+            live.log.info("a bundle from \(peer) changed meaning while it waited; \(corrections.count) parameters corrected at its time")
             mixer.submit(corrections)
         }
         return replies
@@ -147,7 +141,7 @@ extension Controller {
         let unplanned = planned.keys.filter { final[$0] == nil }
         if !unplanned.isEmpty {
             var scene: [Int32: Change] = [:]
-            for change in catalogue.changes(toReach: state.scene, in: ramps, seconds: smoothing) {
+            for change in catalogue.changes(toReach: live.state.scene, in: live.ramps, seconds: live.smoothing) {
                 scene[change.ramp] = change
             }
             result += unplanned.compactMap { ramp in

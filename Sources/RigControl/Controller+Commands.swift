@@ -24,7 +24,7 @@ extension Controller {
         case .presetSave, .presetRecall, .presetUndo, .presetList, .presetCurrent, .presetDelete, .presetRename:
             guard targets.count == 1 else { return reject(message, "preset commands take no patterns", from: peer) }
             do throws(ArgumentReader.Failure) {
-                return try presetCommand(name, ArgumentReader(arguments: message.arguments), from: peer)
+                return try presets.run(name, ArgumentReader(arguments: message.arguments), from: peer)
             } catch {
                 return reject(message, error.reason, from: peer)
             }
@@ -38,7 +38,7 @@ extension Controller {
     /// (A number below 1024 is a button's, read before: Controller+Buttons.swift.)
     func subscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
                               from peer: OSCPeer) -> [OSCPacket] {
-        guard let feedback else { return reject(message, "feedback is not available", from: peer) }
+        guard let feedback = subscriptions.feedback else { return reject(message, "feedback is not available", from: peer) }
         var port: Int?
         do {
             if let number = try args.optionalNumber(in: Catalogue.subscriberPorts, usage: "[port]") { port = Int(number) }
@@ -53,9 +53,10 @@ extension Controller {
             // lock: other clients' messages do not wait for it, and the hub
             // holds this subscriber's feedback until it is queued, so that
             // what changes meanwhile wins.
-            let (copy, targets) = (state, allParameters())
-            fullStates.async { [self] in
-                feedback.publishFullState(feedbackMessages(for: targets, in: copy), to: destination,
+            let copy = live.state
+            let (targets, live) = (live.allParameters(inputs: copy.scene.inputCount, outputs: copy.scene.outputCount), live)
+            subscriptions.fullStates.async {
+                feedback.publishFullState(live.feedbackMessages(for: targets, in: copy), to: destination,
                                           subscription: subscription)
             }
         } else {
@@ -69,7 +70,7 @@ extension Controller {
     /// (A rate of 1 or less is a button's, read before: Controller+Buttons.swift.)
     func meterSubscription(_ subscribe: Bool, _ args: ArgumentReader, _ message: OSCMessage,
                                    from peer: OSCPeer) -> [OSCPacket] {
-        guard let meters else { return reject(message, "meters are not available", from: peer) }
+        guard let meters = subscriptions.meters else { return reject(message, "meters are not available", from: peer) }
         guard subscribe else {
             meters.unsubscribe(peer)
             sessions.end(peer, .meters)
@@ -94,7 +95,7 @@ extension Controller {
     /// `/meters/subscribe`, which clamps, a rate outside the range is refused:
     /// nothing here can be a button's value, so a wrong number is a mistake.
     func meterRate(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
-        guard let meters else { return reject(message, "meters are not available", from: peer) }
+        guard let meters = subscriptions.meters else { return reject(message, "meters are not available", from: peer) }
         do {
             meters.subscribe(peer, rate: try Self.meterRate(ArgumentReader(arguments: message.arguments)))
             admit(peer, .meters)
@@ -113,5 +114,11 @@ extension Controller {
             throw ArgumentReader.Failure(reason: "rate \(rate) out of range (\(Int(Catalogue.meterRates.lowerBound))-\(Int(Catalogue.meterRates.upperBound)))")
         }
         return rate
+    }
+
+    /// Waits until every preset write queued so far is on disk (or has
+    /// failed) and answered: at shutdown, and in tests.
+    public func waitForPresetWrites() {
+        presets.store.waitForWrites()
     }
 }

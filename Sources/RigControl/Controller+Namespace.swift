@@ -33,9 +33,9 @@ extension Controller {
     /// all is ever built. They depend on the rig's size and the catalogue,
     /// not on the scene: describe them once.
     public func describeAddresses(_ body: (ParameterDescription) -> Void) {
-        let (inputs, outputs, parameters) = lock.withLock { _ in
-            (state.scene.inputCount, state.scene.outputCount, allParameters())
-        }
+        let state = live.snapshot()
+        let (inputs, outputs) = (state.scene.inputCount, state.scene.outputCount)
+        let parameters = live.allParameters(inputs: inputs, outputs: outputs)
         for target in parameters {
             for form in addressSpace.allForms(target) { body(describe(form)) }
         }
@@ -49,25 +49,13 @@ extension Controller {
     }
 
     /// A parameter's value as `target` shows it, in the rig state `state`
-    /// (a copy taken under the lock): for answering without holding it.
+    /// (a copy taken under the lock, `stateNow()`): for answering without holding it.
     public func value(_ target: Target, in state: RigState) -> [OSCArgument]? {
-        switch target {
-        case .parameter(let number, let place, let form):
-            arguments(of: catalogue.parameters[number].get(state.scene, place), in: form)
-        case .command(.matrixMap):
-            channelMap(state.scene).map { .int32(Int32($0)) }
-        case .safe(.source(let n)): [.int32(state.safes.sources.contains(n) ? 1 : 0)]
-        case .safe(.output(let m)): [.int32(state.safes.outputs.contains(m) ? 1 : 0)]
-        case .safe(.master): [.int32(state.safes.master ? 1 : 0)]
-        case .safe(.mix(let m)): [.int32(state.safes.mixes.contains(m) ? 1 : 0)]
-        default: nil
-        }
+        live.value(target, in: state)
     }
 
     /// The rig state now, to read values from without the lock.
-    public func stateNow() -> RigState {
-        lock.withLock { _ in state }
-    }
+    public func stateNow() -> RigState { live.snapshot() }
 
     private func describe(_ target: Target) -> ParameterDescription {
         guard case .parameter(let number, let place, let form) = target else {

@@ -22,38 +22,19 @@ extension Controller {
     /// (each is sent `/role` with the role it has now, so that a page shows
     /// it at once); the subscriptions of hosts the rules no longer let in end now.
     public func useAccess(_ rules: AccessRules?) {
-        let loggedOut = lock.withLock { _ in
-            accessRules = rules
-            var told: [(OSCPeer, OSCMessage)] = []
-            for session in logins.renew(with: rules) {
-                logger.notice("\(session): logged out, its code is no longer in the access file")
-                told.append((session, Self.describe(role(of: session))))
-            }
-            guard let rules else { return told }
-            for session in sessions.all where rules.role(for: session.address.ipBytes) == nil {
-                sessions.depart(session)
-                logins.remove(session)
-                feedback?.depart(session)
-                meters?.depart(session)
-                logger.notice("\(session): subscriptions ended, the access file no longer lets its host in")
-            }
-            return told
+        let (loggedOut, shutOut) = sessions.use(rules)
+        for session in shutOut {
+            subscriptions.depart(session)
+            logger.notice("\(session): subscriptions ended, the access file no longer lets its host in")
         }
-        // Sent once the lock is let go: a send that finds a connection gone departs it, under the lock.
-        for (session, message) in loggedOut { reply(.message(message), session) }
+        for session in loggedOut {
+            logger.notice("\(session): logged out, its code is no longer in the access file")
+            subscriptions.reply(.message(Self.describe(sessions.role(of: session))), session)
+        }
     }
 
-    /// The role `peer` acts in now: the one it logged in to, else its
-    /// address's. A read-only peer (a `--read-only` network, or a page from
-    /// another origin) is read-only whatever it logged in to.
-    func role(of peer: OSCPeer) -> Role {
-        if peer.access == .readOnly { return .readOnly }
-        guard let rules = accessRules else { return .full }
-        if let role = logins.role(of: peer) { return role }
-        // Not let in by the rules now (a connection opened before a reload):
-        // it may only read.
-        return rules.role(for: peer.address.ipBytes) ?? Role(name: "none", control: .none)
-    }
+    /// The role `peer` acts in now (`Sessions.role`).
+    func role(of peer: OSCPeer) -> Role { sessions.role(of: peer) }
 
     /// Whether `role` may do what `message` asks of every one of `targets`:
     /// a pattern that reaches anything outside the role is refused whole.
@@ -87,10 +68,10 @@ extension Controller {
         case .login:
             return login(message, from: peer)
         case .logout:
-            if logins.remove(peer) { logger.notice("\(peer) logged out") }
-            return [.message(Self.describe(role(of: peer)))]
+            if sessions.logout(peer) { live.log.notice("\(peer) logged out") }
+            return [.message(Self.describe(sessions.role(of: peer)))]
         default:
-            return [.message(Self.describe(role(of: peer)))]
+            return [.message(Self.describe(sessions.role(of: peer)))]
         }
     }
 
@@ -103,10 +84,7 @@ extension Controller {
     /// out, is answered `/error` only after `wrongCodeDelay`. The code is
     /// never logged or sent back.
     private func login(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
-        guard let rules = accessRules, rules.usesCodes else {
-            return refuseLogin(accessRules == nil ? "codes are not in use (no --access file)"
-                                                  : "the access file has no codes", from: peer)
-        }
+        if let reason = sessions.codesUnavailable { return refuseLogin(reason, from: peer) }
         guard peer.access != .readOnly else {
             return refuseLogin("read-only: this session cannot log in (a page from another origin, or a --read-only network)",
                                from: peer)
@@ -114,33 +92,24 @@ extension Controller {
         guard message.arguments.count == 1, case .string(let code) = message.arguments[0] else {
             return refuseLogin("expected s code", from: peer)
         }
-        let host = peer.address.ipBytes
-        // Refused without a look at the code, and without a log line: the
-        // lockout was logged once, when it began.
-        switch loginAttempts.refusal(for: host) {
-        case .host(let left)?:
-            return refuseLogin("too many wrong codes from \(peer.host); try again in \(Self.seconds(left)) s",
-                               from: peer, delayed: true, logged: false)
-        case .network(let left)?:
-            return refuseLogin("too many wrong codes on the network; try again in \(Self.seconds(left)) s",
-                               from: peer, delayed: true, logged: false)
-        case nil:
-            break
-        }
-        guard let role = rules.role(forCode: code) else {
-            switch loginAttempts.wrong(from: host) {
-            case .hostLocked:
-                logger.warning("\(peer.host): \(LoginAttempts.limit) wrong codes within a minute; its logins are refused for \(LoginAttempts.lockout)")
-            case .networkLocked:
-                logger.warning("\(LoginAttempts.networkLimit) wrong codes within a minute from the network (the last from \(peer.host)); every login is refused until the minute has room")
-            case .counted:
+        switch sessions.login(code, from: peer) {
+        case .role(let role):
+            live.log.notice("\(peer) logged in as role \(role)")
+            return [.message(Self.describe(role))]
+        case .refused(let reason):
+            return refuseLogin(reason, from: peer)
+        case .refusedLate(let reason, let locked):
+            // A refusal for a lockout has no log line: the lockout was logged once, when it began.
+            switch locked {
+            case .hostLocked?:
+                live.log.warning("\(peer.host): \(LoginAttempts.limit) wrong codes within a minute; its logins are refused for \(LoginAttempts.lockout)")
+            case .networkLocked?:
+                live.log.warning("\(LoginAttempts.networkLimit) wrong codes within a minute from the network (the last from \(peer.host)); every login is refused until the minute has room")
+            case .counted?, nil:
                 break
             }
-            return refuseLogin("wrong code", from: peer, delayed: true)
+            return refuseLogin(reason, from: peer, delayed: true, logged: locked != nil)
         }
-        logins.enter(peer, code: code, role: role)
-        logger.notice("\(peer) logged in as role \(role)")
-        return [.message(Self.describe(role))]
     }
 
     /// At most this many delayed refusals wait at once; past it they are
@@ -151,24 +120,19 @@ extension Controller {
     /// after `wrongCodeDelay`, from another thread.
     private func refuseLogin(_ reason: String, from peer: OSCPeer, delayed: Bool = false,
                              logged: Bool = true) -> [OSCPacket] {
-        if logged { logger.info("refused /login from \(peer): \(reason)") }
+        if logged { live.log.info("refused /login from \(peer): \(reason)") }
         let error = OSCPacket.message(OSCMessage("/error", [.string("/login"), .string(reason)]))
         guard delayed else { return [error] }
-        guard waitingRefusals.add(1, ordering: .relaxed).newValue <= Self.waitingRefusalLimit else {
-            waitingRefusals.subtract(1, ordering: .relaxed)
+        guard sessions.waitingRefusals.add(1, ordering: .relaxed).newValue <= Self.waitingRefusalLimit else {
+            sessions.waitingRefusals.subtract(1, ordering: .relaxed)
             return []
         }
-        let reply = reply
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(Self.wrongCodeDelay.components.seconds * 1000))) { [self] in
-            waitingRefusals.subtract(1, ordering: .relaxed)
+        let (reply, sessions) = (subscriptions.reply, sessions)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(Self.wrongCodeDelay.components.seconds * 1000))) {
+            sessions.waitingRefusals.subtract(1, ordering: .relaxed)
             reply(error, peer)
         }
         return []
-    }
-
-    /// A duration in whole seconds, rounded up.
-    private static func seconds(_ duration: Duration) -> Int {
-        Int((Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18).rounded(.up))
     }
 }
 

@@ -1,6 +1,6 @@
 import OSC
 
-/// The sessions that hold subscriptions, on the controller's `SessionRoll`:
+/// The sessions that hold subscriptions, on the `Sessions`' roll:
 /// every subscription goes through here, so that feedback and meters count
 /// in the same limits, and a session that makes room loses both.
 extension Controller {
@@ -9,20 +9,15 @@ extension Controller {
     /// subscriptions when a limit is reached.
     func admit(_ session: OSCPeer, _ kind: SessionRoll.Kind) {
         guard let (evicted, among) = sessions.admit(session, kind) else { return }
-        feedback?.depart(evicted)
-        meters?.depart(evicted)
-        logger.notice("\(evicted): subscriptions ended to make room for \(session) (the least recently heard of \(among))")
+        subscriptions.depart(evicted)
+        live.log.notice("\(evicted): subscriptions ended to make room for \(session) (the least recently heard of \(among))")
     }
 
     /// A session shown to be gone (its connection closed, its port
     /// unreachable): every subscription it had ends. Callable from any thread.
     public func depart(_ session: OSCPeer) {
-        lock.withLock { _ in
-            sessions.depart(session)
-            if logins.remove(session) { logger.notice("\(session) logged out: gone") }
-            feedback?.depart(session)
-            meters?.depart(session)
-        }
+        if sessions.depart(session) { logger.notice("\(session) logged out: gone") }
+        subscriptions.depart(session)
     }
 }
 
@@ -30,6 +25,6 @@ extension Controller {
     /// Waits until the full state of every subscription made so far is
     /// queued for its subscriber: in tests.
     public func waitForFullStates() {
-        fullStates.sync {}
+        subscriptions.fullStates.sync {}
     }
 }

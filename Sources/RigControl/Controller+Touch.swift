@@ -15,11 +15,11 @@ extension Controller {
         } catch {
             return reject(message, error.reason, from: peer)
         }
-        guard let feedback else { return [] }
+        guard let feedback = subscriptions.feedback else { return [] }
         for target in targets {
             guard case .touch(let number, let place, _) = target else { continue }
             let values = addressSpace.allForms(.parameter(number, place, .plain)).compactMap { form in
-                movingValue(form).map { OSCMessage(addressSpace.address(form), $0) }
+                live.movingValue(form).map { OSCMessage(addressSpace.address(form), $0) }
             }
             feedback.touch(values, by: peer, touched: touched)
         }

@@ -100,17 +100,36 @@ final class Rig {
         }
         feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger, send: deliver, room: room)
         meters = MeterStream(mixer: mixer, lease: configuration.subscriptionLease, logger: logger, send: deliver)
-        let keeper = keeper
-        controller = Controller(state: initial, mixer: mixer, catalogue: catalogue, store: store,
-                                smoothingSeconds: configuration.smoothingSeconds, logger: logger,
-                                stateChanged: { keeper.changed() })
+        scheduler = BundleScheduler(clock: host)
+        mixer.use(clock: host)
+        // OSCQuery's WebSocket listeners are told every change too; made
+        // before the server that fills them, so that the controller is given them.
+        let listeners = configuration.httpPort == nil ? nil : OSCQueryListeners()
+        let (keeper, feedback, meters) = (keeper, feedback, meters)
+        let discoveryDenied = Mutex<@Sendable () -> Int>({ 0 })
+        controller = Controller(
+            state: initial, mixer: mixer, catalogue: catalogue, store: store,
+            smoothingSeconds: configuration.smoothingSeconds, logger: logger,
+            // Preset saves, deletes and renames are answered from the
+            // writer's thread once on disk, timed bundles at their time.
+            subscriptions: Subscriptions(feedback: feedback, meters: meters, listeners: listeners.map(WebSocketListeners.init),
+                                         reply: deliver, autoSubscribe: configuration.autoSubscribe),
+            scheduler: scheduler,
+            status: { [host, mixer] in
+                [("sample_rate", .int32(Int32(host.sampleRate))),
+                 ("buffer_size", .int32(Int32(host.bufferSize))),
+                 ("inputs", .int32(Int32(mixer.inputs))),
+                 ("outputs", .int32(Int32(mixer.outputs))),
+                 ("xruns", .int32(Int32(clamping: host.xruns))),
+                 ("dsp_load", .float(host.dspLoad)),
+                 ("uptime", .float(Float(host.uptime))),
+                 ("subscribers", .int32(Int32(feedback.count))),
+                 ("meter_subscribers", .int32(Int32(meters.count))),
+                 ("denied", .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }())))]
+            },
+            stateChanged: { keeper.changed() })
         let controller = controller
         sessions.withLock { $0 = controller }
-        // The controller takes one packet at a time, whichever thread hands
-        // it over: due bundles and WebSocket values never come between the
-        // messages of a bundle.
-        scheduler = BundleScheduler(clock: host) { controller.releaseDueBundles() }
-        mixer.use(clock: host)
         discovery = configuration.httpPort.map { port in
             OSCQueryServer(
                 bind: configuration.osc.bind, port: port, oscPort: server.port, oscTransport: "UDP",
@@ -121,38 +140,15 @@ final class Rig {
                 onClose: { controller.depart($0) },
                 page: ControlPage.files.mapValues { OSCQueryPageFile(contentType: $0.contentType, text: $0.text) }
                     .merging([PageDescription.path: OSCQueryPageFile(contentType: "application/json",
-                                                                     text: PageDescription.json(catalogue))]) { $1 })
+                                                                     text: PageDescription.json(catalogue))]) { $1 },
+                listeners: listeners ?? OSCQueryListeners())
         }
         webSockets.withLock { $0 = discovery }
-        controller.feedback = feedback
-        controller.autoSubscribe = configuration.autoSubscribe
-        controller.meters = meters
-        // Fading parameters are shown moving (the feedback thread asks).
-        feedback.everyUpdate = { [weak controller] in controller?.publishFades(at: $0) }
-        // Preset saves, deletes and renames are answered from the writer's
-        // thread once on disk, timed bundles at their time.
-        controller.reply = deliver
-        controller.scheduler = scheduler
+        if let discovery { discoveryDenied.withLock { $0 = { discovery.deniedCount } } }
         if let path = configuration.access {
             let rules = try AccessRules.load(path: path, outputs: configuration.outputs)
             useAccess(rules)
             logger.notice("access: \(Self.summary(rules)) from \(path)")
-        }
-        if let discovery {
-            controller.onChange = { $0.forEach(discovery.publish) }
-            controller.hasListeners = { discovery.webSocketClientCount > 0 }
-        }
-        controller.statusReport = { [host, mixer, feedback, meters, server, discovery] in
-            [("sample_rate", .int32(Int32(host.sampleRate))),
-             ("buffer_size", .int32(Int32(host.bufferSize))),
-             ("inputs", .int32(Int32(mixer.inputs))),
-             ("outputs", .int32(Int32(mixer.outputs))),
-             ("xruns", .int32(Int32(clamping: host.xruns))),
-             ("dsp_load", .float(host.dspLoad)),
-             ("uptime", .float(Float(host.uptime))),
-             ("subscribers", .int32(Int32(feedback.count))),
-             ("meter_subscribers", .int32(Int32(meters.count))),
-             ("denied", .int32(Int32(clamping: server.denied + (discovery?.deniedCount ?? 0))))]
         }
     }
 
@@ -171,7 +167,8 @@ final class Rig {
         keeper.write(controller.snapshot())
         let (keeper, controller, feedback, meters, scheduler) = (keeper, controller, feedback, meters, scheduler)
         start { keeper.run(snapshot: { controller.snapshot() }) }
-        start { feedback.run() }
+        // Fading parameters are shown moving (the feedback thread asks).
+        start { feedback.run(everyUpdate: { controller.publishFades(at: $0) }) }
         start { meters.run() }
         do {
             try discovery?.start()
@@ -181,7 +178,10 @@ final class Rig {
             stop()
             throw error
         }
-        start { scheduler.run() }
+        // The controller takes one packet at a time, whichever thread hands
+        // it over: due bundles and WebSocket values never come between the
+        // messages of a bundle.
+        start { scheduler.run(due: { controller.releaseDueBundles() }) }
         let mixer = mixer
         start { mixer.runService() }
         // A client shown to be gone (its connection closed, or "port

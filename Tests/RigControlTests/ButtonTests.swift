@@ -5,6 +5,7 @@ import MixCore
 import OSC
 import Presets
 @testable import RigControl
+import Synchronization
 import Testing
 
 /// Log lines, kept: what `MeterStream` says about a subscription's rate.
@@ -24,15 +25,17 @@ private struct KeptLog: LogHandler {
 
 /// A controller with feedback and meters, as `serve` has them (nothing is sent).
 private func surfaceController(presets: URL? = nil) -> (Controller, FeedbackHub, MeterStream, Collected<String>) {
-    let c = makeController(presets: presets)
     let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     let hub = FeedbackHub(lease: .seconds(30), logger: quiet, send: { _, _ in })
     let lines = Collected<String>()
-    let meters = MeterStream(mixer: c.mixer, lease: .seconds(30),
-                             logger: Logger(label: "meters", factory: { _ in KeptLog(lines: lines) }), send: { _, _ in })
-    c.feedback = hub
-    c.meters = meters
-    return (c, hub, meters, lines)
+    let made = Mutex<MeterStream?>(nil)
+    let c = makeController(presets: presets, feedback: hub, meters: { mixer in
+        let meters = MeterStream(mixer: mixer, lease: .seconds(30),
+                                 logger: Logger(label: "meters", factory: { _ in KeptLog(lines: lines) }), send: { _, _ in })
+        made.withLock { $0 = meters }
+        return meters
+    })
+    return (c, hub, made.withLock { $0 }!, lines)
 }
 
 private func from(port: Int, access: AccessPolicy.Access = .full) -> OSCPeer {

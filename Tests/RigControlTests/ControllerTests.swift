@@ -9,29 +9,55 @@ import Synchronization
 import Testing
 
 /// A controller over an offline mixer: no JACK, no sockets. Presets go to
-/// a fresh temporary directory.
-func makeController(inputs: Int = 4, outputs: Int = 4, presets: URL? = nil) -> Controller {
-    let scene = Scene(inputs: inputs, outputs: outputs)
-    let mixer = Mixer(scene: scene, panLaw: .balance, layout: OutputLayout(outputs: outputs))
+/// a fresh temporary directory. Its later replies go to its `relay`.
+func makeController(inputs: Int = 4, outputs: Int = 4, presets: URL? = nil, store: PresetStore? = nil, state: RigState? = nil,
+                    feedback: FeedbackHub? = nil, meters: ((Mixer) -> MeterStream)? = nil,
+                    listeners: (any ChangeListeners)? = nil, scheduler: BundleScheduler? = nil) -> Controller {
+    let state = state ?? RigState(scene: Scene(inputs: inputs, outputs: outputs))
+    let (inputs, outputs) = (state.scene.inputCount, state.scene.outputCount)
+    let mixer = Mixer(scene: state.scene, panLaw: .balance, layout: OutputLayout(outputs: outputs))
     let directory = presets ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("crosspoint-tests-\(UUID().uuidString)")
-    return Controller(state: RigState(scene: scene), mixer: mixer, store: PresetStore(directory: directory),
-                      smoothingSeconds: 0.02,
-                      logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-                      status: { [("inputs", .int32(Int32(inputs)))] })
+    let relay = ReplyRelay()
+    let c = Controller(state: state, mixer: mixer, store: store ?? PresetStore(directory: directory),
+                       smoothingSeconds: 0.02,
+                       logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+                       subscriptions: Subscriptions(feedback: feedback, meters: meters?(mixer), listeners: listeners,
+                                                    reply: relay.deliver),
+                       scheduler: scheduler,
+                       status: { [("inputs", .int32(Int32(inputs)))] })
+    ReplyRelay.all.withLock { $0[ObjectIdentifier(c)] = relay }
+    return c
+}
+
+/// Where a test controller's later replies go (`Subscriptions.reply`): a
+/// test points it wherever it listens.
+final class ReplyRelay: Sendable {
+    static let all = Mutex<[ObjectIdentifier: ReplyRelay]>([:])
+    private let target = Mutex<@Sendable (OSCPacket, OSCPeer) -> Void>({ _, _ in })
+
+    func deliver(_ packet: OSCPacket, _ peer: OSCPeer) { target.withLock { $0 }(packet, peer) }
+
+    /// Sends later replies to `body` from now on; returns where they went before.
+    @discardableResult
+    func send(to body: @escaping @Sendable (OSCPacket, OSCPeer) -> Void) -> @Sendable (OSCPacket, OSCPeer) -> Void {
+        target.withLock { old in defer { old = body }; return old }
+    }
 }
 
 let peer = OSCPeer(address: SocketAddress.resolve(host: "127.0.0.1", port: 1)!)
 
 extension Controller {
+    /// Where its later replies go (`makeController`).
+    var relay: ReplyRelay { ReplyRelay.all.withLock { $0[ObjectIdentifier(self)] } ?? ReplyRelay() }
+
     /// Handles a message and returns its replies, with those that come once
     /// a preset write is done (`reply`): it waits for the write.
     @discardableResult
     func send(_ address: String, _ arguments: OSCArgument...) -> [OSCPacket] {
         let later = Collected<OSCPacket>()
-        let kept = reply
-        reply = { packet, _ in later.append(packet) }
-        defer { reply = kept }
+        let kept = relay.send { packet, _ in later.append(packet) }
+        defer { relay.send(to: kept) }
         let replies = handle(.message(OSCMessage(address, arguments)), from: peer)
         waitForPresetWrites()
         waitForFullStates()

@@ -134,10 +134,8 @@ private func near(_ a: Float, _ b: Float, _ tolerance: Float = 1e-4) -> Bool { a
     }
 
     @Test func aStepIsFedBackLikeAnyChange() {
-        let c = makeController()
         let heard = Collected<OSCMessage>()
-        c.hasListeners = { true }
-        c.onChange = { messages in for message in messages { heard.append(message) } }
+        let c = makeController(listeners: Heard(heard))
         c.send("/source/1/db/delta", .float(-10))
         #expect(heard.values.map(\.address) == ["/source/1/volume", "/source/1/db", "/source/1/fader"])
         let position = heard.values.last?.arguments.first?.number ?? -1
@@ -183,8 +181,7 @@ private func near(_ a: Float, _ b: Float, _ tolerance: Float = 1e-4) -> Bool { a
 
     /// A timed bundle's step is taken from the value at its time, not at its arrival.
     @Test func aTimedStepStepsFromTheValueAtItsTime() async throws {
-        let c = makeController()
-        c.scheduler = BundleScheduler(clock: StoppedClock()) {}
+        let c = makeController(scheduler: BundleScheduler(clock: StoppedClock()))
         _ = c.handle(.bundle([OSCMessage("/source/1/db/delta", [.float(3)])],
                              at: OSCTimeTag(unixTime: Date().timeIntervalSince1970 + 0.05)), from: peer)
         c.send("/source/1/db", .float(-10))
@@ -196,4 +193,12 @@ private func near(_ a: Float, _ b: Float, _ tolerance: Float = 1e-4) -> Bool { a
         let target = c.mixer.offlineKernel.pointee.ramp(c.mixer.parameters.sourceVolume(1)).targetValue
         #expect(near(decibels(target), -7), "the audio follows: \(decibels(target)) dB")
     }
+}
+
+/// A change listener that keeps what it hears.
+struct Heard: ChangeListeners {
+    let heard: Collected<OSCMessage>
+    init(_ heard: Collected<OSCMessage>) { self.heard = heard }
+    func publish(_ messages: [OSCMessage]) { for message in messages { heard.append(message) } }
+    var isEmpty: Bool { false }
 }

@@ -221,10 +221,9 @@ private func queuedByRecall(_ c: Controller, _ name: String, fade: Float) -> Int
 /// current preset or its "modified" mark changes, whoever did it.
 @Suite struct PresetFeedbackTests {
     @Test func subscribersAreToldOfTheListAndTheCurrentPreset() {
-        let c = makeController()
         let hub = FeedbackHub(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
                               send: { _, _ in })
-        c.feedback = hub
+        let c = makeController(feedback: hub)
         let tablet = OSCPeer(address: SocketAddress.resolve(host: "127.0.0.1", port: 9100)!)
         c.handle(.message(OSCMessage("/subscribe")), from: tablet)
         c.waitForFullStates()

@@ -9,11 +9,7 @@ import Testing
 
 /// A controller over the given store, so that the test can hold its writer.
 private func controller(_ store: PresetStore, preset: String? = nil, modified: Bool = false) -> Controller {
-    let scene = Scene(inputs: 4, outputs: 4)
-    return Controller(state: RigState(scene: scene, preset: preset, modified: modified),
-                      mixer: Mixer(scene: scene, panLaw: .balance, layout: OutputLayout(outputs: 4)),
-                      store: store, smoothingSeconds: 0.02,
-                      logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+    makeController(store: store, state: RigState(scene: Scene(inputs: 4, outputs: 4), preset: preset, modified: modified))
 }
 
 private func temporaryURL() -> URL {
@@ -37,7 +33,7 @@ extension Controller {
     /// Collects what is sent through `reply`, as address and arguments.
     fileprivate func collectReplies() -> Collected<[String]> {
         let later = Collected<[String]>()
-        reply = { packet, _ in later.append(words(packet)) }
+        relay.send { packet, _ in later.append(words(packet)) }
         return later
     }
 }
@@ -89,7 +85,7 @@ private final class Gate: Sendable {
         let c = controller(store)
         let disk = PresetStore(directory: directory) // no writes of its own: reads the disk alone
         let seen = Collected<[String]>()
-        c.reply = { packet, _ in
+        c.relay.send { packet, _ in
             guard case .message(let m) = packet, case .string(let name)? = m.arguments.first else { return }
             let volume = (try? disk.load(name)).map { "\($0.scene.sources[0].volume)" } ?? "not on disk"
             seen.append([m.address, name, volume])

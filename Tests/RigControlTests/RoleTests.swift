@@ -18,8 +18,8 @@ import Testing
                        { "from": "127.0.0.4/32", "role": "drums" }, { "code": "4711", "role": "drums" } ] }
         """
 
-    static func controller() throws -> Controller {
-        let c = makeController(inputs: 6, outputs: 6)
+    static func controller(feedback: FeedbackHub? = nil) throws -> Controller {
+        let c = makeController(inputs: 6, outputs: 6, feedback: feedback)
         c.useAccess(try AccessRules.decode(Data(file.utf8), file: "access.json", outputs: 6))
         return c
     }
@@ -77,7 +77,7 @@ import Testing
     @Test func aCodeGivesItsRoleToOneSessionUntilLogout() throws {
         let c = try Self.controller()
         let later = Collected<OSCPacket>()
-        c.reply = { packet, _ in later.append(packet) }
+        c.relay.send { packet, _ in later.append(packet) }
         let viewer = Self.client("127.0.0.3", port: 6000)
         let drums = [OSCMessage("/role", [.string("drums"), .string("outputs"), .int32(5), .int32(6)])]
         #expect(Self.send(c, "/login", [.string("4711")], from: viewer) == drums)
@@ -102,7 +102,7 @@ import Testing
     @Test func aWrongCodeIsAnsweredLateAndFiveLockTheHostOut() async throws {
         let c = try Self.controller()
         let later = Collected<OSCPacket>()
-        c.reply = { packet, _ in later.append(packet) }
+        c.relay.send { packet, _ in later.append(packet) }
         let guesser = Self.client("127.0.0.3", port: 6000)
         let start = ContinuousClock.now
         for guess in 0..<5 { #expect(Self.send(c, "/login", [.string("000\(guess)")], from: guesser) == []) }
@@ -194,10 +194,9 @@ import Testing
     }
 
     @Test func aReloadEndsTheSubscriptionsOfHostsItNoLongerLetsIn() throws {
-        let c = try Self.controller()
         let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         let hub = FeedbackHub(lease: .seconds(30), logger: quiet, send: { _, _ in })
-        c.feedback = hub
+        let c = try Self.controller(feedback: hub)
         _ = Self.send(c, "/subscribe", [], from: Self.client("127.0.0.3"))
         _ = Self.send(c, "/subscribe", [], from: Self.client("127.0.0.2"))
         c.waitForFullStates()

@@ -22,11 +22,10 @@ struct StoppedClock: AudioClock {
     }
 
     func timedController() -> (Controller, BundleScheduler, Outbox) {
-        let c = makeController()
-        let scheduler = BundleScheduler(clock: StoppedClock()) {}
-        c.scheduler = scheduler
+        let scheduler = BundleScheduler(clock: StoppedClock())
+        let c = makeController(scheduler: scheduler)
         let sent = Outbox()
-        c.reply = { packet, _ in sent.packets.withLock { $0.append(packet) } }
+        c.relay.send { packet, _ in sent.packets.withLock { $0.append(packet) } }
         return (c, scheduler, sent)
     }
 

@@ -3,8 +3,8 @@ import MixCore
 
 /// Setting parameters: each setter updates the scene and emits the change
 /// for the audio thread that the catalogue gives, and does nothing when the
-/// parameter already has the value.
-extension Controller {
+/// parameter already has the value. All under the lock.
+extension LiveScene {
     /// Sets parameter `number` at `place`, ramping over `seconds` (levels by
     /// the fader law, the rest linearly; gates, polarity and solo gates
     /// through their ramps). A solo changes no sound here: the caller moves
@@ -15,7 +15,7 @@ extension Controller {
         let old = parameter.get(state.scene, place)
         guard old != value else { return }
         parameter.set(&state.scene, place, value)
-        sceneChanged = true
+        changed = true
         // Fed back now, or as it moves when it fades.
         if !follow(number, at: place, from: old, to: value, seconds: seconds) {
             touched.append(.parameter(number, place, .plain))
@@ -33,6 +33,25 @@ extension Controller {
 
     /// The catalogue's number of the crosspoint level.
     var crosspointLevel: Int { catalogue.number(.crosspoint, "") ?? 0 }
+
+    /// Every crosspoint to 0 (`/matrix/clear`).
+    func clearMatrix(into changes: inout [Change]) {
+        for n in stride(from: 1, through: state.scene.inputCount, by: 1) {
+            for m in stride(from: 1, through: state.scene.outputCount, by: 1) {
+                setCrosspoint(n, m, 0, seconds: smoothing, into: &changes)
+            }
+        }
+    }
+
+    /// The channel map (`/matrix/map`): output k takes input `inputs[k]` at
+    /// unity and nothing else (0: nothing at all).
+    func map(_ inputs: [Int], into changes: inout [Change]) {
+        for (index, input) in inputs.enumerated() {
+            for n in stride(from: 1, through: state.scene.inputCount, by: 1) {
+                setCrosspoint(n, index + 1, n == input ? 1 : 0, seconds: smoothing, into: &changes)
+            }
+        }
+    }
 
     /// Safes change no sound.
     func setSafe(_ safe: Target.Safe, _ on: Bool) {
@@ -110,7 +129,7 @@ extension Controller {
         }
         guard anyMoved else { return }
         state.scene.crosspoints = live
-        sceneChanged = true
+        changed = true
         touched += moved
     }
 }

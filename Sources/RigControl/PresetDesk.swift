@@ -2,6 +2,7 @@ import Catalogue
 import MixCore
 import OSC
 import Presets
+import Synchronization
 import SystemSupport
 
 /// `/preset/…`: saving, recalling with a crossfade, undo, and the store.
@@ -14,7 +15,27 @@ import SystemSupport
 /// safe on disk. A write that fails is answered `/error` naming the file;
 /// the store then shows the disk as it was, and the current preset is put
 /// back.
-extension Controller {
+///
+/// One part of the controller: it owns the store (whose writes have their
+/// own thread and locks) and works on the live scene under the scene's
+/// lock, which the controller holds around every message.
+final class PresetDesk: @unchecked Sendable {
+    let store: PresetStore
+    let scene: LiveScene
+    /// Where a write's outcome is answered, from the writer's thread.
+    let reply: @Sendable (OSCPacket, OSCPeer) -> Void
+    /// Set by a save, delete or rename: subscribers are sent the new list.
+    private let listChanged = Atomic<Bool>(false)
+
+    init(store: PresetStore, scene: LiveScene, reply: @escaping @Sendable (OSCPacket, OSCPeer) -> Void) {
+        self.store = store
+        self.scene = scene
+        self.reply = reply
+    }
+
+    /// Whether the list changed since the last ask.
+    func takeListChanged() -> Bool { listChanged.exchange(false, ordering: .relaxed) }
+
     /// What a recall may change.
     struct RecallScope: OptionSet {
         let rawValue: Int
@@ -43,7 +64,8 @@ extension Controller {
         init(rawValue: Int) { self.rawValue = rawValue }
     }
 
-    func presetCommand(_ command: Command.Name, _ args: ArgumentReader,
+    /// A `/preset/…` command, under the scene's lock.
+    func run(_ command: Command.Name, _ args: ArgumentReader,
                        from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
         switch command {
         case .presetSave:
@@ -79,13 +101,7 @@ extension Controller {
     /// `/preset/current`'s answer: the last preset recalled (or saved), and
     /// 1 if the scene has changed since.
     func currentPreset() -> OSCMessage {
-        OSCMessage("/preset/current", [.string(state.preset ?? ""), .int32(state.modified ? 1 : 0)])
-    }
-
-    /// Waits until every preset write queued so far is on disk (or has
-    /// failed) and answered: at shutdown, and in tests.
-    public func waitForPresetWrites() {
-        store.waitForWrites()
+        OSCMessage("/preset/current", [.string(scene.state.preset ?? ""), .int32(scene.state.modified ? 1 : 0)])
     }
 
     /// The preset is current at once; `/preset/saved` follows when the file
@@ -101,8 +117,8 @@ extension Controller {
         }
         // Overwriting keeps the preset's own fade, and its notes unless new ones are given.
         let previous = try? store.load(name)
-        let preset = Preset(name: name, notes: notes ?? previous?.notes, fade: previous?.fade, scene: state.scene)
-        let before = (preset: state.preset, modified: state.modified)
+        let preset = Preset(name: name, notes: notes ?? previous?.notes, fade: previous?.fade, scene: scene.state.scene)
+        let before = (preset: scene.state.preset, modified: scene.state.modified)
         let store = store
         let done = written(.presetSave, args, from: peer, reply: OSCMessage("/preset/saved", [.string(name)]),
                            log: "saved preset '\(name)'") { state in
@@ -111,9 +127,9 @@ extension Controller {
             state.modified = before.modified || state.modified || before.preset == name
         }
         try attempt { try store.save(preset, then: done) }
-        presetListChanged = true
-        state.preset = name
-        state.modified = false
+        listChanged.store(true, ordering: .relaxed)
+        scene.state.preset = name
+        scene.state.modified = false
         return []
     }
 
@@ -121,15 +137,15 @@ extension Controller {
     /// nothing else became current.
     private func delete(_ name: String, _ args: ArgumentReader,
                         from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
-        let wasCurrent = state.preset == name
+        let wasCurrent = scene.state.preset == name
         let store = store
         let done = written(.presetDelete, args, from: peer, reply: OSCMessage("/preset/deleted", [.string(name)]),
                            log: "deleted preset '\(name)'") { state in
             if wasCurrent, state.preset == nil, store.exists(name) { state.preset = name }
         }
         try attempt { try store.delete(name, then: done) }
-        presetListChanged = true
-        if wasCurrent { state.preset = nil }
+        listChanged.store(true, ordering: .relaxed)
+        if wasCurrent { scene.state.preset = nil }
         return []
     }
 
@@ -137,7 +153,7 @@ extension Controller {
     /// the new file cannot be written.
     private func rename(_ old: String, to new: String, _ args: ArgumentReader,
                         from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
-        let wasCurrent = state.preset == old
+        let wasCurrent = scene.state.preset == old
         let store = store
         let done = written(.presetRename, args, from: peer,
                            reply: OSCMessage("/preset/renamed", [.string(old), .string(new)]),
@@ -145,8 +161,8 @@ extension Controller {
             if wasCurrent, state.preset == new, store.exists(old), !store.exists(new) { state.preset = old }
         }
         try attempt { try store.rename(old, to: new, then: done) }
-        presetListChanged = true
-        if wasCurrent { state.preset = new }
+        listChanged.store(true, ordering: .relaxed)
+        if wasCurrent { scene.state.preset = new }
         return []
     }
 
@@ -158,26 +174,26 @@ extension Controller {
                          reply success: OSCMessage, log: String,
                          restore: @escaping @Sendable (inout RigState) -> Void) -> PresetStore.Completion {
         let message = OSCMessage(command.address, args.arguments)
-        // Taken now, under the lock: `logger` changes while a timed bundle is rehearsed.
-        let logger = logger
-        return { [self] error in
+        // Taken now, under the lock: it is silent while a timed bundle is rehearsed.
+        let logger = scene.log
+        return { [scene, reply] error in
             guard let error else {
                 logger.notice("\(log)")
                 reply(.message(success), peer)
                 return
             }
-            let replies = lock.withLock { _ in
-                let before = (state.preset, state.modified)
-                restore(&state)
-                if before != (state.preset, state.modified) { stateChanged() }
-                return reject(message, "\(error)", from: peer)
+            let replies = scene.lock.withLock { _ in
+                let before = (scene.state.preset, scene.state.modified)
+                restore(&scene.state)
+                if before != (scene.state.preset, scene.state.modified) { scene.stateChanged() }
+                return Controller.refusal(message, "\(error)", from: peer, logger: logger)
             }
             for packet in replies { reply(packet, peer) }
         }
     }
 
     /// `s name [f fade] [s scope]`: the fade from the message, else the file's,
-    /// else the smoothing time.
+    /// else the scene.smoothing time.
     private func recall(_ args: ArgumentReader) throws(ArgumentReader.Failure) -> [OSCPacket] {
         let received = ContinuousClock.now
         let (name, fade, scopeText) = try args.recallArguments()
@@ -201,34 +217,34 @@ extension Controller {
             scope = parsed
         }
         let preset = try attempt { try store.load(name) }
-        let (fitted, skipped) = preset.fitted(inputs: state.scene.inputCount, outputs: state.scene.outputCount)
-        var target = state.scene
+        let (fitted, skipped) = preset.fitted(inputs: scene.state.scene.inputCount, outputs: scene.state.scene.outputCount)
+        var target = scene.state.scene
         if scope.contains(.sources) {
-            for n in target.sources.indices where !state.safes.sources.contains(n + 1) { target.sources[n] = fitted.sources[n] }
+            for n in target.sources.indices where !scene.state.safes.sources.contains(n + 1) { target.sources[n] = fitted.sources[n] }
         }
         if scope.contains(.matrix) {
             target.crosspoints = fitted.crosspoints
             keepSafeMixes(in: &target)
         }
         if scope.contains(.outputs) {
-            for m in target.outputs.indices where !state.safes.outputs.contains(m + 1) { target.outputs[m] = fitted.outputs[m] }
+            for m in target.outputs.indices where !scene.state.safes.outputs.contains(m + 1) { target.outputs[m] = fitted.outputs[m] }
         }
-        if scope.contains(.master) && !state.safes.master { target.master = fitted.master }
+        if scope.contains(.master) && !scene.state.safes.master { target.master = fitted.master }
 
-        let seconds = Float(fade ?? preset.fade ?? Double(smoothing))
-        undoState = state
+        let seconds = Float(fade ?? preset.fade ?? Double(scene.smoothing))
+        scene.undoState = scene.state
         var changes: [Change] = []
-        transition(to: target, seconds: seconds, into: &changes)
-        submit(changes)
-        state.preset = name
-        state.modified = false
-        sceneChanged = false
+        scene.transition(to: target, seconds: seconds, into: &changes)
+        scene.submit(changes)
+        scene.state.preset = name
+        scene.state.modified = false
+        scene.changed = false
         let prepared = ContinuousClock.now - received
-        logger.notice("recalled preset '\(name)' over \(seconds) s: \(changes.count) parameters move (read and prepared in \(prepared))")
+        scene.log.notice("recalled preset '\(name)' over \(seconds) s: \(changes.count) parameters move (read and prepared in \(prepared))")
         var replies: [OSCPacket] = [.message(OSCMessage("/preset/recalled", [.string(name), .float(seconds)]))]
         if !skipped.isEmpty {
             let text = skipped.joined(separator: "; ")
-            logger.warning("preset '\(name)' is larger than the rig; skipped \(text)")
+            scene.log.warning("preset '\(name)' is larger than the rig; skipped \(text)")
             replies.append(.message(OSCMessage("/preset/skipped", [.string(name), .string(text)])))
         }
         return replies
@@ -237,30 +253,30 @@ extension Controller {
     /// Back to the state before the last recall (safe parts keep their live
     /// values); a second undo goes forward again.
     private func undo(fade: Double?) throws(ArgumentReader.Failure) -> [OSCPacket] {
-        guard let previous = undoState else { throw ArgumentReader.Failure(reason: "nothing to undo") }
+        guard let previous = scene.undoState else { throw ArgumentReader.Failure(reason: "nothing to undo") }
         var target = previous.scene
-        for n in state.safes.sources { target.sources[n - 1] = state.scene.sources[n - 1] }
-        for m in state.safes.outputs { target.outputs[m - 1] = state.scene.outputs[m - 1] }
-        if state.safes.master { target.master = state.scene.master }
+        for n in scene.state.safes.sources { target.sources[n - 1] = scene.state.scene.sources[n - 1] }
+        for m in scene.state.safes.outputs { target.outputs[m - 1] = scene.state.scene.outputs[m - 1] }
+        if scene.state.safes.master { target.master = scene.state.scene.master }
         keepSafeMixes(in: &target)
-        let seconds = Float(fade ?? Double(smoothing))
-        undoState = state
+        let seconds = Float(fade ?? Double(scene.smoothing))
+        scene.undoState = scene.state
         var changes: [Change] = []
-        transition(to: target, seconds: seconds, into: &changes)
-        submit(changes)
-        state.preset = previous.preset
-        state.modified = previous.modified
-        sceneChanged = false
-        logger.notice("undid the last recall over \(seconds) s")
+        scene.transition(to: target, seconds: seconds, into: &changes)
+        scene.submit(changes)
+        scene.state.preset = previous.preset
+        scene.state.modified = previous.modified
+        scene.changed = false
+        scene.log.notice("undid the last recall over \(seconds) s")
         return [.message(OSCMessage("/preset/undone", [.string(previous.preset ?? "")]))]
     }
 
     /// Every crosspoint into a mix-safe output keeps its live level: a
     /// performer's in-ear mix stays as they set it.
     private func keepSafeMixes(in target: inout Scene) {
-        for m in state.safes.mixes {
+        for m in scene.state.safes.mixes {
             for n in stride(from: 1, through: target.inputCount, by: 1) {
-                target.crosspoints[n, m] = state.scene.crosspoints[n, m]
+                target.crosspoints[n, m] = scene.state.scene.crosspoints[n, m]
             }
         }
     }

@@ -1,0 +1,116 @@
+import Catalogue
+import MixCore
+import OSC
+
+/// Changes: every target's arguments read and checked before anything
+/// changes (`edit`), then the edits applied to the scene (`apply`), whose
+/// changes for the audio thread wait with the packet's. Under the scene's lock.
+extension Controller {
+    /// Sets what a message with arguments names, or refuses it whole.
+    func change(_ targets: [Target], _ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
+        var edits: [Edit] = []
+        do {
+            for target in targets { edits.append(try edit(target, ArgumentReader(arguments: message.arguments))) }
+        } catch {
+            return reject(message, error.reason, from: peer)
+        }
+        var changes: [Change] = []
+        // Solo gates move only when a solo does; working them out visits every source.
+        let solos = edits.contains { edit in
+            guard case .set(let number, _, _, _) = edit, case .soloGate = catalogue.parameters[number].kernel else { return false }
+            return true
+        }
+        let gates = solos ? live.soloGates() : []
+        for edit in edits { apply(edit, into: &changes) }
+        if solos { live.updateSoloGates(from: gates, seconds: live.smoothing, into: &changes) }
+        live.log.debug("\(peer) \(message)")
+        live.submit(changes)
+        // What follows is about the sender's session, not the sound: not while rehearsing.
+        guard !live.rehearsing else { return [] }
+        if subscriptions.autoSubscribe, let feedback = subscriptions.feedback { admit(feedback.subscribe(peer, port: nil, automatically: true), .feedback) }
+        // A value set at one parameter's own address is not echoed to its sender.
+        if targets.count == 1, case .parameter = targets[0], !OSCAddressPattern.isPattern(message.address) {
+            subscriptions.feedback?.noteOwnValue(message, from: peer)
+        }
+        return []
+    }
+
+    /// Whether a message would change anything in the rig at `target` (refused to
+    /// read-only clients): a parameter or safe set, and the commands the
+    /// catalogue says change the rig (`Command.Effect`).
+    func changes(_ target: Target, _ message: OSCMessage) -> Bool {
+        switch target {
+        case .command(let name):
+            switch Catalogue.command(name).effect {
+            case .none: false
+            case .changes: true
+            case .changesWithArguments: !message.arguments.isEmpty
+            }
+        case .recallPreset: true
+        case .touch, .current: false
+        case .parameter, .delta, .safe: !message.arguments.isEmpty
+        }
+    }
+
+
+    /// A checked change to one target, not yet applied.
+    enum Edit {
+        /// Parameter `number` at a place to a value, over a fade (nil: the smoothing time).
+        case set(Int, Parameter.Place, Parameter.Value, fade: Float?)
+        case safe(Target.Safe, Bool)
+        case map([Int])
+    }
+
+    private func edit(_ target: Target, _ args: ArgumentReader) throws(ArgumentReader.Failure) -> Edit {
+        switch target {
+        case .parameter(let number, let place, let form):
+            let (value, fade) = try Self.read(catalogue.parameters[number].kind, form, args)
+            return .set(number, place, value, fade: fade)
+        case .delta(let number, let place, let form):
+            // From the scene's value now: deltas earlier in the bundle have moved it.
+            let (step, fade) = try args.stepAndFade()
+            let parameter = catalogue.parameters[number]
+            let value = parameter.kind.stepped(form, from: parameter.get(live.state.scene, place), by: step)
+            return .set(number, place, value, fade: fade.map(Float.init))
+        case .safe(let safe):
+            return .safe(safe, try args.onOff())
+        case .command(.matrixMap):
+            return .map(try args.channelNumbers(in: 0...live.state.scene.inputCount, atMost: live.state.scene.outputCount))
+        case .current:
+            throw ArgumentReader.Failure(reason: "query only")
+        case .touch, .command, .recallPreset:
+            // Touches and commands branch off before (an action's button is read first:
+            // Controller+Buttons.swift); only a pattern mixing them with
+            // parameters could come here.
+            throw ArgumentReader.Failure(reason: "takes no arguments")
+        }
+    }
+
+    /// A parameter's value (and fade) from the arguments, as its kind and
+    /// the address's form take it (`Parameter+Forms`): a level in gain, dB
+    /// or fader position, a number in its range, on/off, a text.
+    static func read(_ kind: Parameter.Kind, _ form: Target.Form,
+                     _ args: ArgumentReader) throws(ArgumentReader.Failure) -> (Parameter.Value, Float?) {
+        switch kind {
+        case .level, .number:
+            let range = kind.range(form) ?? 0...0
+            let (number, fade) = try args.valueAndFade(in: Double(range.lowerBound)...Double(range.upperBound))
+            return (kind.value(number, in: form), fade.map(Float.init))
+        case .toggle:
+            return (.toggle(try args.onOff()), nil)
+        case .text(let maxLength):
+            return (.text(try args.name(maxLength: maxLength)), nil)
+        }
+    }
+
+    private func apply(_ edit: Edit, into changes: inout [Change]) {
+        switch edit {
+        case .set(let number, let place, let value, let fade):
+            live.set(number, at: place, to: value, seconds: fade ?? live.smoothing, into: &changes)
+        case .safe(let safe, let on):
+            live.setSafe(safe, on)
+        case .map(let inputs):
+            live.map(inputs, into: &changes)
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Logging
+import OSC
+import Synchronization
+import SystemSupport
+
+/// The feedback thread's turns: what is due for each subscriber now, within
+/// its pace, coalesced and bundled, and whether what a client set comes back
+/// to it unchanged (not echoed).
+extension FeedbackHub {
+    /// Whether feedback carries what the client sent: numbers compared as
+    /// numbers (a toggle sent as `f 1` comes back as `i 1`), to within what
+    /// a round trip through the fader law moves them.
+    static func sameValue(_ sent: [OSCArgument], _ kept: [OSCArgument]) -> Bool {
+        guard sent.count >= kept.count else { return false }
+        return zip(sent, kept).allSatisfy { a, b in
+            if case .string(let x) = a, case .string(let y) = b { return x == y }
+            guard let x = Self.numeric(a), let y = Self.numeric(b) else { return false }
+            return abs(x - y) <= 1e-4 * max(1, abs(x))
+        }
+    }
+
+    private static func numeric(_ argument: OSCArgument) -> Double? {
+        if case .bool(let on) = argument { return on ? 1 : 0 }
+        return argument.number
+    }
+
+    /// Takes, for each subscriber, the bundles to send now, as many as its
+    /// pace allows.
+    func due(at now: ContinuousClock.Instant) -> [(OSCPeer, [OSCPacket])] {
+        // Streams' room is asked outside the lock: it is the server's to tell.
+        let streams = state.withLock { subscribers in
+            subscribers.compactMap { $0.value.pace == .stream && !$0.value.order.isEmpty ? $0.key : nil }
+        }
+        var rooms: [OSCPeer: Int] = [:]
+        for destination in streams { rooms[destination] = min(room(destination), Self.streamPacketsPerTurn) }
+        return state.withLock { subscribers in
+            var result: [(OSCPeer, [OSCPacket])] = []
+            if let lease {
+                let lapsed = subscribers.compactMap { now - $0.value.lastSeen > lease ? $0.key : nil }
+                for destination in lapsed {
+                    logger.info("\(destination): feedback subscription lapsed (nothing heard for \(lease))")
+                    subscribers.removeValue(forKey: destination)
+                }
+            }
+            var waiting = false
+            for destination in Array(subscribers.keys)
+            where subscribers[destination] != nil && subscribers[destination]!.awaitingFullState == nil {
+                let budget = Self.budget(&subscribers[destination]!, room: rooms[destination], now: now,
+                                         stallsEnd: !destination.isWebSocket)
+                let packets = Self.take(from: &subscribers[destination]!, now: now, budget: budget)
+                if case .datagrams = subscribers[destination]!.pace {
+                    subscribers[destination]!.allowance -= Double(packets.count)
+                }
+                if !packets.isEmpty { result.append((destination, packets)) }
+                // Held back by its pace, not only by coalescing (an address
+                // sent in the last 33 ms waits its turn at the normal tick).
+                if packets.count >= budget && !subscribers[destination]!.order.isEmpty { waiting = true }
+            }
+            behind.store(waiting, ordering: .relaxed)
+            return result
+        }
+    }
+
+    /// How many packets a subscriber may be sent now: what its datagram
+    /// allowance has grown to, or what its stream has room for. `stallsEnd`
+    /// (TCP): a stream without room for `streamStall` is given one packet,
+    /// which the server's write timeout cuts off if it is still not read. A
+    /// WebSocket is not: its queue would only drop its oldest frame.
+    static func budget(_ subscriber: inout Subscriber, room: Int?, now: ContinuousClock.Instant,
+                       stallsEnd: Bool = true) -> Int {
+        switch subscriber.pace {
+        case .datagrams(let rate, let burst):
+            let elapsed = now - subscriber.refilled
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            subscriber.allowance = min(burst, subscriber.allowance + rate * max(0, milliseconds))
+            subscriber.refilled = now
+            return Int(subscriber.allowance)
+        case .stream:
+            guard let room, !subscriber.order.isEmpty else { return 0 }
+            if room > 0 {
+                subscriber.stalled = nil
+                return room
+            }
+            guard let since = subscriber.stalled else {
+                subscriber.stalled = now
+                return 0
+            }
+            guard stallsEnd, now - since >= streamStall else { return 0 }
+            subscriber.stalled = now
+            return 1
+        }
+    }
+
+    /// Packs due messages (not sent in the last 33 ms) into bundles of at
+    /// most 1400 bytes, at most `budget` of them; the rest waits, in order.
+    static func take(from subscriber: inout Subscriber, now: ContinuousClock.Instant, budget: Int) -> [OSCPacket] {
+        // What no longer matters: own values past the echo window, and send
+        // times past the 33 ms (a full state leaves one per address of the
+        // rig: cleared each time they have doubled, so at a cost per send).
+        if !subscriber.ownValues.isEmpty {
+            subscriber.ownValues = subscriber.ownValues.filter { now - $0.value.at <= echoWindow }
+        }
+        if subscriber.lastSent.count > 2 * subscriber.lastSentKept + 1024 {
+            subscriber.lastSent = subscriber.lastSent.filter { now - $0.value < minimumInterval }
+            subscriber.lastSentKept = subscriber.lastSent.count
+        }
+        guard budget > 0 else { return [] }
+        var packets: [OSCPacket] = []
+        var bundle: [OSCMessage] = []
+        var size = 16 // "#bundle\0" and the time tag
+        var kept: [String] = []
+        while let address = subscriber.order.popFirst() {
+            guard let message = subscriber.pending[address] else { continue }
+            if let last = subscriber.lastSent[address], now - last < minimumInterval {
+                kept.append(address)
+                continue
+            }
+            let length = 4 + message.encodedSize
+            if size + length > datagramLimit && !bundle.isEmpty {
+                packets.append(.bundle(bundle))
+                bundle = []
+                size = 16
+                if packets.count == budget {
+                    kept.append(address)
+                    break
+                }
+            }
+            bundle.append(message)
+            size += length
+            subscriber.pending.removeValue(forKey: address)
+            subscriber.lastSent[address] = now
+        }
+        if !bundle.isEmpty { packets.append(.bundle(bundle)) }
+        subscriber.order.putBack(kept)
+        return packets
+    }
+}
+
+extension OSCPeer {
+    var isWebSocket: Bool {
+        if case .webSocket = transport { return true }
+        return false
+    }
+}

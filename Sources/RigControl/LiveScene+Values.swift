@@ -1,0 +1,82 @@
+import Catalogue
+import MixCore
+import OSC
+import Presets
+
+/// The scene's values as addresses carry them: for query replies, feedback,
+/// a subscriber's full picture and OSCQuery's answers. Every function reads
+/// the rig state it is given (a copy taken under the lock, or `state` with
+/// the lock held).
+extension LiveScene {
+    /// A parameter's or safe's value as `target` shows it, in `state`; nil
+    /// for commands without a value.
+    func value(_ target: Target, in state: RigState) -> [OSCArgument]? {
+        switch target {
+        case .parameter(let number, let place, let form):
+            Self.arguments(of: catalogue.parameters[number].get(state.scene, place), in: form)
+        case .command(.matrixMap):
+            Self.channelMap(state.scene).map { .int32(Int32($0)) }
+        case .safe(.source(let n)): [.int32(state.safes.sources.contains(n) ? 1 : 0)]
+        case .safe(.output(let m)): [.int32(state.safes.outputs.contains(m) ? 1 : 0)]
+        case .safe(.master): [.int32(state.safes.master ? 1 : 0)]
+        case .safe(.mix(let m)): [.int32(state.safes.mixes.contains(m) ? 1 : 0)]
+        default: nil
+        }
+    }
+
+    /// A parameter's value as an address of `form` carries it (`Parameter+Forms`):
+    /// only a level has forms other than its plain one.
+    static func arguments(of value: Parameter.Value, in form: Target.Form) -> [OSCArgument] {
+        switch value {
+        case .number(let number): [.float(Parameter.Kind.level.number(number, in: form))]
+        case .toggle(let on): [.int32(on ? 1 : 0)]
+        case .text(let text): [.string(text)]
+        }
+    }
+
+    /// Feedback for changed parameters, read from `state`: every address
+    /// form of each (a level as volume, dB and fader), and the channel map
+    /// when routing changed.
+    func feedbackMessages(for targets: [Target], in state: RigState) -> [OSCMessage] {
+        var messages: [OSCMessage] = []
+        var routing = false
+        let level = crosspointLevel
+        for target in targets {
+            if case .parameter(level, _, _) = target { routing = true }
+            for form in addressSpace.allForms(target) {
+                if let value = value(form, in: state) { messages.append(OSCMessage(addressSpace.address(form), value)) }
+            }
+        }
+        if routing, let map = value(.command(.matrixMap), in: state) { messages.append(OSCMessage("/matrix/map", map)) }
+        return messages
+    }
+
+    /// Every parameter of a scene of this size (a level in its first form),
+    /// strip by strip and place by place, with the safes: a subscriber's
+    /// first full picture, and OSCQuery's nodes.
+    func allParameters(inputs: Int, outputs: Int) -> [Target] {
+        var targets: [Target] = []
+        for strip in [Parameter.Strip.source, .crosspoint, .output, .master] {
+            let numbers = catalogue.numbers(of: strip)
+            for place in catalogue.places(strip, inputs: inputs, outputs: outputs) {
+                for number in numbers { targets.append(.parameter(number, place, addressSpace.forms(number)[0])) }
+                switch place {
+                case .source(let n): targets.append(.safe(.source(n)))
+                case .output(let m): targets.append(contentsOf: [.safe(.output(m)), .safe(.mix(m))])
+                case .master: targets.append(.safe(.master))
+                case .crosspoint: break
+                }
+            }
+        }
+        return targets
+    }
+
+    /// For each output, the input it takes at unity when that is its only
+    /// crosspoint in use; 0 otherwise.
+    static func channelMap(_ scene: Scene) -> [Int] {
+        stride(from: 1, through: scene.outputCount, by: 1).map { m in
+            let used = stride(from: 1, through: scene.inputCount, by: 1).filter { scene.crosspoints[$0, m] != 0 }
+            return used.count == 1 && scene.crosspoints[used[0], m] == 1 ? used[0] : 0
+        }
+    }
+}
