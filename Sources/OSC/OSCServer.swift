@@ -43,21 +43,21 @@ public final class OSCServer: @unchecked Sendable {
     /// rules and on their reload.
     public let door: AccessDoor
     private let udp: Int32
-    private let tcpListener: Int32?
+    let tcpListener: Int32?
     // Set once by start(), before any thread reads it.
     private var handler: Handler = { _, _ in [] }
-    private var departure: Departure = { _ in }
+    var departure: Departure = { _ in }
     /// At most this many TCP connections at once.
     public static let connectionLimit = 64
     /// A TCP client that takes more than this to accept a write is cut off.
     static let writeTimeout = timeval(tv_sec: 0, tv_usec: 200_000)
-    private let connections = Mutex<[Int: Connection]>([:])
-    private let nextConnection = Atomic<Int>(1)
-    private let running = Atomic<Bool>(false)
-    private let deniedPackets = Atomic<Int>(0)
+    let connections = Mutex<[Int: Connection]>([:])
+    let nextConnection = Atomic<Int>(1)
+    let running = Atomic<Bool>(false)
+    let deniedPackets = Atomic<Int>(0)
     private var threads: [Thread] = []
 
-    private final class Connection: @unchecked Sendable {
+    final class Connection: @unchecked Sendable {
         let socket: Int32
         /// Held while writing, so that packets never interleave; holds the
         /// framing replies go in, the client's own, set from its first byte
@@ -336,129 +336,8 @@ public final class OSCServer: @unchecked Sendable {
         return errorNumber == UInt32(ECONNREFUSED)
     }
 
-    private func acceptConnections() {
-        guard let listener = tcpListener else { return }
-        while running.load(ordering: .relaxed) {
-            guard wait(for: listener) else { continue }
-            var storage = [UInt8](repeating: 0, count: 128)
-            var length = socklen_t(storage.count)
-            let fd = storage.withUnsafeMutableBytes { raw in
-                accept(listener, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
-            }
-            guard fd >= 0 else { continue }
-            let address = storage.withUnsafeBytes { SocketAddress($0.baseAddress!, length: length) }
-            let access = door.access(for: address.ipBytes)
-            guard access != .denied else {
-                deniedPackets.add(1, ordering: .relaxed)
-                close(fd)
-                continue
-            }
-            guard connections.withLock({ $0.count }) < Self.connectionLimit else {
-                OSCLog.write("\(address): more than \(Self.connectionLimit) TCP connections; refused")
-                close(fd)
-                continue
-            }
-            var timeout = Self.writeTimeout
-            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let id = nextConnection.add(1, ordering: .relaxed).oldValue
-            let connection = Connection(socket: fd)
-            connections.withLock { $0[id] = connection }
-            let peer = OSCPeer(address: address, transport: .tcp(id), access: access)
-            let reader = Thread { [self] in readStream(connection, peer: peer, id: id) }
-            reader.name = "osc-tcp-\(id)"
-            reader.start()
-        }
-    }
-
-    /// A TCP stream carries packets in OSC 1.0's framing (each prefixed by
-    /// its length, as liblo sends them) or OSC 1.1's (SLIP, as TouchOSC and
-    /// QLab send them), told apart by the first byte. Either way a packet
-    /// over 64 KiB closes the connection: the client is not speaking OSC, or
-    /// would take unbounded memory.
-    private func readStream(_ connection: Connection, peer: OSCPeer, id: Int) {
-        var peer = peer
-        var generation = door.generation
-        let fd = connection.socket
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
-        defer {
-            chunk.deallocate()
-            connections.withLock { _ = $0.removeValue(forKey: id) }
-            connection.output.withLock { framing in
-                framing = nil
-                close(fd)
-            }
-            departure(peer)
-        }
-        var framing: StreamFraming?
-        var lengthPrefixed = LengthPrefixDecoder()
-        var slip = SLIPDecoder()
-        while running.load(ordering: .relaxed) {
-            guard wait(for: fd) else { continue }
-            let count = recv(fd, chunk.baseAddress, chunk.count, 0)
-            guard count > 0 else { return }
-            // Rules reloaded since the connection opened: its access is asked again.
-            if generation != door.generation {
-                generation = door.generation
-                peer.access = door.access(for: peer.address.ipBytes)
-                guard peer.access != .denied else { return }
-            }
-            let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
-            let current: StreamFraming
-            if let framing {
-                current = framing
-            } else {
-                // Set before the first packet is handled, so that every reply goes back in kind.
-                current = StreamFraming(firstByte: bytes[0])
-                connection.output.withLock { $0 = current }
-                framing = current
-            }
-            let keepOpen = switch current {
-            case .slip: read(bytes, with: &slip, from: peer)
-            case .lengthPrefixed: read(bytes, with: &lengthPrefixed, from: peer)
-            }
-            guard keepOpen else { return }
-        }
-    }
-
-    /// Handles the packets `bytes` complete; false if the connection must close.
-    private func read(_ bytes: UnsafeRawBufferPointer, with decoder: inout SLIPDecoder, from peer: OSCPeer) -> Bool {
-        do {
-            try decoder.decode(bytes) { event in
-                switch event {
-                case .packet(let packet):
-                    handle(packet, from: peer)
-                case .badEscape(let byte):
-                    OSCLog.write("\(peer): SLIP escape 0xDB followed by \(Self.hex(byte)), frame dropped")
-                }
-            }
-            return true
-        } catch {
-            OSCLog.write("\(peer): SLIP frame over \(decoder.limit) bytes refused; closing")
-            return false
-        }
-    }
-
-    /// Handles the packets `bytes` complete; false if the connection must close.
-    private func read(_ bytes: UnsafeRawBufferPointer, with decoder: inout LengthPrefixDecoder,
-                      from peer: OSCPeer) -> Bool {
-        do {
-            try decoder.decode(bytes) { handle($0, from: peer) }
-            return true
-        } catch {
-            switch error {
-            case .packetTooLong(let size): OSCLog.write("\(peer): TCP packet of \(size) bytes refused; closing")
-            }
-            return false
-        }
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return "0x" + (digits.count < 2 ? "0" + digits : digits)
-    }
-
     /// Waits up to 0.2 s for `fd` to be readable, so that `stop()` is noticed.
-    private func wait(for fd: Int32) -> Bool {
+    func wait(for fd: Int32) -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 200) > 0
     }
@@ -471,7 +350,7 @@ public final class OSCServer: @unchecked Sendable {
 
     /// Decodes one packet and sends the handler's replies back; a packet
     /// that is not valid OSC is logged and dropped.
-    private func handle(_ bytes: UnsafeRawBufferPointer, from peer: OSCPeer) {
+    func handle(_ bytes: UnsafeRawBufferPointer, from peer: OSCPeer) {
         guard !bytes.isEmpty else { return }
         let packet: OSCPacket
         do {
