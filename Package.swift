@@ -42,13 +42,18 @@ let package = Package(
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client",
                        providers: [.apt(["libavahi-client-dev"])]),
 
-        // Pure Swift: scene model, laws, ramps, the lock-free queue and the
-        // real-time render kernel. No JACK, no liblo: renders offline in tests.
+        // Pure Swift: laws, ramps, the lock-free queue and the real-time
+        // render kernel. No JACK, no liblo: renders offline in tests.
         .target(name: "MixCore", swiftSettings: kernelFlags),
+
+        // The scene as the control side keeps it (`Scene`, `Source`,
+        // `Output`, `Master`, `CrosspointMatrix`): value types the kernel
+        // never sees.
+        .target(name: "SceneModel"),
 
         // The parameter catalogue: every kind of parameter described once,
         // and the kernel's ramp layout derived from it.
-        .target(name: "Catalogue", dependencies: ["MixCore"]),
+        .target(name: "Catalogue", dependencies: ["MixCore", "SceneModel"]),
 
         // What we used full Foundation for, on POSIX: threads, printf-style
         // formatting, trimming and ordering strings. The rest (Date, URL,
@@ -66,7 +71,7 @@ let package = Package(
 
         // Preset files and the saved rig state: format, strict reading, atomic writing.
         .target(name: "Presets", dependencies: [
-            "MixCore", "Catalogue", "JSON", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "SceneModel", "Catalogue", "JSON", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Who may do what, in one place: who is let in (`AccessPolicy`, the
@@ -77,7 +82,7 @@ let package = Package(
 
         // The control side: the authoritative rig state and the OSC address space.
         .target(name: "RigControl", dependencies: [
-            "MixCore", "Catalogue", "OSC", "Presets", "Access", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "SceneModel", "Catalogue", "OSC", "Presets", "Access", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // The JACK client that hosts the mixer, and the server it may start.
@@ -114,12 +119,12 @@ let package = Package(
 
         // Offline timing of the render kernel and of a preset recall (`crosspoint bench`).
         .target(name: "Bench", dependencies: [
-            "MixCore", "Catalogue", "OSC", "Presets", "RigControl", "SystemSupport",
+            "MixCore", "SceneModel", "Catalogue", "OSC", "Presets", "RigControl", "SystemSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "Catalogue", "OSC", "OSCQuery", "Advertising", "ControlPage", "Presets", "RigControl", "JackHost", "Access",
+            "MixCore", "SceneModel", "Catalogue", "OSC", "OSCQuery", "Advertising", "ControlPage", "Presets", "RigControl", "JackHost", "Access",
             "Bench", "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -139,14 +144,14 @@ let package = Package(
         // integration tests' client's codec.
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
-        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "Catalogue", "SystemSupport"], swiftSettings: kernelFlags),
-        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "Catalogue", "OSC", "Presets", "Access"]),
+        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport"], swiftSettings: kernelFlags),
+        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets", "Access"]),
         .testTarget(name: "CatalogueTests", dependencies: [
-            "Catalogue", "ControlPage", "MixCore", "OSC", "Presets", "RigControl",
+            "Catalogue", "ControlPage", "MixCore", "SceneModel", "OSC", "Presets", "RigControl",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "OSC", "JSON"]),
-        .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "Catalogue", "JSON"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "SceneModel", "Catalogue", "JSON"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle", "SystemSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "OSCQueryTests", dependencies: [

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Logging
 import MixCore
+import SceneModel
 import OSC
 import Presets
 import RigControl

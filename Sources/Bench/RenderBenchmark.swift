@@ -1,5 +1,6 @@
 import Catalogue
 import MixCore
+import SceneModel
 import SystemSupport
 
 /// Renders the real mixer offline, period after period, and times each

@@ -1,4 +1,5 @@
 import MixCore
+import SceneModel
 
 /// The kernel's side of the catalogue: its ramp layout, and the changes
 /// that move a parameter (or a whole scene) there.

@@ -1,4 +1,5 @@
 import MixCore
+import SceneModel
 
 /// Every kind of parameter the rig has, in one list: the one place a new
 /// parameter is added. The order is the order of a strip's fields in files

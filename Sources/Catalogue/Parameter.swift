@@ -1,4 +1,5 @@
 import MixCore
+import SceneModel
 
 /// One kind of parameter of the scene (source volume, crosspoint, output
 /// mute, …), described once. Everything else is derived from these

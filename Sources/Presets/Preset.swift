@@ -1,4 +1,5 @@
 import MixCore
+import SceneModel
 
 /// A stored routing scene: every source, crosspoint, output and master
 /// setting, for the channel counts it was made for.

@@ -2,6 +2,7 @@ import JSON
 import Catalogue
 import FoundationEssentials
 import MixCore
+import SceneModel
 
 /// The preset file format, version 1: strict to read (every unknown field,
 /// wrong type and out-of-range value is an error naming its field), and

@@ -2,6 +2,7 @@ import JSON
 import Catalogue
 import FoundationEssentials
 import MixCore
+import SceneModel
 
 /// Everything the rig must get back after a restart: the live scene, the
 /// recall safes, and which preset was last recalled.

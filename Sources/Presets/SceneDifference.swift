@@ -1,5 +1,6 @@
 import Catalogue
 import MixCore
+import SceneModel
 
 /// What changes between two scenes of the same size (`crosspoint preset
 /// diff`), one line per parameter that differs, for every parameter of the

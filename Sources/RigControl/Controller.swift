@@ -2,6 +2,7 @@ import Access
 import Catalogue
 import Logging
 import MixCore
+import SceneModel
 import OSC
 import Presets
 import Synchronization

@@ -1,5 +1,6 @@
 import Catalogue
 import MixCore
+import SceneModel
 
 /// Setting parameters: each setter updates the scene and emits the change
 /// for the audio thread that the catalogue gives, and does nothing when the

@@ -1,5 +1,6 @@
 import Catalogue
 import MixCore
+import SceneModel
 import OSC
 import Presets
 import Synchronization

@@ -8,6 +8,7 @@ import Glibc
 import JackHost
 import Logging
 import MixCore
+import SceneModel
 import OSC
 import OSCQuery
 import Presets

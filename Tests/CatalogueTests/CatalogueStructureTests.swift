@@ -3,6 +3,7 @@ import ControlPage
 import Foundation
 import Logging
 import MixCore
+import SceneModel
 import OSC
 import Presets
 import RigControl

@@ -1,6 +1,7 @@
 import Foundation
 import Catalogue
 import MixCore
+import SceneModel
 import Testing
 
 /// The catalogue's defaults are facts about a new `Scene`: the scene's parts

@@ -3,6 +3,7 @@ import Foundation
 import SystemSupport
 import Testing
 @testable import MixCore
+import SceneModel
 
 /// The mixer as the README defines it, written plainly: one scalar `Ramp`
 /// per parameter, every gain of every crosspoint folded from scratch at the

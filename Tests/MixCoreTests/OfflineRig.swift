@@ -1,6 +1,7 @@
 import Foundation
 import Catalogue
 import MixCore
+import SceneModel
 
 /// Renders a `Mixer` offline, period by period, the way JACK would call it:
 /// each input plays a signal, each output is collected.

@@ -1,6 +1,7 @@
 import JSON
 import Foundation
 import MixCore
+import SceneModel
 @testable import Presets
 import Testing
 

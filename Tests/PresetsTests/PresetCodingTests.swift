@@ -1,6 +1,7 @@
 import JSON
 import Foundation
 import MixCore
+import SceneModel
 import Presets
 import Testing
 

@@ -1,6 +1,7 @@
 import Access
 import Logging
 import MixCore
+import SceneModel
 import Foundation
 import OSC
 import Presets

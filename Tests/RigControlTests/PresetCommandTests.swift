@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MixCore
+import SceneModel
 import OSC
 import Presets
 @testable import RigControl

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import MixCore
+import SceneModel
 import OSC
 import Presets
 import RigControl

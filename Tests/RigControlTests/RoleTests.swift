@@ -2,6 +2,7 @@ import Access
 import Foundation
 import Logging
 import MixCore
+import SceneModel
 import OSC
 import Presets
 @testable import RigControl
