@@ -1,4 +1,3 @@
-import Access
 import Synchronization
 
 /// The access policy in force, shared by everything that admits clients

@@ -1,5 +1,4 @@
 #if canImport(Glibc)
-import Access
 import Glibc
 #endif
 
@@ -112,6 +111,9 @@ public struct AccessPolicy: Sendable {
     /// IPv6 address (`::ffff:10.0.0.1`) as the IPv4 one, as sockets give it.
     /// Nil for anything else (names are never looked up).
     public static func numeric(_ host: String) -> [UInt8]? {
+        // A link-local address may carry its zone (`fe80::1%eth0`): the
+        // address is the part before it.
+        let host = host.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? host
         guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else { return nil }
         var v4 = in_addr(), v6 = in6_addr()
         if inet_pton(AF_INET, host, &v4) == 1 {

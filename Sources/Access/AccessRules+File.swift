@@ -1,4 +1,3 @@
-import Access
 import JSON
 import FoundationEssentials
 

@@ -8,7 +8,7 @@
 /// knows one code could otherwise guess at the others between guesses.
 ///
 /// An IPv6 host is counted by its /64, which one machine may fill. Kept by
-/// the controller, under its lock. At most `hostLimit` hosts are
+/// the controller's `Sessions`, under its lock. At most `hostLimit` hosts are
 /// remembered (the network limit keeps far fewer); past that, hosts whose
 /// record has lapsed are forgotten, and if none has, a new host is refused
 /// as if locked out (it fails closed).

@@ -7,7 +7,7 @@
 /// is the one at its limit) is logged out, so that no stream of logins
 /// grows memory, and one code holder cannot log everyone else out.
 ///
-/// Kept by the controller, under its lock. `Session` is how a transport
+/// Kept by the controller's `Sessions`, under its lock. `Session` is how a transport
 /// names a session (the OSC server's `OSCPeer`).
 public struct Logins<Session: LoginSession>: Sendable {
     public static var limit: Int { 1024 }

@@ -1,4 +1,3 @@
-import JSON
 
 /// Reads typed fields out of a `JSONValue`, turning every mismatch into a
 /// `FileError` that names the file and the field's path.

@@ -1,4 +1,3 @@
-import JSON
 
 /// Why a preset or state file could not be read or written: names the file
 /// and, where there is one, the field.

@@ -1,4 +1,3 @@
-import JSON
 
 /// A compact JSON writer into UTF-8 bytes, for documents streamed as they
 /// are made (OSCQuery's namespace, the page's description): keys in the

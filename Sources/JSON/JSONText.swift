@@ -1,4 +1,3 @@
-import JSON
 
 /// JSON string escaping, written once: for the preset, state and access
 /// files, the OSCQuery namespace and the page's description.

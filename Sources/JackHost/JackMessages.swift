@@ -26,8 +26,10 @@ final class JackMessages: @unchecked Sendable {
     private let stamps: UnsafeMutablePointer<Atomic<Int>>
     /// Tickets handed to writers, in order.
     private let tickets = Atomic<Int>(0)
-    /// The next ticket to read (the supervisor's alone).
+    /// The next ticket to read, and how many drains in a row it has not
+    /// been ready (the supervisor's alone).
     private var next = 0
+    private var waited = 0
 
     init() {
         text = .allocate(capacity: Self.slots * Self.bytes)
@@ -53,7 +55,10 @@ final class JackMessages: @unchecked Sendable {
     func post(_ message: UnsafePointer<CChar>) {
         let ticket = tickets.add(1, ordering: .relaxed).oldValue
         let slot = ticket % Self.slots
+        // A seqlock: the slot is marked as being written before its bytes
+        // change, and stamped once they have.
         stamps[slot].store(0, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
         let bytes = text + slot * Self.bytes
         var count = 0
         while count < Self.bytes - 1 {
@@ -79,11 +84,22 @@ final class JackMessages: @unchecked Sendable {
         var messages: [String] = []
         while next < end {
             let slot = next % Self.slots
-            // Still being written: the rest waits for the next drain.
-            guard stamps[slot].load(ordering: .acquiring) == next + 1 else { break }
+            // Still being written: the rest waits for the next drain; a
+            // writer that never finished (a thread cancelled mid-message)
+            // holds it up for ten drains at most.
+            guard stamps[slot].load(ordering: .acquiring) == next + 1 else {
+                waited += 1
+                if waited < 10 { break }
+                dropped += 1
+                next += 1
+                waited = 0
+                continue
+            }
+            waited = 0
             let count = lengths[slot].load(ordering: .relaxed)
             let copy = Array(UnsafeBufferPointer(start: text + slot * Self.bytes, count: min(max(count, 0), Self.bytes)))
-            if stamps[slot].load(ordering: .acquiring) == next + 1 {
+            atomicMemoryFence(ordering: .acquiring)
+            if stamps[slot].load(ordering: .relaxed) == next + 1 {
                 messages.append(String(decoding: copy, as: UTF8.self))
             } else {
                 dropped += 1 // a writer lapped us while we copied

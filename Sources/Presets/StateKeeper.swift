@@ -54,7 +54,7 @@ public final class StateKeeper: @unchecked Sendable {
         }
     }
 
-    /// Notes that the state changed; cheap, called under the controller's lock.
+    /// Notes that the state changed; cheap, called under the scene's lock (LiveScene).
     public func changed() {
         let now = ContinuousClock.now
         pending.withLock { p in

@@ -76,22 +76,36 @@ public struct AddressSpace: Sendable {
         let path = Array(parts.dropFirst())
         var targets: [Target] = []
         do {
-            for head in ["source", "matrix", "output", "master", "preset", "safe"] where matches(path[0], head) {
+            for head in Self.heads where matches(path[0], head) {
                 targets += try resolve(head, Array(path.dropFirst()))
+                targets += commands(head, path)
             }
         } catch {
             return .failure(error)
         }
-        targets += commands(path)
         return targets.isEmpty ? .failure(.unknownAddress) : .success(targets)
     }
 
-    /// The catalogue's commands `path` names, in the table's order: every
-    /// part matching (a pattern may name several), an exact one's written out.
-    private func commands(_ path: [Substring]) -> [Target] {
+    /// The first parts of addresses, in the order a pattern reaching several
+    /// resolves to (so the order of its targets, and the first, which picks
+    /// what the message does): the strips, then the commands' in the
+    /// catalogue's order, the safes after the presets.
+    private static let heads: [String] = {
+        var heads = ["source", "matrix", "output", "master"]
+        for command in commandPaths where !heads.contains(command.parts[0]) {
+            heads.append(command.parts[0])
+            if command.parts[0] == "preset" { heads.append("safe") }
+        }
+        return heads
+    }()
+
+    /// The catalogue's commands under `head` that `path` names, in the
+    /// table's order: every part matching (a pattern may name several); an
+    /// exact one's parts after the head written out.
+    private func commands(_ head: String, _ path: [Substring]) -> [Target] {
         Self.commandPaths.filter { command in
-            command.parts.count == path.count
-                && zip(path, command.parts).allSatisfy { command.exact ? $0 == $1 : matches($0, $1) }
+            command.parts[0] == head && command.parts.count == path.count
+                && zip(path, command.parts).dropFirst().allSatisfy { command.exact ? $0 == $1 : matches($0, $1) }
         }.map { .command($0.name) }
     }
 

@@ -16,8 +16,12 @@ extension Controller {
     /// A session shown to be gone (its connection closed, its port
     /// unreachable): every subscription it had ends. Callable from any thread.
     public func depart(_ session: OSCPeer) {
-        if sessions.depart(session) { logger.notice("\(session) logged out: gone") }
-        subscriptions.depart(session)
+        // Under the scene's lock, as a message is: a departure never comes
+        // between a subscription and its entry on the roll.
+        live.lock.withLock { _ in
+            if sessions.depart(session) { logger.notice("\(session) logged out: gone") }
+            subscriptions.depart(session)
+        }
     }
 }
 

@@ -8,7 +8,7 @@ import OSC
 /// limit) makes room for the new one: a client still there is heard again
 /// and can subscribe again, while a refusal would leave a tablet dark.
 ///
-/// Kept by the controller, under its lock; the hubs hold the subscriptions
+/// Kept by the controller's `Sessions`, under its lock; the hubs hold the subscriptions
 /// themselves. Sessions are known by their reply path (`OSCPeer.isSamePath`).
 struct SessionRoll {
     static let total = 256

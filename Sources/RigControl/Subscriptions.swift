@@ -19,8 +19,8 @@ public struct Subscriptions: Sendable {
     public var feedback: FeedbackHub?
     public var meters: MeterStream?
     public var listeners: (any ChangeListeners)?
-    /// Where replies go that come after `handle` has returned. Not called
-    /// under any of the controller's locks.
+    /// Where replies go that come after `handle` has returned. Never called
+    /// under the scene's lock (a due bundle's are sent with `serial` held).
     public var reply: @Sendable (OSCPacket, OSCPeer) -> Void
     /// Whether a client that changes something is subscribed to feedback
     /// (changes from then on, not the full state), as if it had sent `/subscribe`.

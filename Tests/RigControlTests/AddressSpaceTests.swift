@@ -142,6 +142,22 @@ import Testing
         #expect(space.resolve("/meters/rate") == .success([.command(.metersRate)]))
     }
 
+    /// A pattern reaching several families of commands resolves in one
+    /// order, the first picking what the message does: the strips, then
+    /// the commands in the catalogue's order (presets before subscriptions
+    /// and meters), the safes after the presets; a clear's last part is
+    /// written out, its first may be a pattern.
+    @Test func patternsAcrossCommandsResolveInOneOrder() {
+        #expect(space.resolve("/*/s*") == .success([.command(.presetSave), .command(.metersSubscribe)]))
+        #expect(space.resolve("/{preset,safe}/*") == .success([
+            .command(.presetSave), .command(.presetRecall), .command(.presetList), .command(.presetDelete),
+            .command(.presetRename), .command(.presetUndo), .command(.presetCurrent), .safe(.master),
+        ]))
+        #expect(space.resolve("/m*/clear") == .success([.command(.matrixClear)]))
+        #expect(space.resolve("/matrix/cl*") == .failure(.unknownAddress))
+        #expect(space.resolve("/*").map { $0.first } == .success(.command(.status)))
+    }
+
     @Test func errorsStillNameTheProblem() {
         #expect(space.resolve("/source/13/volume") == .failure(.outOfRange(what: "source", number: 13, limit: 12)))
         #expect(space.resolve("/matrix/1/11") == .failure(.outOfRange(what: "output", number: 11, limit: 10)))

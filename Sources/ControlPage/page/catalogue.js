@@ -1,18 +1,30 @@
 // The rig's description of its controls (/page/catalogue.json, made by the
 // rig from its parameter catalogue: docs/page.md, "Built from the
-// catalogue"). The page keeps no list of parameters of its own: strips and
-// the personal mix are built from these entries, so a parameter the rig adds
-// appears here with no page code.
+// catalogue"). The page keeps no list of parameters of its own: the strips
+// are built from these entries, so a parameter the rig adds appears there
+// with no page code. It comes from the rig that served the page (with
+// ?ws= the page talks to another rig, whose catalogue may differ).
 
 const url = new URL('catalogue.json', import.meta.url);
 
-/** The description: { strips: { source, output, master }, matrix }, or an empty one if it could not be read. */
+/**
+ * The description: { strips: { source, output, master }, matrix }, or an
+ * empty one with `failed` set to why, if it could not be read (the strips
+ * then say so: `failure()`).
+ */
 export const catalogue = await fetch(url)
-  .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`${response.status}`))))
+  .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
   .catch((error) => {
     console.error(`catalogue.json: ${error.message}`);
-    return { strips: { source: [], output: [], master: [] }, matrix: null };
+    return { strips: { source: [], output: [], master: [] }, matrix: null, failed: error.message };
   });
+
+/** Why the controls could not be built, for the page to show; null when they can. */
+export function failure() {
+  return catalogue.failed
+    ? `The rig's description of its controls could not be read (catalogue.json: ${catalogue.failed}). Reload the page.`
+    : null;
+}
 
 /** The entries of a strip ("source", "output", "master") shown on a page ("engineer", "mix"), in catalogue order. */
 export function entries(strip, page) {

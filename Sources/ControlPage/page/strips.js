@@ -6,7 +6,7 @@
 
 import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';
-import { entries, fill } from './catalogue.js';
+import { entries, fill, failure } from './catalogue.js';
 import './elements/xp-fader.js';
 import './elements/xp-pan.js';
 import './elements/xp-switch.js';
@@ -109,6 +109,11 @@ export const masterStrip = () => strip('master', 0, null);
 /** Fills the containers for a rig of this size; again only when it changed. */
 export function buildStrips(sources, outputs, inputs, outputCount) {
   if (sources.dataset.count === String(inputs) && outputs.dataset.count === String(outputCount)) return;
+  const why = failure();
+  if (why) {
+    sources.replaceChildren(element('p', { role: 'alert', class: 'failure' }, [why]));
+    return;
+  }
   sources.replaceChildren(...Array.from({ length: inputs }, (_, k) => sourceStrip(k + 1)));
   outputs.replaceChildren(...Array.from({ length: outputCount }, (_, k) => outputStrip(k + 1)), masterStrip());
   sources.dataset.count = String(inputs);
