@@ -61,7 +61,9 @@ let package = Package(
         .target(name: "SystemSupport"),
 
         // OSC values, address patterns, and the liblo server and client.
-        .target(name: "OSC", dependencies: ["CLiblo", "SystemSupport", "Access"]),
+        .target(name: "OSC", dependencies: [
+            "CLiblo", "SystemSupport", "Access", .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // Strict JSON, once: the reader (every field's type checked, errors
         // naming the file and field), the files' line layout, the compact

@@ -9,8 +9,9 @@ extension Catalogue {
     /// Ports a subscriber may name (tablets never listen on privileged ones).
     public static let subscriberPorts: ClosedRange<Double> = 1024...65535
 
-    /// Every command, in the order OSCQuery lists them. Only the channel
-    /// map's form depends on the rig's size (an i per output).
+    /// Every command. Their order is the order a pattern reaching several
+    /// of one family resolves to (`AddressSpace`). Only the channel map's
+    /// form depends on the rig's size (an i per output).
     public static func commands(inputs: Int, outputs: Int) -> [Command] {
         typealias Signature = Command.Signature
         let ports = Self.subscriberPorts
@@ -27,10 +28,33 @@ extension Catalogue {
                     Signature(typeTags: String(repeating: "i", count: outputs),
                               range: Array(repeating: 0...Double(inputs), count: outputs),
                               unit: Array(repeating: nil, count: outputs)), [],
-                    button: nil, effect: .changesWithArguments, movesAudio: true, hasValue: true),
+                    button: nil, effect: .changesWithArguments, movesAudio: true, hasValue: true, answers: true),
             Command(.matrixClear, "Every crosspoint to 0", effect: .changes, movesAudio: true, exact: true),
-            Command(.status, "Replies /status/… with the rig's state"),
-            Command(.ping, "Replies /pong"),
+            Command(.status, "Replies /status/… with the rig's state", answers: true),
+            Command(.ping, "Replies /pong", answers: true),
+            Command(.presetSave, "Save the scene as a preset", .text, [Signature("ss", [nil, nil], "A name and notes")],
+                    button: nil, effect: .changes, answers: true),
+            Command(.presetRecall,
+                    "Recall a preset, fading over the preset's own time; /preset/recall/NAME recalls one on a button",
+                    .text, [
+                        Signature("sf", [nil, fade], "A name and a fade time", units: [nil, "time.second"]),
+                        Signature("ss", [nil, nil], "A name and a scope: \(scope)"),
+                        Signature("sfs", [nil, fade, nil], "A name, a fade time and a scope",
+                                  units: [nil, "time.second", nil]),
+                    ], button: nil, effect: .changes, movesAudio: true, answers: true),
+            Command(.presetList, "Replies /preset/list with every preset's name", answers: true),
+            Command(.presetDelete, "Delete a preset", .text, [], button: nil, effect: .changes, answers: true),
+            Command(.presetRename, "Rename a preset (old name, new name)",
+                    Signature(typeTags: "ss", range: [nil, nil], unit: [nil, nil]), [], button: nil, effect: .changes,
+                    answers: true),
+            Command(.presetUndo, "Back to the scene before the last recall", .none, [
+                Signature("f", [fade], "Over this fade time (not 0: a lone 0 is a button's release)",
+                          units: ["time.second"]),
+                Signature("ff", [fade, 0...1], "A fade time, then a button", units: ["time.second", nil]),
+            ], button: Command.Button(own: ("[fade]", { $0.map { $0 != 0 } ?? false })), // NaN: a fade, refused as one
+                    effect: .changes, movesAudio: true, answers: true),
+            Command(.presetCurrent,
+                    "Replies /preset/current with the last recalled preset and 1 if the scene changed since", answers: true),
             Command(.subscribe, "Feedback of every change, and the full state now, to the sender", .none, subscribeForms,
                     button: portButton),
             Command(.unsubscribe, "No more feedback to the sender", .none, subscribeForms, button: portButton),
@@ -41,32 +65,11 @@ extension Catalogue {
             Command(.metersUnsubscribe, "No more meters to the sender"),
             Command(.metersRate, "Meters to the sender at this rate per second, whether subscribed or not",
                     Signature(typeTags: "f", range: [rates], unit: [nil]), [], button: nil),
-            Command(.presetSave, "Save the scene as a preset", .text, [Signature("ss", [nil, nil], "A name and notes")],
-                    button: nil, effect: .changes),
-            Command(.presetRecall,
-                    "Recall a preset, fading over the preset's own time; /preset/recall/NAME recalls one on a button",
-                    .text, [
-                        Signature("sf", [nil, fade], "A name and a fade time", units: [nil, "time.second"]),
-                        Signature("ss", [nil, nil], "A name and a scope: \(scope)"),
-                        Signature("sfs", [nil, fade, nil], "A name, a fade time and a scope",
-                                  units: [nil, "time.second", nil]),
-                    ], button: nil, effect: .changes, movesAudio: true),
-            Command(.presetUndo, "Back to the scene before the last recall", .none, [
-                Signature("f", [fade], "Over this fade time (not 0: a lone 0 is a button's release)",
-                          units: ["time.second"]),
-                Signature("ff", [fade, 0...1], "A fade time, then a button", units: ["time.second", nil]),
-            ], button: Command.Button(own: ("[fade]", { $0.map { $0 != 0 } ?? false })), // NaN: a fade, refused as one
-                    effect: .changes, movesAudio: true),
-            Command(.presetList, "Replies /preset/list with every preset's name"),
-            Command(.presetCurrent,
-                    "Replies /preset/current with the last recalled preset and 1 if the scene changed since"),
-            Command(.presetDelete, "Delete a preset", .text, [], button: nil, effect: .changes),
-            Command(.presetRename, "Rename a preset (old name, new name)",
-                    Signature(typeTags: "ss", range: [nil, nil], unit: [nil, nil]), [], button: nil, effect: .changes),
             Command(.login, "Log this session in with a code from the access file: it takes the code's role",
-                    .text, [], button: nil),
-            Command(.logout, "Back to the role of the address this session sends from"),
-            Command(.role, "Replies /role with this session's role: its name, its control (all, none or outputs), and its outputs"),
+                    .text, [], button: nil, answers: true),
+            Command(.logout, "Back to the role of the address this session sends from", answers: true),
+            Command(.role, "Replies /role with this session's role: its name, its control (all, none or outputs), and its outputs",
+                    answers: true),
         ]
     }
 

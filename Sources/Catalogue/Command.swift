@@ -69,8 +69,9 @@ public struct Command: Sendable {
     /// lone number as its own only where a button could not have sent it.
     public struct Button: Sendable {
         /// The action's own argument before the button: its usage in the
-        /// `/error` reason, and whether a lone number is it (nil: a NaN or
-        /// something not a number). Nil: the action has none.
+        /// `/error` reason, and whether a lone argument is it, given its
+        /// number (nil: not a number, such as T or F; NaN is a number).
+        /// Nil: the action has none.
         public var own: (usage: String, isOwn: @Sendable (Double?) -> Bool)?
 
         public var usage: String { own.map { "\($0.usage) [button]" } ?? "[button]" }
@@ -100,18 +101,23 @@ public struct Command: Sendable {
     /// ahead of a timed bundle's time (`rehearse`). Commands that change
     /// nothing the audio hears are not.
     public let movesAudio: Bool
-    /// An action no pattern reaches: it must be named exactly
-    /// (`/matrix/clear`, as `/preset/recall/NAME` and `/safe/mix/{m}` are).
+    /// An action no pattern reaches: its last part must be written out
+    /// (`/matrix/clear`, as `recall` in `/preset/recall/NAME` and `mix` in
+    /// `/safe/mix/{m}` are).
     public let exact: Bool
     /// Whether the address holds a value a client may read and set
     /// (OSCQuery's `ACCESS` 3), like a parameter's.
     public let hasValue: Bool
+    /// Whether its sender always gets an answer (`/pong`, `/status/…`,
+    /// `/preset/saved`, `/role`, or an `/error`): `crosspoint send` then
+    /// says when none came. The others act and answer only `/error`.
+    public let answers: Bool
 
     public var address: String { name.address }
 
     public init(_ name: Name, _ description: String, _ signature: Signature = .none, _ overloads: [Signature]? = nil,
                 button: Button? = .plain, effect: Effect = .none, movesAudio: Bool = false, exact: Bool = false,
-                hasValue: Bool = false) {
+                hasValue: Bool = false, answers: Bool = false) {
         self.name = name
         self.description = description
         self.signature = signature
@@ -122,5 +128,6 @@ public struct Command: Sendable {
         self.movesAudio = movesAudio
         self.exact = exact
         self.hasValue = hasValue
+        self.answers = answers
     }
 }

@@ -22,6 +22,28 @@ final class JackClient: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with a short-lived client of a unique name on `server`
+    /// (none started); nil when the server does not answer.
+    private static func probing<R>(_ server: String, _ body: (OpaquePointer) -> R) -> R? {
+        var status = jack_status_t(rawValue: 0)
+        let options = JackOptions(rawValue: JackNoStartServer.rawValue)
+        guard let probe = crosspoint_jack_client_open_server("xp-probe-\(getpid())", options, &status, server) else { return nil }
+        defer { jack_client_close(probe) }
+        return body(probe)
+    }
+
+    /// Whether a server of this name runs and lets a client in.
+    static func serverAnswers(_ server: String) -> Bool { probing(server) { _ in true } ?? false }
+
+    /// Whether a client of this name is on `server`.
+    static func hasClient(named name: String, on server: String) -> Bool {
+        probing(server) { probe in
+            guard let uuid = jack_get_uuid_for_client_name(probe, name) else { return false }
+            jack_free(uuid)
+            return true
+        } ?? false
+    }
+
     /// Opens the client without starting a server (we start our own, visibly).
     init(name: String, server: String?, context: ProcessContext) throws {
         var status = jack_status_t(rawValue: 0)
@@ -136,4 +158,29 @@ final class JackClient: @unchecked Sendable {
     }
 
     var cpuLoad: Float { jack_cpu_load(handle) }
+
+    /// The alias each port was given (`setAliases`), by port.
+    private var aliases: [OpaquePointer: String] = [:]
+
+    /// Gives each port the name the engineer chose as a JACK alias,
+    /// `CLIENT:NAME` ("crosspoint:Bass DI"), so that patchbays (qpwgraph,
+    /// Carla, `jack_lsp -A`) show it; a port still named as it was made
+    /// (`in_3`) has none. Our previous alias is taken off first: a port
+    /// holds two at most. Control side only.
+    func setAliases(inputs: [String], outputs: [String]) {
+        func apply(_ port: OpaquePointer?, _ wanted: String, default plain: String) {
+            guard let port else { return }
+            let alias = wanted == plain || wanted.isEmpty ? nil : "\(name):\(wanted)"
+            guard aliases[port] != alias else { return }
+            if let old = aliases[port] { jack_port_unset_alias(port, old) }
+            aliases[port] = nil
+            if let alias, jack_port_set_alias(port, alias) == 0 { aliases[port] = alias }
+        }
+        for (n, wanted) in inputs.prefix(context.mixer.inputs).enumerated() {
+            apply(context.inputPorts[n], wanted, default: "in_\(n + 1)")
+        }
+        for (m, wanted) in outputs.prefix(context.mixer.outputs).enumerated() {
+            apply(context.outputPorts[m], wanted, default: "out_\(m + 1)")
+        }
+    }
 }

@@ -16,10 +16,27 @@ public final class JackHost: @unchecked Sendable {
         /// Regular expressions for the ports to connect ours to, in order.
         public var connectInputs: String?
         public var connectOutputs: String?
-        /// Start a server when none is running, with this backend; nil: never.
-        public var autostartDriver: String? = "dummy"
+        /// Start a server when none is running, so; nil: never.
+        public var autostart: Autostart? = Autostart()
 
         public init() {}
+    }
+
+    /// The server started when none runs (`serve --autostart-…`): its
+    /// backend and, for it, the device (alsa: `hw:0` unless given), the
+    /// period in frames and the sample rate.
+    public struct Autostart: Sendable, Equatable {
+        public var driver = "dummy"
+        public var device: String?
+        public var period = 64
+        public var rate = 48_000
+
+        public init(driver: String = "dummy", device: String? = nil, period: Int = 64, rate: Int = 48_000) {
+            self.driver = driver
+            self.device = device
+            self.period = period
+            self.rate = rate
+        }
     }
 
     private let options: Options
@@ -56,11 +73,23 @@ public final class JackHost: @unchecked Sendable {
     public func start() throws {
         do {
             try open()
-        } catch let error as JackClient.OpenError where error.serverMissing && options.autostartDriver != nil {
-            let server = try JackServerProcess(serverName: options.serverName ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"],
-                                               driver: options.autostartDriver ?? "dummy", logger: logger)
+        } catch let error as JackClient.OpenError where error.serverMissing {
+            guard let autostart = options.autostart else {
+                throw StartError(description: "no JACK server named '\(serverName)' is running (--jack-server NAME; "
+                                 + "jack_lsp -s NAME lists a server's ports), and --no-autostart says not to start one")
+            }
+            let server = try JackServerProcess(serverName: options.serverName ?? Self.environmentServer,
+                                               settings: autostart, logger: logger)
             state.withLock { $0.server = server }
-            try retry(for: .seconds(10)) { try open() }
+            do {
+                try retry(for: .seconds(10), unless: { server.failure }) { try open() }
+            } catch let error as JackClient.OpenError where error.serverMissing {
+                logJackMessages()
+                throw StartError(description: server.failure
+                                 ?? "the JACK server it started (\(server.commandLine)) did not answer within 10 s")
+            }
+        } catch let error as JackClient.OpenError {
+            throw StartError(description: explain(error))
         }
         state.withLock { state in
             guard let client = state.client else { return }
@@ -70,11 +99,22 @@ public final class JackHost: @unchecked Sendable {
     }
 
     /// Watches the connection until `stop()`: remembers our connections,
-    /// notices the server leaving, and reconnects. Call from its own thread.
-    public func supervise() {
+    /// notices the server leaving, and reconnects; keeps our ports' aliases
+    /// the names `names` gives (the sources' and outputs', every 100 ms,
+    /// and again on a new client). Call from its own thread.
+    public func supervise(names: () -> (inputs: [String], outputs: [String]) = { ([], []) }) {
+        var aliased: (client: ObjectIdentifier?, inputs: [String], outputs: [String]) = (nil, [], [])
         while !state.withLock({ $0.stopping }) {
             Thread.sleep(forTimeInterval: 0.1)
             logJackMessages()
+            let wanted = names()
+            state.withLock { state in
+                guard let client = state.client else { return }
+                let id = ObjectIdentifier(client)
+                guard aliased.client != id || aliased.inputs != wanted.inputs || aliased.outputs != wanted.outputs else { return }
+                client.setAliases(inputs: wanted.inputs, outputs: wanted.outputs)
+                aliased = (id, wanted.inputs, wanted.outputs)
+            }
             if context.serverGone.load(ordering: .sequentiallyConsistent) {
                 handleServerLoss()
             } else if context.connectionsChanged.exchange(false, ordering: .relaxed) {
@@ -98,6 +138,7 @@ public final class JackHost: @unchecked Sendable {
         }
         client?.close()
         server?.stop()
+        logJackMessages()
     }
 
     // MARK: - Status
@@ -125,17 +166,44 @@ public final class JackHost: @unchecked Sendable {
             throw error
         }
         state.withLock { $0.client = client }
+        logJackMessages()
         logger.notice("JACK client '\(client.name)' active: \(mixer.inputs) inputs, \(mixer.outputs) outputs, \(client.context.sampleRate.load(ordering: .relaxed)) Hz, \(client.context.bufferSize.load(ordering: .relaxed)) frames")
     }
 
-    private func retry(for limit: Duration, _ body: () throws -> Void) throws {
+    /// Tries `body` until it succeeds, `limit` has passed, or `unless` gives
+    /// a reason to stop (the server it waits for has exited).
+    private func retry(for limit: Duration, unless: () -> String? = { nil }, _ body: () throws -> Void) throws {
         let deadline = ContinuousClock.now + limit
         while true {
             do { return try body() } catch {
-                if ContinuousClock.now > deadline { throw error }
+                if ContinuousClock.now > deadline || unless() != nil { throw error }
                 Thread.sleep(forTimeInterval: 0.1)
             }
         }
+    }
+
+    /// A start that failed, in words that name what failed.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The server this rig joins, by name, as the log and errors give it.
+    var serverName: String { options.serverName ?? Self.environmentServer ?? "default" }
+
+    static var environmentServer: String? {
+        ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Why a client could not be opened, naming the client and the server:
+    /// a name another client holds is the usual cause of a refusal from a
+    /// server that is there.
+    private func explain(_ error: JackClient.OpenError) -> String {
+        let name = options.clientName
+        if error.step.hasPrefix("opening"), JackClient.serverAnswers(serverName), JackClient.hasClient(named: name, on: serverName) {
+            return "the JACK client name '\(name)' is already taken on server '\(serverName)' (another rig? "
+                + "give this one its own: --jack-name NAME)"
+        }
+        return "\(error) on JACK server '\(serverName)'"
     }
 
     /// Connects our ports, in order, to the other clients' ports that match.
@@ -206,7 +274,7 @@ public final class JackHost: @unchecked Sendable {
     /// JACK's own messages, at debug level (we log what they mean
     /// ourselves), control characters escaped.
     private func logJackMessages() {
-        let (messages, dropped) = JackMessages.shared.drain()
+        let (messages, dropped) = JackMessages.shared.drain() // the supervisor's, or the main thread's before and after it
         for message in messages { logger.debug("jack: \(message.escapingControlCharacters())") }
         if dropped > 0 { logger.debug("jack: \(dropped) messages dropped") }
     }

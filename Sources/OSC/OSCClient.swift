@@ -4,10 +4,14 @@ import Glibc
 #endif
 
 /// A plain OSC client over UDP: sends from its own port and collects what
-/// comes back to it. This is what `crosspoint send` uses.
+/// comes back to it. This is what `crosspoint send` uses. Its socket is
+/// connected to the target, so that "port unreachable" comes back to it
+/// (`refused`): nothing listens there.
 public final class OSCClient {
     private let socket: Int32
-    private let target: SocketAddress
+    public let target: SocketAddress
+    /// Whether the target's host said that nothing listens on its port.
+    public private(set) var refused = false
 
     public struct ConnectError: Error, CustomStringConvertible {
         public let description: String
@@ -19,6 +23,12 @@ public final class OSCClient {
         }
         let fd = Glibc.socket(target.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ConnectError(description: "cannot open a local UDP socket") }
+        let connected = target.withSockaddr { Glibc.connect(fd, $0, $1) }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw ConnectError(description: "cannot reach \(target): \(reason)")
+        }
         self.socket = fd
         self.target = target
     }
@@ -30,9 +40,8 @@ public final class OSCClient {
     @discardableResult
     public func send(_ packet: OSCPacket) -> Bool {
         guard let bytes = OSCCodec.encode(packet) else { return false }
-        let sent = bytes.withUnsafeBytes { data in
-            target.withSockaddr { sendto(socket, data.baseAddress, data.count, 0, $0, $1) }
-        }
+        let sent = bytes.withUnsafeBytes { data in Glibc.send(socket, data.baseAddress, data.count, 0) }
+        if sent < 0 && errno == ECONNREFUSED { refused = true }
         return sent == bytes.count
     }
 
@@ -49,6 +58,10 @@ public final class OSCClient {
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, Int32(clamping: max(1, milliseconds))) > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count < 0 && errno == ECONNREFUSED {
+                refused = true
+                break
+            }
             guard count > 0 else { continue }
             let packet = buffer.withUnsafeBytes { raw in
                 try? OSCCodec.decode(UnsafeRawBufferPointer(rebasing: raw[0..<count]))

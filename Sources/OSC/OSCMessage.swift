@@ -1,3 +1,4 @@
+import SystemSupport
 /// An OSC message: an address (or address pattern) and its arguments.
 public struct OSCMessage: Equatable, Sendable, CustomStringConvertible {
     public var address: String
@@ -12,8 +13,10 @@ public struct OSCMessage: Equatable, Sendable, CustomStringConvertible {
     public var typeTags: String { "," + String(arguments.map(\.typeTag)) }
 
     /// `/source/1/volume ,f 0.5`, the form `crosspoint send` prints.
+    /// For the log: the address and every text cut to 256 characters
+    /// (`String.cut`), so that no message makes a log line of its own size.
     public var description: String {
-        ([address, typeTags] + arguments.map(\.description)).joined(separator: " ")
+        ([address.cut(), typeTags] + arguments.map { $0.description.cut() }).joined(separator: " ")
     }
 }
 

@@ -1,4 +1,5 @@
 import Access
+import Logging
 import CLiblo // its headers bring <sys/socket.h>, whose SOCK_* Glibc alone does not show here
 import SystemSupport
 import Synchronization
@@ -29,7 +30,7 @@ extension OSCServer {
                 continue
             }
             guard connections.withLock({ $0.count }) < Self.connectionLimit else {
-                OSCLog.write("\(address): more than \(Self.connectionLimit) TCP connections; refused")
+                logger.warning("\(address): more than \(Self.connectionLimit) TCP connections; refused")
                 close(fd)
                 continue
             }
@@ -103,12 +104,12 @@ extension OSCServer {
                 case .packet(let packet):
                     handle(packet, from: peer)
                 case .badEscape(let byte):
-                    OSCLog.write("\(peer): SLIP escape 0xDB followed by \(Self.hex(byte)), frame dropped")
+                    logger.warning("\(peer): SLIP escape 0xDB followed by \(Self.hex(byte)), frame dropped")
                 }
             }
             return true
         } catch {
-            OSCLog.write("\(peer): SLIP frame over \(decoder.limit) bytes refused; closing")
+            logger.warning("\(peer): SLIP frame over \(decoder.limit) bytes refused; closing")
             return false
         }
     }
@@ -121,7 +122,7 @@ extension OSCServer {
             return true
         } catch {
             switch error {
-            case .packetTooLong(let size): OSCLog.write("\(peer): TCP packet of \(size) bytes refused; closing")
+            case .packetTooLong(let size): logger.warning("\(peer): TCP packet of \(size) bytes refused; closing")
             }
             return false
         }

@@ -1,4 +1,5 @@
 import Access
+import Logging
 import CLiblo // its headers bring <sys/socket.h>, whose SOCK_* Glibc alone does not show here
 import SystemSupport
 import Synchronization
@@ -42,6 +43,9 @@ public final class OSCServer: @unchecked Sendable {
     /// Who is let in: `options.policy` at first, replaced by `serve --access`'s
     /// rules and on their reload.
     public let door: AccessDoor
+    /// What goes wrong below the controller (malformed packets, connections
+    /// refused), in the rig's log like everything else.
+    let logger: Logger
     private let udp: Int32
     let tcpListener: Int32?
     // Set once by start(), before any thread reads it.
@@ -70,8 +74,9 @@ public final class OSCServer: @unchecked Sendable {
 
     /// Opens the sockets (so a port in use is reported at once); `start`
     /// begins receiving.
-    public init(options: Options) throws {
+    public init(options: Options, logger: Logger = Logger(label: "crosspoint.osc")) throws {
         self.options = options
+        self.logger = logger
         door = AccessDoor(options.policy)
         guard let local = SocketAddress.resolve(host: options.bind, port: options.port) else {
             throw StartError(description: "cannot listen on \(options.bind): not an address of this machine")
@@ -143,10 +148,12 @@ public final class OSCServer: @unchecked Sendable {
         }
         let ok = address.withSockaddr { bind(fd, $0, $1) } == 0
         guard ok else {
+            let inUse = errno == EADDRINUSE
             let reason = String(cString: strerror(errno))
             close(fd)
             let kind = type == SOCK_DGRAM ? "UDP" : "TCP"
-            throw StartError(description: "cannot listen for OSC on \(kind) \(address): \(reason)")
+            let hint = inUse ? " (another rig or program has it: --osc-port P\(type == SOCK_STREAM ? ", or --no-tcp" : ""))" : ""
+            throw StartError(description: "cannot listen for OSC on \(kind) \(address): \(reason)\(hint)")
         }
         return fd
     }
@@ -356,7 +363,7 @@ public final class OSCServer: @unchecked Sendable {
         do {
             packet = try OSCCodec.decode(bytes)
         } catch {
-            OSCLog.write("\(peer): not a valid OSC packet (\(bytes.count) bytes: \(error)), dropped")
+            logger.warning("\(peer): not a valid OSC packet (\(bytes.count) bytes: \("\(error)".cut())), dropped")
             return
         }
         for reply in handler(packet, peer) { send(reply, to: peer) }

@@ -184,7 +184,13 @@ public final class OSCQueryServer: Sendable {
             phase.withLock { $0 = .stopped }
             listeners.closeAll()
             await task.value
-            throw error
+            if let error = error as? OSCQueryServerError { throw error }
+            // NIO's bind error says "bind(descriptor:ptr:bytes:): Address
+            // already in use)": the reason is the part after the call.
+            let text = "\(error)"
+            let reason = text.split(separator: "): ", maxSplits: 1).dropFirst().first
+                .flatMap { $0.split(separator: ")").first }.map(String.init) ?? text
+            throw OSCQueryServerError.cannotListen(address: bind, port: requestedPort, reason: reason)
         }
     }
 

@@ -6,13 +6,18 @@ import OSC
 /// changes (`edit`), then the edits applied to the scene (`apply`), whose
 /// changes for the audio thread wait with the packet's. Under the scene's lock.
 extension Controller {
-    /// Sets what a message with arguments names, or refuses it whole.
+    /// Sets what a message with arguments names, or refuses it whole. A
+    /// pattern refused whole names the first target that refused
+    /// (`/source/1/* 0.5`: "/source/1/name: wrong argument type …").
     func change(_ targets: [Target], _ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
         var edits: [Edit] = []
-        do {
-            for target in targets { edits.append(try edit(target, ArgumentReader(arguments: message.arguments))) }
-        } catch {
-            return reject(message, error.reason, from: peer)
+        for target in targets {
+            do {
+                edits.append(try edit(target, ArgumentReader(arguments: message.arguments)))
+            } catch {
+                let named = targets.count > 1 || OSCAddressPattern.isPattern(message.address)
+                return reject(message, named ? "\(addressSpace.address(target)): \(error.reason)" : error.reason, from: peer)
+            }
         }
         var changes: [Change] = []
         // Solo gates move only when a solo does; working them out visits every source.

@@ -46,23 +46,35 @@ extension Controller {
             return reject(message, error.reason, from: peer)
         }
         if subscribe {
-            let (destination, subscription) = feedback.subscribeForFullState(peer, port: port)
-            admit(destination, .feedback)
-            // The full state (200,000 messages at 256x256, a fifth of a
-            // second to make) is made from a copy of the state, off the
-            // lock: other clients' messages do not wait for it, and the hub
-            // holds this subscriber's feedback until it is queued, so that
-            // what changes meanwhile wins.
-            let copy = live.state
-            let (targets, live) = (live.allParameters(inputs: copy.scene.inputCount, outputs: copy.scene.outputCount), live)
-            subscriptions.fullStates.async {
-                feedback.publishFullState(live.feedbackMessages(for: targets, in: copy), to: destination,
-                                          subscription: subscription)
+            // Another machine's port that did not ask itself gets changes at
+            // once and its full state once shown alive (docs/access.md,
+            // "Reflection"); its own port, a stream, or this machine's: at once.
+            let destination = FeedbackHub.destination(peer, port: port)
+            if port != nil && !destination.isSamePath(as: peer) && !destination.address.isThisMachine {
+                admit(feedback.subscribeAwaitingProof(peer, port: port), .feedback)
+                return []
             }
+            let (subscribed, subscription) = feedback.subscribeForFullState(peer, port: port)
+            admit(subscribed, .feedback)
+            sendFullState(to: subscribed, subscription: subscription, through: feedback)
         } else {
             sessions.end(feedback.unsubscribe(peer, port: port), .feedback)
         }
         return []
+    }
+
+    /// Queues the whole state for a subscriber. The full state (200,000
+    /// messages at 256x256, a fifth of a second to make) is made from a copy
+    /// of the state, off the lock: other clients' messages do not wait for
+    /// it, and the hub holds this subscriber's feedback until it is queued,
+    /// so that what changes meanwhile wins. Under the scene's lock.
+    func sendFullState(to destination: OSCPeer, subscription: Int, through feedback: FeedbackHub) {
+        let copy = live.state
+        let (targets, live) = (live.allParameters(inputs: copy.scene.inputCount, outputs: copy.scene.outputCount), live)
+        subscriptions.fullStates.async {
+            feedback.publishFullState(live.feedbackMessages(for: targets, in: copy), to: destination,
+                                      subscription: subscription)
+        }
     }
 
     /// `/meters/subscribe [f rate]` (default 20 Hz, at most 60): meters to

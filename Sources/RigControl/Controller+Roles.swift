@@ -2,6 +2,7 @@ import Access
 import Catalogue
 import Dispatch
 import OSC
+import SystemSupport
 
 /// Roles (docs/access.md): what each session may change, checked for every
 /// message from every transport before anything changes; and the messages
@@ -22,11 +23,17 @@ extension Controller {
     /// (each is sent `/role` with the role it has now, so that a page shows
     /// it at once); the subscriptions of hosts the rules no longer let in end now.
     public func useAccess(_ rules: AccessRules?) {
-        let (loggedOut, shutOut) = sessions.use(rules)
-        for session in shutOut {
-            subscriptions.depart(session)
-            logger.notice("\(session): subscriptions ended, the access file no longer lets its host in")
+        // Under the scene's lock, as a message is: a reload never comes
+        // between a subscription and its entry on the roll.
+        let loggedOut = live.lock.withLock { _ in
+            let (loggedOut, shutOut) = sessions.use(rules)
+            for session in shutOut {
+                subscriptions.depart(session)
+                logger.notice("\(session): subscriptions ended, the access file no longer lets its host in")
+            }
+            return loggedOut
         }
+        // Told once the lock is let go: a send that finds a connection gone departs it.
         for session in loggedOut {
             logger.notice("\(session): logged out, its code is no longer in the access file")
             subscriptions.reply(.message(Self.describe(sessions.role(of: session))), session)
@@ -149,6 +156,6 @@ extension Controller {
         let arguments = message.arguments.map { argument -> String in
             if case .string = argument { "(text withheld)" } else { "\(argument)" }
         }
-        return ([message.address, message.typeTags] + arguments).joined(separator: " ")
+        return ([message.address.cut(), message.typeTags] + arguments.map { $0.cut() }).joined(separator: " ")
     }
 }

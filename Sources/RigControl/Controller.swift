@@ -6,6 +6,7 @@ import SceneModel
 import OSC
 import Presets
 import Synchronization
+import SystemSupport
 
 /// The control side of the rig: takes every packet, whole, from every
 /// transport's threads and the scheduler's, one at a time (`serial`), so
@@ -105,9 +106,14 @@ public final class Controller: @unchecked Sendable {
     /// the state keeper told, and feedback published, per message.
     func process(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
         live.beginMessage()
-        for destination in subscriptions.feedback?.renew(peer) ?? [] { sessions.heard(destination) }
+        if let feedback = subscriptions.feedback {
+            let (renewed, alive) = feedback.renew(peer)
+            sessions.heard(renewed + [peer])
+            if let (destination, subscription) = alive { sendFullState(to: destination, subscription: subscription, through: feedback) }
+        } else {
+            sessions.heard([peer])
+        }
         subscriptions.meters?.renew(peer)
-        sessions.heard(peer)
         let before = (live.state.safes, live.state.preset, live.state.modified)
         let replies = dispatch(message, from: peer)
         if live.changed { live.state.modified = true }
@@ -204,7 +210,9 @@ public final class Controller: @unchecked Sendable {
     static func refusal(_ message: OSCMessage, _ reason: String, from peer: OSCPeer, logger: Logger,
                         unresolved: Bool = false) -> [OSCPacket] {
         let shown = unresolved || mayBeLogin(message.address) ? withholdingText(message) : "\(message)"
-        logger.warning("rejected \(shown) from \(peer): \(reason)")
-        return [.message(OSCMessage("/error", [.string(message.address), .string(reason)]))]
+        logger.warning("rejected \(shown) from \(peer): \(reason.cut(to: 512))")
+        // The address as it came, cut to 256 characters: a 60 KB address is
+        // not echoed whole.
+        return [.message(OSCMessage("/error", [.string(message.address.cut()), .string(reason.cut(to: 512))]))]
     }
 }

@@ -92,6 +92,11 @@ public final class FeedbackHub: @unchecked Sendable {
         /// since. The number of the subscription whose full state it awaits:
         /// a full state made for an earlier `/subscribe` is older, and dropped.
         var awaitingFullState: Int?
+        /// A destination on another machine that did not ask itself (a
+        /// `/subscribe PORT` from another port): its full state waits until
+        /// it is shown alive, a message from it (`renew`), so that one
+        /// forged request cannot send 200,000 messages to someone else's port.
+        var fullStateOnProof = false
     }
 
     /// `room`: for TCP and WebSocket subscribers; without it, a stream is
@@ -142,6 +147,30 @@ public final class FeedbackHub: @unchecked Sendable {
         }
     }
 
+    /// Subscribes as `subscribe` does, for a destination that did not ask
+    /// itself: changes go to it at once, its full state only once it is
+    /// shown alive (a message from it: `renew`).
+    @discardableResult
+    public func subscribeAwaitingProof(_ client: OSCPeer, port: Int?) -> OSCPeer {
+        let destination = subscribe(client, port: port)
+        state.withLock { $0[destination]?.fullStateOnProof = true }
+        return destination
+    }
+
+    /// A message came from `peer`: if it is a destination whose full state
+    /// waited for it to be shown alive, it is now (under `state`'s lock).
+    private func provenAlive(by peer: OSCPeer,
+                             in subscribers: inout [OSCPeer: Subscriber]) -> (destination: OSCPeer, subscription: Int)? {
+        guard case .udp = peer.transport,
+              let destination = subscribers.first(where: { $0.value.fullStateOnProof && $0.key.isSamePath(as: peer) })?.key
+        else { return nil }
+        subscriptions += 1
+        subscribers[destination]?.fullStateOnProof = false
+        subscribers[destination]?.awaitingFullState = subscriptions
+        logger.info("\(destination): shown alive; its full state follows")
+        return (destination, subscriptions)
+    }
+
     /// Ends the subscription `subscribe` made; returns its destination.
     @discardableResult
     public func unsubscribe(_ client: OSCPeer, port: Int?) -> OSCPeer {
@@ -183,14 +212,17 @@ public final class FeedbackHub: @unchecked Sendable {
     }
 
     /// Any message from a client renews its subscriptions: those made from
-    /// its address, or sending to it. Returns their destinations.
+    /// its address, or sending to it. Returns their destinations, and, if
+    /// the client is a destination whose full state waited for it to be
+    /// shown alive, that destination and the number of its full state
+    /// (`publishFullState`): it is shown alive now.
     @discardableResult
-    public func renew(_ client: OSCPeer) -> [OSCPeer] {
+    public func renew(_ client: OSCPeer) -> (renewed: [OSCPeer], alive: (destination: OSCPeer, subscription: Int)?) {
         let now = ContinuousClock.now
         return state.withLock { subscribers in
             let renewed = subscribers.compactMap { $0.value.client == client || $0.key == client ? $0.key : nil }
             for destination in renewed { subscribers[destination]?.lastSeen = now }
-            return renewed
+            return (renewed, provenAlive(by: client, in: &subscribers))
         }
     }
 

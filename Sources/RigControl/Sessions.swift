@@ -102,8 +102,11 @@ final class Sessions: @unchecked Sendable {
     /// `peer` logs out (or is gone); whether it had logged in.
     func logout(_ peer: OSCPeer) -> Bool { state.withLock { $0.logins.remove(peer) } }
 
-    /// `peer` was heard from: its subscriptions are not the ones to make room.
-    func heard(_ peer: OSCPeer) { state.withLock { $0.roll.heard(peer) } }
+    /// These were heard from (a sender, and the destinations it renewed):
+    /// their subscriptions are not the ones to make room.
+    func heard(_ peers: [OSCPeer]) {
+        state.withLock { state in for peer in peers { state.roll.heard(peer) } }
+    }
 
     /// Takes `bytes` of query replies from `peer`'s allowance; false when it has fewer.
     func spend(_ bytes: Int, by peer: OSCPeer) -> Bool { state.withLock { $0.allowance.spend(bytes, by: peer) } }

@@ -79,4 +79,13 @@ extension StringProtocol {
         }
         return result
     }
+
+    /// At most `limit` characters, for quoting text from the network in a
+    /// log line or an `/error` reply: longer text is cut, with its full
+    /// length noted (`/aaaa… (60108 characters)`), so that one message can
+    /// never make a line or a reply of its own size.
+    public func cut(to limit: Int = 256) -> String {
+        guard count > limit else { return String(self) }
+        return "\(prefix(limit))… (\(count) characters)"
+    }
 }

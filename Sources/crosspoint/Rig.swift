@@ -76,7 +76,7 @@ final class Rig {
         mixer = Mixer(scene: initial.scene, catalogue: catalogue, panLaw: configuration.panLaw,
                       layout: OutputLayout(outputs: configuration.outputs, monoOutputs: configuration.monoOutputs))
         host = JackHost(mixer: mixer, options: configuration.host, logger: logger)
-        server = try OSCServer(options: configuration.osc)
+        server = try OSCServer(options: configuration.osc, logger: logger)
         let server = server
         // Every packet for a client goes back the way the client came: over
         // UDP or its TCP connection, or its WebSocket (set below).
@@ -175,8 +175,7 @@ final class Rig {
             try discovery?.start()
             try host.start()
         } catch {
-            logger.critical("cannot start: \(error)")
-            stop()
+            stop() // Serve logs why, once: "cannot start: …"
             throw error
         }
         // The controller takes one packet at a time, whichever thread hands
@@ -203,7 +202,12 @@ final class Rig {
             source.resume()
             return source
         }
-        host.supervise()
+        // The names the engineer gives sources and outputs reach the
+        // patchbay as JACK aliases of their ports.
+        host.supervise(names: {
+            let scene = controller.scene
+            return (scene.sources.map(\.name), scene.outputs.map(\.name))
+        })
         signals.forEach { $0.cancel() }
         reload?.cancel()
         stop()

@@ -87,6 +87,15 @@ struct Serve: ParsableCommand {
     @Option(help: "Backend of the JACK server started when none is running (dummy needs no sound card; alsa for a real card).")
     var autostartDriver = "dummy"
 
+    @Option(help: "The started server's device (alsa: e.g. hw:0, hw:USB; default hw:0).")
+    var autostartDevice: String?
+
+    @Option(help: "The started server's period, in frames (16-4096, a power of two).")
+    var autostartPeriod = 64
+
+    @Option(help: "The started server's sample rate, in Hz.")
+    var autostartRate = 48_000
+
     @Option(help: "Directory of preset files (NAME.json).")
     var presets = "presets"
 
@@ -105,6 +114,13 @@ struct Serve: ParsableCommand {
         }
         guard (0...1000).contains(smoothingMs) else { throw ValidationError("--smoothing-ms must be 0-1000") }
         guard (0...10_000).contains(maxDelayMs) else { throw ValidationError("--max-delay-ms must be 0-10000") }
+        guard (16...4096).contains(autostartPeriod), autostartPeriod & (autostartPeriod - 1) == 0 else {
+            throw ValidationError("--autostart-period must be a power of two, 16-4096")
+        }
+        guard (8_000...384_000).contains(autostartRate) else { throw ValidationError("--autostart-rate must be 8000-384000") }
+        guard !autostartDriver.isEmpty, autostartDriver.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+            throw ValidationError("--autostart-driver must be a backend's name (dummy, alsa, …)")
+        }
         guard (0...65535).contains(oscPort) else { throw ValidationError("--osc-port must be 0-65535") }
         guard (0...65535).contains(httpPort) else { throw ValidationError("--http-port must be 0-65535") }
         _ = try monoOutputSet()
@@ -176,7 +192,8 @@ struct Serve: ParsableCommand {
         host.serverName = jackServer
         host.connectInputs = connectInputs
         host.connectOutputs = connectOutputs
-        host.autostartDriver = noAutostart ? nil : autostartDriver
+        host.autostart = noAutostart ? nil : JackHost.Autostart(driver: autostartDriver, device: autostartDevice,
+                                                                period: autostartPeriod, rate: autostartRate)
         var osc = OSCServer.Options()
         osc.bind = bind
         osc.port = oscPort
@@ -195,7 +212,9 @@ struct Serve: ParsableCommand {
         do {
             try Rig(configuration, logger: logger).run()
         } catch {
-            logger.critical("\(error)")
+            // Whatever failed names itself: the port and server, the JACK
+            // client or server, jackd's own words.
+            logger.critical("cannot start: \(error)")
             throw ExitCode.failure
         }
     }

@@ -68,6 +68,27 @@ extension Integration {
         }
     }
 
+    /// Whatever writes it (the controller, the OSC server below it, JACK's
+    /// messages), every line of the log starts with one timestamp and level;
+    /// a 60 KB address makes a short `/error` and a short line.
+    @Test func everyLogLineHasOneFormatAndHugeAddressesAreCut() async throws {
+        try await withRig(arguments: ["--log-level", "debug"]) { rig in
+            try rig.osc.sendRaw(Array("not OSC at all".utf8))
+            let huge = "/" + String(repeating: "x", count: 60_000)
+            try rig.osc.send(huge, .float(1))
+            let error = try await rig.osc.waitFor(address: "/error")
+            let echoed = error.argument(0).flatMap { if case .string(let text) = $0 { text } else { nil } } ?? ""
+            #expect(echoed.count < 300 && echoed.hasSuffix("(60001 characters)"), "\(echoed.prefix(100))")
+            try await rig.ping()
+            let lines = rig.crosspoint.standardError.split(separator: "\n")
+            let format = try Regex(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} (trace|debug|info|notice|warning|error|critical) "#)
+            let odd = lines.filter { (try? format.prefixMatch(in: String($0))) == nil }
+            #expect(odd.isEmpty, "lines without the format: \(odd.prefix(5))")
+            #expect(lines.contains { $0.contains("not a valid OSC packet") }, "the undecodable packet is logged")
+            #expect((lines.map(\.count).max() ?? 0) < 2_000, "a log line of \(lines.map(\.count).max() ?? 0) characters")
+        }
+    }
+
     @Test func crosspointSendReportsAnError() async throws {
         try await withRig { rig in
             let (output, status) = try await rig.send(["/source/1/volume", "nan"])

@@ -70,8 +70,13 @@ extension Integration {
         let started = try await crosspoint.waitForOutput(containing: "started one", timeout: .seconds(20))
         let jackdPID = started.split(separator: " ").last.flatMap { Int32($0.trimmingCharacters(in: .punctuationCharacters)) }
         defer { if let jackdPID, kill(jackdPID, 0) == 0 { kill(jackdPID, SIGKILL) } } // only if the test failed
-        #expect(started.contains("jackd -n \(name) -r -d dummy -r 48000 -p 64"), "\(started)")
+        // Real-time scheduling where this process may use it (as root here): what a stage machine needs.
+        let mayUseRealtime = geteuid() == 0
+        #expect(started.contains("jackd -n \(name) \(mayUseRealtime ? "-R" : "-r") -d dummy -r 48000 -p 64"), "\(started)")
         try await crosspoint.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+        if mayUseRealtime, let jackdPID {
+            #expect(Self.runsRealtime(jackdPID), "no thread of jackd \(jackdPID) runs SCHED_FIFO or SCHED_RR")
+        }
         let probe = try JackProbe(serverName: name, clientName: "xp-look", playPorts: 0, recordPorts: 0)
         try await probe.waitForPorts(matching: "crosspoint:", count: 16)
         probe.close()
@@ -96,7 +101,22 @@ extension Integration {
                                                       "--no-autostart", "--osc-port", "0", "--no-http"] + CrosspointRig.fileArguments(directory))
         defer { crosspoint.terminate() }
         #expect(try await crosspoint.waitForExit(timeout: .seconds(10)) == .exited(1))
-        #expect(crosspoint.standardError.contains("cannot start: no JACK server running"))
+        #expect(crosspoint.standardError.contains("cannot start: no JACK server named 'xp-none-\(getpid())' is running"),
+                "\(crosspoint.standardError)")
+    }
+
+    /// Whether some thread of a process runs SCHED_FIFO or SCHED_RR (policy
+    /// 1 or 2: the 41st field of /proc/PID/task/TID/stat).
+    static func runsRealtime(_ pid: Int32) -> Bool {
+        let tasks = "/proc/\(pid)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return threads.contains { thread in
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            // Fields after the name start at the 3rd: the policy is the 41st, index 38 here.
+            return fields.count > 38 && (fields[38] == "1" || fields[38] == "2")
+        }
     }
 }
 }

@@ -161,7 +161,7 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         let c = makeController()
         let before = c.scene
         // /source/1/* names volume, db, pan, mute, solo and name: a float is no name.
-        #expect(errorReason(c.send("/source/1/*", .float(0.5))) != nil)
+        #expect(errorReason(c.send("/source/1/*", .float(0.5))) == "/source/1/name: wrong argument type 'f', expected a string")
         #expect(c.scene == before)
     }
 
@@ -331,5 +331,21 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         #expect(abs(position - 0.5) < 1e-5)
         c.send("/source/3/volume", .float(4))
         #expect(c.send("/source/3/fader") == [.message(OSCMessage("/source/3/fader", [.float(1)]))], "above +10 dB reads 1")
+    }
+}
+
+@Suite struct LongTextTests {
+    /// A 60 KB address is answered with its first 256 characters and its
+    /// length, not echoed whole.
+    @Test func aHugeAddressGetsAShortError() throws {
+        let c = makeController()
+        let address = "/" + String(repeating: "a", count: 60_000)
+        guard case .message(let reply)? = c.send(address, .float(1)).first, case .string(let echoed) = reply.arguments[0] else {
+            Issue.record("no /error")
+            return
+        }
+        #expect(reply.address == "/error")
+        #expect(echoed.count < 300 && echoed.hasSuffix("(60001 characters)"), "\(echoed.prefix(80))")
+        #expect(OSCMessage(address, [.string(String(repeating: "b", count: 5000))]).description.count < 600)
     }
 }

@@ -149,11 +149,12 @@ private func near(_ a: Float, _ b: Float, _ tolerance: Float = 1e-4) -> Bool { a
     static let badSteps: [(String, [OSCArgument], String)] = [
         ("/source/1/db/delta", [OSCArgument.float(.nan)], "non-finite value at argument 1"),
         ("/source/1/volume/delta", [.float(.infinity)], "non-finite value at argument 1"),
-        ("/source/*/db/delta", [.double(-.infinity)], "non-finite value at argument 1"),
+        // A pattern refused whole names the first target that refused.
+        ("/source/*/db/delta", [.double(-.infinity)], "/source/1/db/delta: non-finite value at argument 1"),
         ("/source/1/db/delta", [.string("up")], "wrong argument type 's' at 1, expected a number"),
         ("/source/1/pan/delta", [.bool(true)], "wrong argument type 'T' at 1, expected a number"),
         ("/source/1/db/delta", [], "expected 1 or 2 arguments (step [fade seconds]), got 0"),
-        ("/source/*/fader/delta", [], "expected 1 or 2 arguments (step [fade seconds]), got 0"),
+        ("/source/*/fader/delta", [], "/source/1/fader/delta: expected 1 or 2 arguments (step [fade seconds]), got 0"),
         ("/matrix/1/1/delta", [.float(1), .float(1), .float(1)], "expected 1 or 2 arguments (step [fade seconds]), got 3"),
         ("/output/1/delay/delta", [.float(1), .float(.nan)], "non-finite value at argument 2"),
         ("/output/1/delay/delta", [.float(1), .string("slow")], "wrong argument type 's' at 2, expected a number"),
