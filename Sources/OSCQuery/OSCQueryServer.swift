@@ -51,6 +51,8 @@ public final class OSCQueryServer: Sendable {
     private let gate: OSCQueryAccessGate
     private let hostName: OSCQueryHostName
     private let listeners: OSCQueryListeners
+    /// What the port holds at most (docs/access.md, "The HTTP port").
+    public let limits: HTTPConnectionLimits
     private let onPacket: PacketHandler?
     private let onClose: CloseHandler
     private let phase = Mutex(Phase.idle)
@@ -83,9 +85,10 @@ public final class OSCQueryServer: Sendable {
     public init(bind: String, port: Int, oscPort: Int, oscTransport: String = "UDP", oscIP: String? = nil,
                 name: String, model: any OSCQueryModel, door: AccessDoor, logger: Logger, onPacket: PacketHandler? = nil,
                 onClose: @escaping CloseHandler = { _ in }, page: [String: OSCQueryPageFile] = [:],
-                listeners: OSCQueryListeners = OSCQueryListeners()) {
+                listeners: OSCQueryListeners = OSCQueryListeners(), limits: HTTPConnectionLimits = HTTPConnectionLimits()) {
         self.bind = bind
         self.listeners = listeners
+        self.limits = limits
         self.requestedPort = port
         self.logger = logger
         self.onPacket = onPacket
@@ -159,7 +162,12 @@ public final class OSCQueryServer: Sendable {
         let (started, reportStart) = AsyncStream<Result<Int, any Error>>.makeStream()
         let application = Application(
             responder: responder,
-            server: .http1WebSocketUpgrade(configuration: webSocketConfiguration, shouldUpgrade: upgrade),
+            // Every connection held to the limits first (HTTPConnectionGuard).
+            server: HTTPServerBuilder { [webSocketConfiguration, limits] responder in
+                GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: webSocketConfiguration,
+                                                                        shouldUpgrade: self.upgrade),
+                                    limits: limits)
+            },
             configuration: ApplicationConfiguration(address: .hostname(bind, port: requestedPort)),
             onServerRunning: { channel in reportStart.yield(.success(channel.localAddress?.port ?? 0)) },
             logger: logger
@@ -237,7 +245,10 @@ public final class OSCQueryServer: Sendable {
 
     private var webSocketConfiguration: HTTP1WebSocketUpgradeChannel.Configuration {
         HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: HTTP1Channel.Configuration(idleTimeout: .seconds(60)),
+            http1: HTTP1Channel.Configuration(
+                idleTimeout: .seconds(60),
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.headerSize, maxHeaderListSize: limits.headerSize,
+                                                maxHeaderFieldCount: 100)),
             ws: WebSocketServerConfiguration(maxFrameSize: OSCQueryWebSocketSession.maximumMessageSize,
                                              closeTimeout: .seconds(2))
         )
