@@ -50,6 +50,11 @@ final class JackServerProcess: @unchecked Sendable {
         let reader = Thread {
             Self.read(output) { line in
                 logger.info("jackd: \(line)")
+                // Asked for real-time and refused it anyway (a container
+                // without the capability, say): it runs on, without.
+                if realtime && line.contains("Cannot use real-time scheduling") {
+                    logger.warning("the JACK server it started could not use real-time scheduling (\(line)); audio may drop out under load")
+                }
                 lines.lines.withLock { kept in
                     kept.append(line)
                     if kept.count > 8 { kept.removeFirst(kept.count - 8) }
