@@ -44,9 +44,9 @@ public enum PageDescription {
         fields += common(parameter.display, pages: parameter.reach == .mix ? ["engineer", "mix"] : ["engineer"])
         switch (control, parameter.kind) {
         case (.pan, .number(let range, _)):
-            fields += [("min", number(range.lowerBound)), ("max", number(range.upperBound))]
+            fields += [("min", JSONWriter.number(range.lowerBound)), ("max", JSONWriter.number(range.upperBound))]
         case (.number(let step, let suffix), .number(let range, let unit)):
-            fields += [("min", number(range.lowerBound)), ("max", number(range.upperBound)), ("step", number(step)),
+            fields += [("min", JSONWriter.number(range.lowerBound)), ("max", JSONWriter.number(range.upperBound)), ("step", JSONWriter.number(step)),
                        ("suffix", JSONText.quoted(suffix)), ("unit", JSONText.quoted(unit))]
         case (.text(let placeholder), .text(let maxLength)):
             fields += [("placeholder", JSONText.quoted(placeholder)), ("maxLength", "\(maxLength)")]
@@ -71,9 +71,5 @@ public enum PageDescription {
 
     private static func object(_ fields: [(String, String)]) -> String {
         "{ " + fields.map { "\(JSONText.quoted($0.0)): \($0.1)" }.joined(separator: ", ") + " }"
-    }
-
-    private static func number(_ value: Float) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? "\(Int(value))" : "\(value)"
     }
 }

@@ -97,9 +97,10 @@ public struct RigState: Equatable, Sendable {
 
 extension RigState {
     /// The longest delay a state file says its rig ran with (`max-delay-ms`),
-    /// the default when it says none; nil for a file that is no state file.
-    public static func longestDelay(in data: Data, file: String) -> Float? {
-        try? FieldReader.read(data, file: file) { (root) throws(FileError) -> Float in
+    /// the default when it says none; an error naming the file (and the
+    /// field) for a file that is not JSON or a value out of range.
+    public static func longestDelay(in data: Data, file: String) throws(FileError) -> Float {
+        try FieldReader.read(data, file: file) { (root) throws(FileError) -> Float in
             let reader = FieldReader(file: file)
             guard let value = root.object?["max-delay-ms"] else {
                 return Catalogue.defaultLongestDelay

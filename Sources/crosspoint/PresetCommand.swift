@@ -34,16 +34,24 @@ struct PresetCommand: ParsableCommand {
             }
         }
 
-        /// The catalogue the rig reads presets with.
-        var catalogue: Catalogue {
+        /// The catalogue the rig reads presets with; a state file that
+        /// cannot say its longest delay is named, with the field, and stops
+        /// the command (exit status 1) rather than be read as the default.
+        func catalogue() throws -> Catalogue {
             if let maxDelayMs { return Catalogue(longestDelay: Float(maxDelayMs)) }
             let url = state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName)
-            let recorded = FileManager.default.contents(atPath: url.path)
-                .flatMap { RigState.longestDelay(in: $0, file: url.path) }
-            return Catalogue(longestDelay: recorded ?? Catalogue.defaultLongestDelay)
+            guard let data = FileManager.default.contents(atPath: url.path) else { return Catalogue() }
+            do {
+                return Catalogue(longestDelay: try RigState.longestDelay(in: data, file: url.path))
+            } catch {
+                print(error)
+                throw ExitCode.failure
+            }
         }
 
-        var store: PresetStore { PresetStore(directory: URL(fileURLWithPath: presets), catalogue: catalogue) }
+        func store() throws -> PresetStore {
+            PresetStore(directory: URL(fileURLWithPath: presets), catalogue: try catalogue())
+        }
     }
 
     struct List: ParsableCommand {
@@ -51,7 +59,7 @@ struct PresetCommand: ParsableCommand {
         @OptionGroup var location: Location
 
         func run() throws {
-            for name in location.store.names() { print(name) }
+            for name in try location.store().names() { print(name) }
         }
     }
 
@@ -61,7 +69,7 @@ struct PresetCommand: ParsableCommand {
         @Argument(help: "The preset's name.") var name: String
 
         func run() throws {
-            let store = location.store
+            let store = try location.store()
             let preset = try loadOrFail(store, name)
             print(SceneTable(preset: preset, catalogue: store.catalogue).text)
         }
@@ -75,7 +83,7 @@ struct PresetCommand: ParsableCommand {
         @Argument(help: "Preset files to check.") var files: [String] = []
 
         func run() throws {
-            let store = location.store
+            let store = try location.store()
             let paths = files.isEmpty ? store.names().map { store.url(for: $0).path } : files
             var failures = 0
             for path in paths {
@@ -101,7 +109,7 @@ struct PresetCommand: ParsableCommand {
         @Argument(help: "The preset recalled.") var to: String
 
         func run() throws {
-            let store = location.store
+            let store = try location.store()
             let a = try loadOrFail(store, from), b = try loadOrFail(store, to)
             let (target, skipped) = b.fitted(inputs: a.scene.inputCount, outputs: a.scene.outputCount)
             let lines = SceneDifference(from: a.scene, to: target, catalogue: store.catalogue).lines

@@ -93,7 +93,7 @@ struct Serve: ParsableCommand {
     @Option(help: "The started server's period, in frames (16-4096, a power of two).")
     var autostartPeriod = 64
 
-    @Option(help: "The started server's sample rate, in Hz.")
+    @Option(help: "The started server's sample rate, in Hz (8000-384000).")
     var autostartRate = 48_000
 
     @Option(help: "Directory of preset files (NAME.json).")

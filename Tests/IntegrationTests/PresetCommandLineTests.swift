@@ -14,6 +14,23 @@ extension Integration {
         return (tool.standardOutput + tool.standardError, status)
     }
 
+    /// A longest delay out of range, from the flag or from the state file,
+    /// stops the command with the flag or the file and field named.
+    @Test func aLongestDelayOutOfRangeIsRefusedByName() async throws {
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let presets = ["--presets", directory.path]
+        let flag = try await Self.preset(["validate", "--max-delay-ms", "20000"] + presets)
+        #expect(flag.status == .exited(64), "\(flag.output)")
+        #expect(flag.output.contains("--max-delay-ms must be 0-10000"), "\(flag.output)")
+
+        let state = directory.appendingPathComponent("state.json")
+        try Data(#"{"format": "crosspoint-state", "max-delay-ms": -5}"#.utf8).write(to: state)
+        let file = try await Self.preset(["list", "--state", state.path] + presets)
+        #expect(file.status == .exited(1), "\(file.output)")
+        #expect(file.output.contains("\(state.path): max-delay-ms:"), "\(file.output)")
+    }
+
     @Test func presetsSavedWithALongDelayAreReadAsTheRigReadsThem() async throws {
         try await withRig(inputs: 2, outputs: 2, arguments: ["--max-delay-ms", "2000"]) { rig in
             try await rig.sendAndSettle("/source/1/invert", .int32(1))

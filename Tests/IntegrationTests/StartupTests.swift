@@ -43,6 +43,24 @@ extension Integration {
         return (status, serve.standardError)
     }
 
+    /// A JACK server the rig would start with a period, rate or backend it
+    /// cannot have is refused before anything starts, naming the flag.
+    @Test(arguments: [
+        (["--autostart-period", "100"], "--autostart-period must be a power of two, 16-4096"),
+        (["--autostart-period", "8192"], "--autostart-period must be a power of two, 16-4096"),
+        (["--autostart-rate", "1"], "--autostart-rate must be 8000-384000"),
+        (["--autostart-driver", "alsa; rm"], "--autostart-driver must be a backend's name"),
+    ])
+    func anAutostartSettingOutOfRangeIsRefused(_ flags: [String], _ message: String) async throws {
+        // A server no one runs and no autostart: were the flags let through,
+        // the rig would fail later, with another status and message.
+        let (status, log) = try await Self.serveUntilExit(nil, flags + [
+            "--jack-server", "xp-never-\(getpid())", "--no-autostart", "--osc-port", "0", "--http-port", "0",
+        ])
+        #expect(status == .exited(64), "\(log)")
+        #expect(log.contains(message), "\(log)")
+    }
+
     @Test func anHTTPPortInUseIsNamed() async throws {
         let jack = try await JackServer.start()
         defer { jack.stop() }

@@ -1,3 +1,4 @@
+import Catalogue
 import JSON
 import Foundation
 import MixCore
@@ -110,6 +111,23 @@ private let header = #""format": "crosspoint-preset", "version": 1, "channels": 
         state.safes.master = true
         state.scene.crosspoints[2, 3] = 0.25
         #expect(try RigState.decode(state.encoded(), file: "s") == state)
+    }
+
+    /// The longest delay a state file records: read when in range, the
+    /// default when absent, and an error naming the file and the field when
+    /// out of range or not a number.
+    @Test func aStateFilesLongestDelayIsReadOrRefusedByName() throws {
+        #expect(try RigState.longestDelay(in: Data(#"{"max-delay-ms": 2000}"#.utf8), file: "s.json") == 2000)
+        #expect(try RigState.longestDelay(in: Data("{}".utf8), file: "s.json") == Catalogue.defaultLongestDelay)
+        for bad in [#"{"max-delay-ms": -5}"#, #"{"max-delay-ms": 20000}"#, #"{"max-delay-ms": "long"}"#] {
+            #expect(throws: FileError.self, "\(bad)") { try RigState.longestDelay(in: Data(bad.utf8), file: "s.json") }
+            do {
+                _ = try RigState.longestDelay(in: Data(bad.utf8), file: "s.json")
+            } catch {
+                #expect(error.file == "s.json" && error.field == "max-delay-ms", "\(error)")
+            }
+        }
+        #expect(throws: FileError.self) { try RigState.longestDelay(in: Data("not json".utf8), file: "s.json") }
     }
 }
 

@@ -1,7 +1,8 @@
 /*
  * The OSC side of crosspoint-probe (probe.c): packets built by hand, a UDP
  * socket to the rig on loopback, its replies read, and the kernel's count of
- * datagrams dropped on the rig's socket. No JACK here.
+ * datagrams dropped on the rig's socket; and the monotonic clock every mode
+ * times with. No JACK here.
  */
 #define _GNU_SOURCE
 #include "probe_osc.h"
@@ -12,6 +13,13 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
+
+double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
 
 /* ---------- packets (enough for ,ff and no-argument queries) ---------- */
 
@@ -57,18 +65,24 @@ void send_matrix(int s, struct sockaddr_in *to, int n, int m, float value, float
     sendto(s, packet, length, 0, (struct sockaddr *)to, sizeof *to);
 }
 
-/* /preset/recall NAME FADE (,sf). */
-size_t osc_recall(uint8_t *out, const char *name, float fade) {
-    static const char address[] = "/preset/recall";
-    size_t n = 0, length = strlen(name) + 1;
+/* ADDRESS TYPES NAME: a message whose first argument is the string NAME
+   (types ",s" or ",sf"); its length so far, or 0 if NAME is too long. */
+static size_t osc_named(uint8_t *out, const char *address, const char *types, const char *name) {
+    size_t n, length = strlen(name) + 1;
     memset(out, 0, 512);
     if (length > 400) return 0;
-    memcpy(out, address, sizeof address - 1);
-    n = pad4(sizeof address);
-    memcpy(out + n, ",sf", 3);
-    n += 4;
+    memcpy(out, address, strlen(address));
+    n = pad4(strlen(address) + 1);
+    memcpy(out + n, types, strlen(types));
+    n += pad4(strlen(types) + 1);
     memcpy(out + n, name, length - 1);
-    n += pad4(length);
+    return n + pad4(length);
+}
+
+/* /preset/recall NAME FADE (,sf). */
+size_t osc_recall(uint8_t *out, const char *name, float fade) {
+    size_t n = osc_named(out, "/preset/recall", ",sf", name);
+    if (n == 0) return 0;
     uint32_t bits;
     memcpy(&bits, &fade, 4);
     bits = htonl(bits);
@@ -138,18 +152,7 @@ long udp_drops(int port) {
 }
 
 /* /preset/save NAME (,s). */
-size_t osc_save(uint8_t *out, const char *name) {
-    static const char address[] = "/preset/save";
-    size_t n, length = strlen(name) + 1;
-    memset(out, 0, 512);
-    if (length > 400) return 0;
-    memcpy(out, address, sizeof address - 1);
-    n = pad4(sizeof address);
-    memcpy(out + n, ",s", 2);
-    n += 4;
-    memcpy(out + n, name, length - 1);
-    return n + pad4(length);
-}
+size_t osc_save(uint8_t *out, const char *name) { return osc_named(out, "/preset/save", ",s", name); }
 
 /* A bundle with time tag TAG (NTP) holding /matrix/N/M ,ff VALUE FADE. */
 size_t osc_timed_matrix(uint8_t *out, uint64_t tag, int n, int m, float value, float fade) {

@@ -28,6 +28,10 @@ void send_matrix(int s, struct sockaddr_in *to, int n, int m, float value, float
 int recall_reply(int s);
 /* Sends /ADDRESS with no arguments and waits for the reply's float: 0, or -1 for none. */
 int query_float(int s, struct sockaddr_in *to, const char *address, float *value);
+/* Seconds on CLOCK_MONOTONIC. */
+double now_seconds(void);
+/* probe rate (probe_rate.c). */
+int run_rate(int port, double rate, double seconds, int parameters);
 /* Sum of the drops column of every UDP socket bound to PORT on loopback/any (/proc/net/udp, udp6). */
 long udp_drops(int port);
 
