@@ -87,7 +87,8 @@ final class HTTPConnectionGuard: ChannelInboundHandler, RemovableChannelHandler 
         headerBytes = nil
         deadline?.cancel()
         let answer = "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
-        context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in context.close(promise: nil) }
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in channel.close(promise: nil) }
     }
 }
 
