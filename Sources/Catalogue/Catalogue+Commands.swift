@@ -55,6 +55,8 @@ extension Catalogue {
                     effect: .changes, movesAudio: true, answers: true),
             Command(.presetCurrent,
                     "Replies /preset/current with the last recalled preset and 1 if the scene changed since", answers: true),
+            Command(.presetUnreadable,
+                    "Replies /preset/unreadable with each preset file that cannot be read: its name, then why", answers: true),
             Command(.subscribe, "Feedback of every change, and the full state now, to the sender", .none, subscribeForms,
                     button: portButton),
             Command(.unsubscribe, "No more feedback to the sender", .none, subscribeForms, button: portButton),

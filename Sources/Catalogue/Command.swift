@@ -24,6 +24,7 @@ public struct Command: Sendable {
         case presetCurrent = "/preset/current"
         case presetDelete = "/preset/delete"
         case presetRename = "/preset/rename"
+        case presetUnreadable = "/preset/unreadable"
         case login = "/login"
         case logout = "/logout"
         case role = "/role"

@@ -21,7 +21,8 @@ extension Controller {
             return meterRate(message, from: peer)
         case .subscribe, .unsubscribe:
             return subscription(name == .subscribe, ArgumentReader(arguments: message.arguments), message, from: peer)
-        case .presetSave, .presetRecall, .presetUndo, .presetList, .presetCurrent, .presetDelete, .presetRename:
+        case .presetSave, .presetRecall, .presetUndo, .presetList, .presetCurrent, .presetDelete, .presetRename,
+             .presetUnreadable:
             guard targets.count == 1 else { return reject(message, "preset commands take no patterns", from: peer) }
             do throws(ArgumentReader.Failure) {
                 return try presets.run(name, ArgumentReader(arguments: message.arguments), from: peer)

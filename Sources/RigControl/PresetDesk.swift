@@ -89,6 +89,9 @@ final class PresetDesk: @unchecked Sendable {
         case .presetCurrent:
             try args.none()
             return [.message(currentPreset())]
+        case .presetUnreadable:
+            try args.none()
+            return [.message(unreadablePresets())]
         default:
             throw ArgumentReader.Failure(reason: "not a preset command")
         }
@@ -97,6 +100,22 @@ final class PresetDesk: @unchecked Sendable {
     /// `/preset/list`'s answer: every preset's name.
     func presetList() -> OSCMessage {
         OSCMessage("/preset/list", store.names().map { .string($0) })
+    }
+
+    /// `/preset/unreadable`'s answer: for each preset in the list whose file
+    /// cannot be read (not JSON, a field out of range), its name and the
+    /// file's error, cut to 256 characters. A file unchanged since it was
+    /// last read whole is not parsed again (`PresetCache`).
+    func unreadablePresets() -> OSCMessage {
+        var arguments: [OSCArgument] = []
+        for name in store.names() {
+            do {
+                _ = try store.load(name)
+            } catch {
+                arguments += [.string(name), .string(String(describing: error).cut())]
+            }
+        }
+        return OSCMessage("/preset/unreadable", arguments)
     }
 
     /// `/preset/current`'s answer: the last preset recalled (or saved), and

@@ -29,9 +29,7 @@ extension Integration {
     }
 
     /// The driver, beside page_check.py in the package's tools/page.
-    static var tool: String {
-        URL(fileURLWithPath: Page.tool).deletingLastPathComponent().appendingPathComponent("mix_check.py").path
-    }
+    static var tool: String { Page.tool("mix_check.py") }
 
     /// Runs `body` with an 8x8 rig that reads this suite's access file.
     static func withAccessRig(_ body: (CrosspointRig, [String]) async throws -> Void) async throws {

@@ -11,10 +11,10 @@ extension Integration {
 @Suite struct PageTests {
     typealias A = SignalAnalysis
 
-    /// The page driver, in the package's tools/page.
-    static var tool: String {
+    /// A page driver in the package's tools/page (page_check.py by default).
+    static func tool(_ name: String = "page_check.py") -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("tools/page/page_check.py").path
+            .deletingLastPathComponent().appendingPathComponent("tools/page/\(name)").path
     }
 
     /// A decoded JSON object from the page driver, with typed lookups by
@@ -54,11 +54,12 @@ extension Integration {
     }
 
     /// Starts the driver for one scenario; the caller waits for it.
-    static func startPage(_ scenario: String, rig: CrosspointRig, _ extra: [String] = []) throws -> ChildProcess {
+    static func startPage(_ scenario: String, rig: CrosspointRig, _ extra: [String] = [],
+                          driver: String = "page_check.py") throws -> ChildProcess {
         try ChildProcess(executable: "python3",
-                         arguments: [tool, scenario, "--http-port", "\(rig.httpPort)", "--osc-port", "\(rig.oscPort)"]
+                         arguments: [tool(driver), scenario, "--http-port", "\(rig.httpPort)", "--osc-port", "\(rig.oscPort)"]
                             + extra,
-                         label: "page_check \(scenario)")
+                         label: "\(driver) \(scenario)")
     }
 
     /// The driver's report: the last JSON line of its output, once it has ended well.
@@ -72,8 +73,9 @@ extension Integration {
         return PageReport(object: object, description: String(line))
     }
 
-    static func runPage(_ scenario: String, rig: CrosspointRig, _ extra: [String] = []) async throws -> PageReport {
-        let page = try startPage(scenario, rig: rig, extra)
+    static func runPage(_ scenario: String, rig: CrosspointRig, _ extra: [String] = [],
+                        driver: String = "page_check.py") async throws -> PageReport {
+        let page = try startPage(scenario, rig: rig, extra, driver: driver)
         defer { page.terminate() }
         return try await report(of: page)
     }

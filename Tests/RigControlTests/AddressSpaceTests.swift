@@ -151,7 +151,8 @@ import Testing
         #expect(space.resolve("/*/s*") == .success([.command(.presetSave), .command(.metersSubscribe)]))
         #expect(space.resolve("/{preset,safe}/*") == .success([
             .command(.presetSave), .command(.presetRecall), .command(.presetList), .command(.presetDelete),
-            .command(.presetRename), .command(.presetUndo), .command(.presetCurrent), .safe(.master),
+            .command(.presetRename), .command(.presetUndo), .command(.presetCurrent),
+            .command(.presetUnreadable), .safe(.master),
         ]))
         #expect(space.resolve("/m*/clear") == .success([.command(.matrixClear)]))
         #expect(space.resolve("/matrix/cl*") == .failure(.unknownAddress))

@@ -28,7 +28,6 @@ Everything it starts is ended by PID on exit (page_driver.Browsers).
 """
 import json
 import os
-import signal
 import sys
 import time
 
@@ -39,7 +38,7 @@ from selenium.webdriver.common.actions.mouse_button import MouseButton
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import Browsers, argument_parser, attribute, connection, element, keys, near, print_report, \
+from page_driver import argument_parser, play, attribute, connection, element, keys, near, \
     rig_value, scroll_to, slider_now, wait_until
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
@@ -296,17 +295,7 @@ def main():
     args = parser.parse_args()
     args.url = f"http://{args.host}:{args.http_port}/"
     args.outputs = [int(m) for m in args.outputs.split(",")]
-
-    browsers = Browsers()
-    osc = OSCClient(args.osc_port)
-    engineer = OSCClient(args.osc_port, bind=args.engineer)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
-        print_report(args.scenario, SCENARIOS[args.scenario](browsers, osc, engineer, args), browsers)
-    finally:
-        browsers.quit()
-        osc.close()
-        engineer.close()
+    play(args, SCENARIOS, OSCClient(args.osc_port), OSCClient(args.osc_port, bind=args.engineer))
 
 
 if __name__ == "__main__":

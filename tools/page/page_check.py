@@ -26,14 +26,13 @@ JSON and on the rig.
 """
 import json
 import os
-import signal
 import sys
 import time
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import Browsers, argument_parser, attribute, connection, element, keys, near, print_report, \
+from page_driver import argument_parser, play, attribute, connection, element, keys, near, \
     rig_value, scroll_to, slider_now, snapshot, wait_loaded, wait_until
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
@@ -299,15 +298,7 @@ def main():
     parser.add_argument("--name", default="Kick\tDrum", help="the name error-note pastes (one the rig refuses)")
     args = parser.parse_args()
     args.url = f"http://{args.host}:{args.http_port}{args.path}"
-
-    browsers = Browsers()
-    osc = OSCClient(args.osc_port)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
-        print_report(args.scenario, SCENARIOS[args.scenario](browsers, osc, args), browsers)
-    finally:
-        browsers.quit()
-        osc.close()
+    play(args, SCENARIOS, OSCClient(args.osc_port))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import time
 
@@ -179,6 +180,19 @@ def print_report(scenario, result, browsers):
     except Exception:
         pass
     print(json.dumps({"scenario": scenario, **result}), flush=True)
+
+
+def play(args, scenarios, osc, *others):
+    """Plays `args.scenario` with fresh browsers and these OSC clients (`osc`, then any `others`, before
+    `args`), prints its report, and ends every browser and closes every client, also on failure or SIGTERM."""
+    browsers = Browsers()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        print_report(args.scenario, scenarios[args.scenario](browsers, osc, *others, args), browsers)
+    finally:
+        browsers.quit()
+        for client in (osc, *others):
+            client.close()
 
 
 def argument_parser(doc, scenarios):

@@ -27,6 +27,8 @@ export class Connection extends EventTarget {
   #senders = new Map();
   /** Addresses whose value this page stored before the rig had it (`local`). */
   #unconfirmed = new Set();
+  /** Listeners by exact address, called with each message there as it arrives (`on`). */
+  #handlers = new Map();
 
   constructor(url) {
     super();
@@ -115,6 +117,19 @@ export class Connection extends EventTarget {
       return;
     }
     store.set(message.address, message.args);
-    this.dispatchEvent(new CustomEvent('message', { detail: message }));
+    const handlers = this.#handlers.get(message.address);
+    if (handlers) for (const handler of handlers) handler(message);
+  }
+
+  /**
+   * Calls `handler(message)` with every message the rig sends to `address`,
+   * as it arrives: for replies that are events (`/role`, `/preset/saved`),
+   * where the store keeps values. (No event per message: a 256x256 full
+   * state is 200,000 of them.)
+   */
+  on(address, handler) {
+    let set = this.#handlers.get(address);
+    if (!set) { set = new Set(); this.#handlers.set(address, set); }
+    set.add(handler);
   }
 }

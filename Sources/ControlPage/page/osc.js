@@ -47,11 +47,19 @@ export function encodeMessage(address, types = '', args = []) {
   return out.buffer;
 }
 
+/** A string at `at` and where what follows it starts; ASCII (addresses, type tags) without a TextDecoder. */
 function readString(view, at) {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
   let end = at;
-  while (end < view.byteLength && view.getUint8(end) !== 0) end++;
-  if (end >= view.byteLength) throw new Error('osc: unterminated string');
-  const text = decoder.decode(new Uint8Array(view.buffer, view.byteOffset + at, end - at));
+  let ascii = true;
+  while (end < bytes.length && bytes[end] !== 0) {
+    if (bytes[end] > 0x7f) ascii = false;
+    end++;
+  }
+  if (end >= bytes.length) throw new Error('osc: unterminated string');
+  const text = ascii && end - at <= 256
+    ? String.fromCharCode.apply(null, bytes.subarray(at, end))
+    : decoder.decode(bytes.subarray(at, end));
   return [text, padded(end + 1)];
 }
 

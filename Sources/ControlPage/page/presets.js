@@ -1,7 +1,10 @@
 // Presets: the list (a recall button per preset, data-address =
 // "/preset/recall/NAME"), recall with a fade and a scope, save with name and
 // notes, rename, delete (a second tap confirms), undo, and the current
-// preset with its "modified" mark.
+// preset with its "modified" mark. A preset whose file cannot be read
+// (the rig's /preset/unreadable, asked with every list) is marked
+// data-unreadable, aria-disabled and not recalled, and its error shows on
+// hover or focus (a role="tooltip" the button is described by).
 
 import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';
@@ -18,9 +21,9 @@ export function bindPresets(root, connection) {
   const send = (...args) => context.readOnly ? false : connection.send(...args);
 
   const refresh = () => { connection.send('/preset/list'); connection.send('/preset/current'); };
-  connection.addEventListener('message', ({ detail }) => {
-    if (['/preset/saved', '/preset/deleted', '/preset/renamed', '/preset/recalled'].includes(detail.address)) refresh();
-  });
+  for (const address of ['/preset/saved', '/preset/deleted', '/preset/renamed', '/preset/recalled']) {
+    connection.on(address, refresh);
+  }
 
   function recall(name, button) {
     const chosen = scopes.filter((box) => box.checked).map((box) => box.value);
@@ -39,12 +42,15 @@ export function bindPresets(root, connection) {
 
   function row(name) {
     const item = document.createElement('li');
+    item.dataset.name = name;
     const recallButton = document.createElement('button');
     recallButton.type = 'button';
     recallButton.className = 'recall';
     recallButton.dataset.address = `/preset/recall/${name}`;
     recallButton.textContent = name;
-    recallButton.addEventListener('click', () => recall(name, recallButton));
+    recallButton.addEventListener('click', () => {
+      if (!recallButton.hasAttribute('data-unreadable')) recall(name, recallButton);
+    });
 
     const rename = document.createElement('button');
     rename.type = 'button';
@@ -97,10 +103,43 @@ export function bindPresets(root, connection) {
     return item;
   }
 
+  /** Name -> the file's error, for the presets the rig cannot read. */
+  let unreadable = new Map();
+
+  function mark() {
+    for (const item of list.children) {
+      const button = item.querySelector('.recall');
+      const note = item.querySelector('.unreadable-note');
+      const error = unreadable.get(item.dataset.name);
+      button?.toggleAttribute('data-unreadable', error !== undefined);
+      if (button) applyReadOnly(button);
+      if (error === undefined) {
+        note?.remove();
+        button?.removeAttribute('aria-describedby');
+        continue;
+      }
+      const id = `unreadable-${item.dataset.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+      const tip = note ?? Object.assign(document.createElement('span'), { className: 'unreadable-note', id });
+      tip.setAttribute('role', 'tooltip');
+      tip.textContent = `Cannot be read: ${error}`;
+      if (!note) button.after(tip);
+      button.setAttribute('aria-describedby', id);
+    }
+  }
+
   store.on('/preset/list', (args) => {
     const names = (args ?? []).filter((name) => typeof name === 'string');
     list.replaceChildren(...names.map(row));
     list.dataset.count = String(names.length);
+    mark();
+    connection.send('/preset/unreadable');
+  });
+
+  store.on('/preset/unreadable', (args) => {
+    const pairs = (args ?? []).filter((value) => typeof value === 'string');
+    unreadable = new Map();
+    for (let k = 0; k + 1 < pairs.length; k += 2) unreadable.set(pairs[k], pairs[k + 1]);
+    mark();
   });
 
   store.on('/preset/current', (args) => {

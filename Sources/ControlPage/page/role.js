@@ -44,7 +44,7 @@ export class Session extends EventTarget {
       if (detail === 'open') this.#opened();
       this.#changed();
     });
-    connection.addEventListener('message', ({ detail }) => this.#message(detail));
+    for (const address of ['/role', '/status/access']) connection.on(address, (message) => this.#message(message));
     connection.addEventListener('osc-error', ({ detail }) => this.#refused(detail));
   }
 

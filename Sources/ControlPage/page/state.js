@@ -4,12 +4,15 @@
 // latest value wins), so a full state of thousands of messages costs one DOM
 // pass; a small frame from the rig (a change, meters) is shown at once
 // (`flush`), not a frame later. A timer backs the frame up where frames do
-// not run (a hidden tab).
+// not run (a hidden tab). A prefix listener (`onPrefix`) is called once per
+// flush with every changed address under its prefix: the matrix's overview
+// watches 65,536 crosspoints with one.
 
 export class Store {
   #values = new Map();
   #listeners = new Map();
   #dirty = new Set();
+  #prefixes = []; // { prefix, listener, changed: Set }
   #scheduled = false;
 
   get(address) {
@@ -28,6 +31,19 @@ export class Store {
       this.#dirty.add(address);
       this.#schedule();
     }
+    for (const watch of this.#prefixes) {
+      if (address.startsWith(watch.prefix)) {
+        watch.changed.add(address);
+        this.#schedule();
+      }
+    }
+  }
+
+  /** Calls `listener(addresses)` once per flush with the changed addresses starting with `prefix`. Returns an unsubscribe. */
+  onPrefix(prefix, listener) {
+    const watch = { prefix, listener, changed: new Set() };
+    this.#prefixes.push(watch);
+    return () => { this.#prefixes = this.#prefixes.filter((other) => other !== watch); };
   }
 
   /** Calls `listener(args, address)` on every change; at once if known. Returns an unsubscribe. */
@@ -64,6 +80,16 @@ export class Store {
         } catch (error) {
           console.error('listener for', address, error);
         }
+      }
+    }
+    for (const watch of this.#prefixes) {
+      if (watch.changed.size === 0) continue;
+      const changed = watch.changed;
+      watch.changed = new Set();
+      try {
+        watch.listener(changed);
+      } catch (error) {
+        console.error('listener for', watch.prefix, error);
       }
     }
   }

@@ -2,11 +2,13 @@
 // source, output and the master, its entries on the engineer's page, laid
 // out by control kind: the number, text fields (the name), toggles (mute,
 // solo, polarity, safe), pans, number fields (delay), then the fader with
-// the strip's meter. Built from the rig's size (/status/inputs, /outputs).
+// the strip's meter. Built from the rig's size (/status/inputs, /outputs);
+// only the strips near view have their controls (strip-row.js).
 
 import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';
 import { entries, fill, failure } from './catalogue.js';
+import { StripRow } from './strip-row.js';
 import './elements/xp-fader.js';
 import './elements/xp-pan.js';
 import './elements/xp-switch.js';
@@ -86,10 +88,20 @@ export const controls = {
 /** The order a strip shows its controls in, by kind; toggles grouped in one row. */
 const layout = ['text', 'toggle', 'pan', 'number', 'fader'];
 
-/** A strip ("source", "output", "master") at channel n, from the catalogue's entries for the engineer's page. */
-export function strip(kind, n, meter) {
+/** The label a strip's section carries: "Source 3", "Master". */
+const stripLabel = (kind, n) => (kind === 'master' ? 'Master' : fill('{Strip}', kind, n));
+
+/** An empty strip: its section, numbered and labelled, with no controls yet. */
+export function pendingStrip(kind, n) {
+  const attributes = { class: `strip ${kind}`, 'aria-label': stripLabel(kind, n) };
+  if (kind !== 'master') attributes['data-channel'] = String(n);
+  if (kind !== 'master') attributes['data-pending'] = '';
+  return element('section', attributes);
+}
+
+/** Fills a strip's section with its controls, from the catalogue's entries for the engineer's page. */
+export function fillStrip(section, kind, n, meter) {
   const shown = entries(kind, 'engineer');
-  const label = kind === 'master' ? 'Master' : fill('{Strip}', kind, n);
   const parts = [element('div', { class: 'number' }, [kind === 'master' ? 'Master' : `${kind === 'source' ? 'In' : 'Out'} ${n}`])];
   for (const control of layout) {
     const made = shown.filter((entry) => entry.control === control)
@@ -97,14 +109,14 @@ export function strip(kind, n, meter) {
     if (made.length === 0) continue;
     parts.push(...(control === 'toggle' ? [element('div', { class: 'switches' }, made)] : made));
   }
-  const attributes = { class: `strip ${kind}`, 'aria-label': label };
-  if (kind !== 'master') attributes['data-channel'] = String(n);
-  return element('section', attributes, parts);
+  section.replaceChildren(...parts);
+  return section;
 }
 
-export const sourceStrip = (n) => strip('source', n, 'input');
-export const outputStrip = (m) => strip('output', m, 'output');
-export const masterStrip = () => strip('master', 0, null);
+const meters = { source: 'input', output: 'output', master: 'master' };
+
+/** A built strip ("source", "output", "master") at channel n. */
+export const strip = (kind, n) => fillStrip(pendingStrip(kind, n), kind, n, meters[kind]);
 
 /** Fills the containers for a rig of this size; again only when it changed. */
 export function buildStrips(sources, outputs, inputs, outputCount) {
@@ -114,8 +126,15 @@ export function buildStrips(sources, outputs, inputs, outputCount) {
     sources.replaceChildren(element('p', { role: 'alert', class: 'failure' }, [why]));
     return;
   }
-  sources.replaceChildren(...Array.from({ length: inputs }, (_, k) => sourceStrip(k + 1)));
-  outputs.replaceChildren(...Array.from({ length: outputCount }, (_, k) => outputStrip(k + 1)), masterStrip());
+  for (const container of [sources, outputs]) {
+    container.row ??= new StripRow(container, (section) => {
+      const kind = section.classList.contains('source') ? 'source' : 'output';
+      fillStrip(section, kind, Number(section.dataset.channel), meters[kind]);
+    });
+  }
+  sources.row.replace(Array.from({ length: inputs }, (_, k) => pendingStrip('source', k + 1)));
+  outputs.row.replace([...Array.from({ length: outputCount }, (_, k) => pendingStrip('output', k + 1)),
+                       strip('master', 0)]);
   sources.dataset.count = String(inputs);
   outputs.dataset.count = String(outputCount);
 }

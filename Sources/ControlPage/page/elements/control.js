@@ -22,7 +22,8 @@ export function setAccess(access) {
 }
 
 export function applyReadOnly(element) {
-  if (context.readOnly) element.setAttribute('aria-disabled', 'true');
+  // A preset whose file cannot be read (data-unreadable) stays disabled whatever the access.
+  if (context.readOnly || element.hasAttribute('data-unreadable')) element.setAttribute('aria-disabled', 'true');
   else element.removeAttribute('aria-disabled');
   // Native inputs and buttons are disabled outright; matrix cells stay
   // focusable (their level is still read out) and ignore presses.

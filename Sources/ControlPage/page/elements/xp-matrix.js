@@ -1,6 +1,8 @@
 // <xp-matrix>: the routing grid, inputs (rows) × outputs (columns), with the
-// source and output names in sticky headers so they stay visible while a
-// 64x64 grid scrolls.
+// source and output names in sticky heads. Only the part in view is in the
+// document (MatrixView), so a 256x256 rig costs what a screenful does; an
+// overview of the whole matrix (MatrixOverview), filters by name and a jump
+// to an input and output (MatrixFinder) find the rest.
 //
 // Each cell is a <button data-address="/matrix/{in}/{out}"> with
 // aria-pressed (true when the crosspoint is not 0) and its level in
@@ -8,12 +10,17 @@
 // A tap (click, Space, Enter) toggles between 0 and the cell's last non-zero
 // level (unity the first time). Pressing shows the dB; a long press (or
 // right click, or F2 / the context-menu key) opens a fader for any level.
-// Arrow keys move between cells (one cell is in the tab order at a time).
-// Events are delegated to the grid: 4,096 cells cost no listeners each.
+// Arrow keys move between cells and scroll the view along (one cell is in
+// the tab order at a time); Page Up/Down a screenful of rows, Home/End the
+// row's ends, Ctrl+Home/End the matrix's corners. Events are delegated to
+// the grid: no listeners per cell.
 
 import { context, applyReadOnly } from './control.js';
 import { store } from '../state.js';
-import { positionFromGain, dbFromGain, formatDb } from '../fader-law.js';
+import { dbFromGain, formatDb } from '../fader-law.js';
+import { MatrixView, channelName, CROSSPOINT } from './matrix-view.js';
+import { MatrixOverview } from './matrix-overview.js';
+import { MatrixFinder, filtered, named } from './matrix-finder.js';
 import './xp-fader.js';
 
 const LONG_PRESS_MS = 450;
@@ -21,20 +28,37 @@ const LONG_PRESS_MS = 450;
 export class XPMatrix extends HTMLElement {
   inputs = 0;
   outputs = 0;
-  #off = [];
   #last = new Map(); // address -> last non-zero level
   #press = null;
 
   connectedCallback() {
-    if (this.grid) return;
+    if (this.view) return;
     this.setAttribute('role', 'group');
     this.setAttribute('aria-label', 'Routing matrix');
     this.dataset.control = '';
-    this.scroller = document.createElement('div');
-    this.scroller.className = 'matrix-scroll';
-    this.grid = document.createElement('div');
-    this.grid.className = 'matrix-grid';
-    this.scroller.append(this.grid);
+    this.finder = new MatrixFinder(this);
+    const body = document.createElement('div');
+    body.className = 'matrix-body';
+    this.append(body);
+    this.overview = new MatrixOverview(body);
+    this.view = new MatrixView(body);
+    this.view.onRender = (seen) => this.overview.frameView(seen);
+    this.view.onLevel = (cell) => {
+      if (this.#press?.cell === cell) this.#showBubble(cell);
+    };
+    // Every crosspoint's last level above 0, for a tap to bring back (in view
+    // or not), and the overview's pixels.
+    store.onPrefix('/matrix/', (addresses) => {
+      for (const address of addresses) {
+        if (!CROSSPOINT.test(address)) continue;
+        const level = store.value(address, 0);
+        if (level > 0) this.#last.set(address, level);
+      }
+      this.overview.changed(addresses);
+    });
+    this.overview.onJump = (row, col) => this.view.centre(row, col);
+    this.finder.onFilter = () => this.#filter();
+    this.finder.onJump = (input, output) => this.#jump(input, output);
     this.bubble = document.createElement('div');
     this.bubble.className = 'matrix-bubble';
     this.bubble.hidden = true;
@@ -42,95 +66,77 @@ export class XPMatrix extends HTMLElement {
     this.panel.className = 'matrix-popover';
     this.panel.hidden = true;
     this.panel.setAttribute('role', 'dialog');
-    this.append(this.scroller, this.bubble, this.panel);
+    this.panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') this.closePopover(); });
+    this.append(this.bubble, this.panel);
 
-    this.grid.addEventListener('click', (e) => this.#click(e));
-    this.grid.addEventListener('pointerdown', (e) => this.#down(e));
+    const grid = this.view.cellLayer;
+    grid.addEventListener('click', (e) => this.#click(e));
+    grid.addEventListener('pointerdown', (e) => this.#down(e));
     for (const type of ['pointerup', 'pointercancel', 'pointerleave']) {
-      this.grid.addEventListener(type, () => this.#release());
+      grid.addEventListener(type, () => this.#release());
     }
-    this.grid.addEventListener('contextmenu', (e) => {
+    grid.addEventListener('contextmenu', (e) => {
       const cell = e.target.closest('.cell');
       if (!cell) return;
       e.preventDefault();
       this.openPopover(cell);
     });
-    this.grid.addEventListener('keydown', (e) => this.#key(e));
-    this.grid.addEventListener('focusin', (e) => {
+    grid.addEventListener('keydown', (e) => this.#key(e));
+    grid.addEventListener('focusin', (e) => {
       const cell = e.target.closest('.cell');
       if (!cell) return;
-      this.grid.querySelector('.cell[tabindex="0"]')?.setAttribute('tabindex', '-1');
+      this.view.cell(this.view.active.i, this.view.active.o)?.setAttribute('tabindex', '-1');
+      this.view.active = { i: Number(cell.dataset.in), o: Number(cell.dataset.out) };
       cell.tabIndex = 0;
     });
   }
 
-  /** Builds the grid for a rig of this size (again only when it changed). */
+  /** Lays the grid out for a rig of this size (again only when it changed). */
   configure(inputs, outputs) {
     if (inputs === this.inputs && outputs === this.outputs) return;
     this.inputs = inputs;
     this.outputs = outputs;
-    for (const off of this.#off) off();
-    this.#off = [];
-    this.grid.style.setProperty('--outputs', outputs);
-    const html = ['<div class="corner" aria-hidden="true">in ╲ out</div>'];
-    for (let o = 1; o <= outputs; o++) {
-      html.push(`<div class="col-head" data-output="${o}">${o}</div>`);
-    }
-    for (let i = 1; i <= inputs; i++) {
-      html.push(`<div class="row-head" data-input="${i}">${i}</div>`);
-      for (let o = 1; o <= outputs; o++) {
-        html.push(`<button class="cell" type="button" tabindex="${i === 1 && o === 1 ? 0 : -1}"` +
-                  ` data-address="/matrix/${i}/${o}" data-in="${i}" data-out="${o}" aria-pressed="false"></button>`);
-      }
-    }
-    this.grid.innerHTML = html.join('');
-    this.cells = new Map();
-    for (const cell of this.grid.querySelectorAll('.cell')) {
-      this.cells.set(cell.dataset.address, cell);
-      applyReadOnly(cell);
-      this.#label(cell, 0);
-      this.#off.push(store.on(cell.dataset.address, (args) => this.#render(cell, args?.[0])));
-    }
-    for (let i = 1; i <= inputs; i++) {
-      const head = this.grid.querySelector(`.row-head[data-input="${i}"]`);
-      this.#off.push(store.on(`/source/${i}/name`, (args) => {
-        head.textContent = args?.[0] || `${i}`;
-        this.#relabel((cell) => cell.dataset.in === String(i));
-      }));
-    }
-    for (let o = 1; o <= outputs; o++) {
-      const head = this.grid.querySelector(`.col-head[data-output="${o}"]`);
-      this.#off.push(store.on(`/output/${o}/name`, (args) => {
-        head.textContent = args?.[0] || `${o}`;
-        this.#relabel((cell) => cell.dataset.out === String(o));
-      }));
-    }
+    for (const off of this.#names) off();
+    // A name that changes may change what a filter keeps (once a frame at most).
+    const refilter = () => {
+      const { inputs: rows, outputs: cols } = this.finder.texts;
+      if (!(rows || cols) || this.#refilter) return;
+      this.#refilter = requestAnimationFrame(() => { this.#refilter = 0; this.#filter(); });
+    };
+    this.#names = [
+      ...Array.from({ length: inputs }, (_, k) => store.on(`/source/${k + 1}/name`, refilter)),
+      ...Array.from({ length: outputs }, (_, k) => store.on(`/output/${k + 1}/name`, refilter)),
+    ];
+    this.#filter();
   }
 
-  #name(kind, n) {
-    const name = store.value(`/${kind}/${n}/name`, '');
-    return name ? `${name}` : `${kind === 'source' ? 'in' : 'out'} ${n}`;
+  #names = [];
+  #refilter = 0;
+
+  /** Shows the inputs and outputs the filters keep. */
+  #filter() {
+    const { inputs, outputs } = this.finder.texts;
+    const rows = filtered('source', this.inputs, inputs);
+    const cols = filtered('output', this.outputs, outputs);
+    this.dataset.shown = `${rows.length}x${cols.length}`;
+    this.overview.show(rows, cols);
+    this.view.show(rows, cols);
   }
 
-  #label(cell, level) {
-    const text = `${this.#name('source', cell.dataset.in)} to ${this.#name('output', cell.dataset.out)}: ${formatDb(dbFromGain(level))}`;
-    cell.setAttribute('aria-label', text);
-  }
-
-  #relabel(which) {
-    for (const cell of this.cells.values()) {
-      if (which(cell)) this.#label(cell, store.value(cell.dataset.address, 0));
+  /** Goes to the crosspoint of an input and an output (numbers or names; an empty one stays where it is). */
+  #jump(inputText, outputText) {
+    const i = inputText.trim() ? named('source', this.inputs, inputText) : this.view.active.i;
+    const o = outputText.trim() ? named('output', this.outputs, outputText) : this.view.active.o;
+    if (i === null || o === null) {
+      this.finder.notFound(i === null ? `input "${inputText.trim()}"` : `output "${outputText.trim()}"`);
+      return;
     }
-  }
-
-  #render(cell, level) {
-    if (typeof level !== 'number') return;
-    if (level > 0) this.#last.set(cell.dataset.address, level);
-    cell.style.setProperty('--level', Math.min(1, positionFromGain(level) / 0.75).toFixed(3));
-    cell.setAttribute('aria-pressed', String(level > 0));
-    cell.toggleAttribute('data-above-unity', level > 1.0001);
-    this.#label(cell, level);
-    if (this.#press?.cell === cell) this.#showBubble(cell);
+    this.finder.notFound(null);
+    // A filter that hides the channel goes.
+    if (this.view.rowOf(i) < 0) this.finder.clear('inputs');
+    if (this.view.colOf(o) < 0) this.finder.clear('outputs');
+    if (this.view.rowOf(i) < 0 || this.view.colOf(o) < 0) this.#filter();
+    this.view.focus(i, o);
   }
 
   toggle(cell) {
@@ -184,7 +190,7 @@ export class XPMatrix extends HTMLElement {
     this.panel.innerHTML = '';
     const title = document.createElement('div');
     title.className = 'popover-title';
-    title.textContent = `${this.#name('source', input)} → ${this.#name('output', output)}`;
+    title.textContent = `${channelName('source', input)} → ${channelName('output', output)}`;
     const fader = document.createElement('xp-fader');
     fader.setAttribute('orientation', 'horizontal');
     fader.dataset.address = `${address}/fader`;
@@ -211,8 +217,7 @@ export class XPMatrix extends HTMLElement {
     this.panel.append(title, fader, row);
     this.panel.hidden = false;
     this.panel.dataset.address = address;
-    this.panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') this.closePopover(); });
-    this.#returnFocus = cell;
+    this.#returnFocus = { i: Number(input), o: Number(output) };
     fader.focus();
   }
 
@@ -222,26 +227,33 @@ export class XPMatrix extends HTMLElement {
     this.panel.hidden = true;
     this.panel.innerHTML = '';
     this.#press = null;
-    this.#returnFocus?.focus();
+    // Back to the cell, scrolled into view again if it went meanwhile.
+    if (this.#returnFocus) this.view.focus(this.#returnFocus.i, this.#returnFocus.o);
   }
 
   #key(event) {
     const cell = event.target.closest('.cell');
     if (!cell) return;
-    let i = Number(cell.dataset.in);
-    let o = Number(cell.dataset.out);
+    const view = this.view;
+    let r = view.rowOf(Number(cell.dataset.in));
+    let c = view.colOf(Number(cell.dataset.out));
+    const corner = event.ctrlKey || event.metaKey;
     switch (event.key) {
-      case 'ArrowUp': i--; break;
-      case 'ArrowDown': i++; break;
-      case 'ArrowLeft': o--; break;
-      case 'ArrowRight': o++; break;
-      case 'Home': o = 1; break;
-      case 'End': o = this.outputs; break;
+      case 'ArrowUp': r--; break;
+      case 'ArrowDown': r++; break;
+      case 'ArrowLeft': c--; break;
+      case 'ArrowRight': c++; break;
+      case 'PageUp': r -= view.pageRows(); break;
+      case 'PageDown': r += view.pageRows(); break;
+      case 'Home': c = 0; if (corner) r = 0; break;
+      case 'End': c = view.cols.length - 1; if (corner) r = view.rows.length - 1; break;
       case 'F2': case 'ContextMenu': event.preventDefault(); this.openPopover(cell); return;
       default: return; // Space and Enter: the button's own click
     }
     event.preventDefault();
-    this.cells.get(`/matrix/${i}/${o}`)?.focus();
+    r = Math.max(0, Math.min(view.rows.length - 1, r));
+    c = Math.max(0, Math.min(view.cols.length - 1, c));
+    view.focus(view.rows[r], view.cols[c]);
   }
 }
 

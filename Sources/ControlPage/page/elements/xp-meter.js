@@ -1,7 +1,9 @@
 // <xp-meter kind="input" channel="3">: peak and RMS level of one channel,
 // from /meters/input (peak dBFS per channel) and /meters/input/rms (or the
-// output ones). Drawn on the fader law's scale, so the marks line up with a
-// fader beside it. Styling is by two custom properties, no layout per frame.
+// output ones). <xp-meter kind="master">: the loudest output, after the
+// master (the highest of /meters/output and of /meters/output/rms). Drawn
+// on the fader law's scale, so the marks line up with a fader beside it.
+// Styling is by two custom properties, no layout per frame.
 
 import { store } from '../state.js';
 import { positionFromDb } from '../fader-law.js';
@@ -14,11 +16,19 @@ export class XPMeter extends HTMLElement {
       this.setAttribute('aria-hidden', 'true');
       this.innerHTML = '<div class="rms"></div><div class="peak"></div>';
     }
-    const kind = this.getAttribute('kind') === 'output' ? 'output' : 'input';
+    const master = this.getAttribute('kind') === 'master';
+    const kind = master || this.getAttribute('kind') === 'output' ? 'output' : 'input';
     const index = Number(this.getAttribute('channel')) - 1;
     const shown = {};
+    const level = master
+      ? (args) => {
+        let top;
+        for (const db of args ?? []) if (typeof db === 'number' && !(db <= top)) top = db;
+        return top;
+      }
+      : (args) => args?.[index];
     const show = (name) => (args) => {
-      const db = args?.[index];
+      const db = level(args);
       const at = (typeof db === 'number' ? Math.min(1, positionFromDb(db)) : 0).toFixed(3);
       // Nothing to draw when the bar has not moved (a silent or steady channel).
       if (shown[name] !== at) {

@@ -1,0 +1,73 @@
+// A row of strips of which only those near view are built. Every strip is
+// in the document from the start as an empty section of its width (its
+// number and aria-label, `data-pending`), so the row scrolls as if all
+// were there; a strip is filled when it comes within a screen's width of
+// the row's view and emptied again when it goes further (unless it holds
+// the focus). 256 sources cost a dozen strips' controls and listeners.
+//
+// An empty strip is in the tab order: when Tab reaches it, it is filled
+// and the focus goes to its first control (its last, coming back with
+// Shift+Tab), so the keyboard walks every strip as if all were built.
+
+/** How far beyond the row's view a strip is built, in px either side. */
+const MARGIN = '0px 900px';
+
+const FOCUSABLE = 'input, button, [tabindex="0"]';
+
+export class StripRow {
+  /**
+   * `container`: the row's scroll box. `fill(section)`: builds a pending
+   * strip's controls into it (its data-channel says which).
+   */
+  constructor(container, fill) {
+    this.container = container;
+    this.fill = fill;
+    this.observer = new IntersectionObserver((entries) => this.#seen(entries),
+                                             { root: container, rootMargin: MARGIN });
+  }
+
+  /** Takes the row's strips out and puts these in, pending ones watched. */
+  replace(strips) {
+    this.observer.disconnect();
+    for (const strip of this.container.querySelectorAll('.strip')) this.#empty(strip);
+    this.container.replaceChildren(...strips);
+    for (const strip of strips) {
+      if (!strip.hasAttribute('data-pending')) continue;
+      strip.tabIndex = 0;
+      strip.addEventListener('focus', (event) => this.#focused(strip, event));
+      this.observer.observe(strip);
+    }
+  }
+
+  #seen(entries) {
+    for (const { target, isIntersecting } of entries) {
+      if (isIntersecting) this.#build(target);
+      else if (!target.contains(document.activeElement)) this.#empty(target);
+    }
+  }
+
+  #build(strip) {
+    if (!strip.hasAttribute('data-pending')) return;
+    strip.removeAttribute('data-pending');
+    strip.removeAttribute('tabindex');
+    this.fill(strip);
+  }
+
+  /** Empties a built strip: its controls' listeners go with them. */
+  #empty(strip) {
+    if (strip.hasAttribute('data-pending') || !strip.dataset.channel) return;
+    for (const input of strip.querySelectorAll('input')) input.disconnect?.();
+    strip.replaceChildren();
+    strip.setAttribute('data-pending', '');
+    strip.tabIndex = 0;
+  }
+
+  #focused(strip, event) {
+    if (!strip.hasAttribute('data-pending')) return;
+    const fromAfter = event.relatedTarget instanceof Node &&
+      Boolean(strip.compareDocumentPosition(event.relatedTarget) & Node.DOCUMENT_POSITION_FOLLOWING);
+    this.#build(strip);
+    const controls = strip.querySelectorAll(FOCUSABLE);
+    (fromAfter ? controls[controls.length - 1] : controls[0])?.focus();
+  }
+}
