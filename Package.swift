@@ -53,7 +53,7 @@ let package = Package(
 
         // The parameter catalogue: every kind of parameter described once,
         // and the kernel's ramp layout derived from it.
-        .target(name: "Catalogue", dependencies: ["MixCore", "SceneModel"]),
+        .target(name: "Catalogue", dependencies: ["MixCore", "SceneModel", "SystemSupport"]),
 
         // What we used full Foundation for, on POSIX: threads, printf-style
         // formatting, trimming and ordering strings. The rest (Date, URL,

@@ -1,5 +1,6 @@
 import MixCore
 import SceneModel
+import SystemSupport
 
 /// Every kind of parameter the rig has, in one list: the one place a new
 /// parameter is added. The order is the order of a strip's fields in files
@@ -58,6 +59,11 @@ public struct Catalogue: Sendable {
         parameters.indices.filter { parameters[$0].strip == strip }
     }
 
+    /// The parameters of one strip a document of this kind holds, in order.
+    public func numbers(of strip: Parameter.Strip, in document: Parameter.Document) -> [Int] {
+        parameters.indices.filter { parameters[$0].strip == strip && parameters[$0].storage.isKept(in: document) }
+    }
+
     /// The number of a strip's parameter called `name`.
     public func number(_ strip: Parameter.Strip, _ name: String) -> Int? {
         parameters.firstIndex { $0.strip == strip && $0.name == name }
@@ -96,6 +102,21 @@ public struct Catalogue: Sendable {
                       display: .init(.toggle(label: "Ø"), "Invert polarity of {strip}"),
                       get: { .toggle($0.sources[$1.channel - 1].invert) },
                       set: { $0.sources[$1.channel - 1].invert = $2.isOn }),
+            // Where its signal comes from: the rig's wiring, not the scene's
+            // (docs/sources.md). The supervisor connects what it names.
+            Parameter(.source, "patch", .text(maxLength: PortPattern.longest),
+                      "input patch: a POSIX extended regular expression for the other clients' output ports (client:port) that feed it; the first match does",
+                      default: .text(""), kernel: .none, storage: .rig,
+                      display: .init(.patch, "{Strip} input patch"),
+                      check: { PortPattern.problem($0.text) },
+                      get: { .text($0.sources[$1.channel - 1].patch) },
+                      set: { $0.sources[$1.channel - 1].patch = $2.text }),
+            // Whether anything feeds it: reported by the supervisor from JACK.
+            Parameter(.source, "present", .toggle, "present: 1 while any port is connected to its input",
+                      default: .toggle(false), kernel: .none, storage: .live,
+                      display: .init(.presence, "{Strip} present"),
+                      get: { .toggle($0.sources[$1.channel - 1].present) },
+                      set: { $0.sources[$1.channel - 1].present = $2.isOn }),
 
             // The matrix.
             Parameter(.crosspoint, "", .level, "level", default: .number(0), kernel: .crosspoint, reach: .mix,

@@ -25,6 +25,7 @@ public struct Command: Sendable {
         case presetDelete = "/preset/delete"
         case presetRename = "/preset/rename"
         case presetUnreadable = "/preset/unreadable"
+        case jackPorts = "/jack/ports"
         case login = "/login"
         case logout = "/logout"
         case role = "/role"

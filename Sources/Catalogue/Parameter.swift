@@ -54,6 +54,31 @@ public struct Parameter: Sendable {
         public var text: String { if case .text(let t) = self { t } else { "" } }
     }
 
+    /// Where its value is kept.
+    public enum Storage: Sendable {
+        /// In the scene: presets hold it and a recall moves it; the state
+        /// file keeps it.
+        case scene
+        /// The rig's wiring (a source's input patch): the state file keeps
+        /// it, presets do not hold it, and a recall or undo never changes it.
+        case rig
+        /// Reported by the rig (a source's presence): never set by a
+        /// client (a query answers it, feedback carries it), kept nowhere.
+        case live
+
+        /// Whether a document of this kind holds it.
+        public func isKept(in document: Document) -> Bool {
+            switch self {
+            case .scene: true
+            case .rig: document == .state
+            case .live: false
+            }
+        }
+    }
+
+    /// The files a scene is written to: a preset, or the rig's state file.
+    public enum Document: Sendable { case preset, state }
+
     /// Who may change it. `engineer`: a session with full control only.
     /// `mix`: also a performer's role (docs/access.md) at the outputs it
     /// holds, for a parameter that belongs to one output (a crosspoint into
@@ -72,6 +97,11 @@ public struct Parameter: Sendable {
         case toggle(label: String)
         /// A text field; `placeholder` with `{n}` for the channel.
         case text(placeholder: String)
+        /// A choice of the other clients' output ports (`/jack/ports`) or none,
+        /// setting the patch to exactly the port chosen.
+        case patch
+        /// A light, not a control: on while the value is on (presence).
+        case presence
 
         /// Its name in the page's description (`catalogue.json`).
         public var name: String {
@@ -81,10 +111,12 @@ public struct Parameter: Sendable {
             case .number: "number"
             case .toggle: "toggle"
             case .text: "text"
+            case .patch: "patch"
+            case .presence: "presence"
             }
         }
 
-        public static let allNames = ["fader", "pan", "number", "toggle", "text"]
+        public static let allNames = ["fader", "pan", "number", "toggle", "text", "patch", "presence"]
     }
 
     /// How it is shown: its control, and its title for assistive technology
@@ -116,13 +148,18 @@ public struct Parameter: Sendable {
     public let defaultValue: Value
     public let kernel: Kernel
     public let reach: Reach
+    public let storage: Storage
     public let display: Display
+    /// Why a value its kind takes is still refused (a patch that is not a
+    /// regular expression), or nil.
+    public let check: @Sendable (Value) -> String?
     /// Its value in a scene, and setting it.
     public let get: @Sendable (Scene, Place) -> Value
     public let set: @Sendable (inout Scene, Place, Value) -> Void
 
     public init(_ strip: Strip, _ name: String, _ kind: Kind, _ description: String, default defaultValue: Value,
-                kernel: Kernel, reach: Reach = .engineer, display: Display,
+                kernel: Kernel, reach: Reach = .engineer, storage: Storage = .scene, display: Display,
+                check: @escaping @Sendable (Value) -> String? = { _ in nil },
                 get: @escaping @Sendable (Scene, Place) -> Value,
                 set: @escaping @Sendable (inout Scene, Place, Value) -> Void) {
         self.strip = strip
@@ -132,10 +169,15 @@ public struct Parameter: Sendable {
         self.defaultValue = defaultValue
         self.kernel = kernel
         self.reach = reach
+        self.storage = storage
         self.display = display
+        self.check = check
         self.get = get
         self.set = set
     }
+
+    /// Whether a client may set it (not one the rig reports).
+    public var isSettable: Bool { if case .live = storage { false } else { true } }
 
     /// Whether it is a level (a gain in three address forms, ramped by the fader law).
     public var isLevel: Bool { if case .level = kind { true } else { false } }

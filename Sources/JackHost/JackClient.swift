@@ -90,6 +90,7 @@ final class JackClient: @unchecked Sendable {
         jack_set_sample_rate_callback(handle, ProcessContext.sampleRateChanged, pointer)
         jack_set_buffer_size_callback(handle, ProcessContext.bufferSizeChanged, pointer)
         jack_set_port_connect_callback(handle, ProcessContext.portConnected, pointer)
+        jack_set_port_registration_callback(handle, ProcessContext.portRegistered, pointer)
         let rate = Int(jack_get_sample_rate(handle))
         context.client = handle
         context.lastFrameTime.store(jack_frame_time(handle), ordering: .relaxed)
@@ -121,8 +122,9 @@ final class JackClient: @unchecked Sendable {
     var fullOutputNames: [String] { stride(from: 1, through: context.mixer.outputs, by: 1).map { "\(name):out_\($0)" } }
 
     /// Ports of other clients whose names match `pattern` (a regular
-    /// expression, as `jack_get_ports` takes), with the given flags.
-    func ports(matching pattern: String, flags: JackPortFlags) -> [String] {
+    /// expression, as `jack_get_ports` takes; nil: all), with the given
+    /// flags, in JACK's port order.
+    func ports(matching pattern: String? = nil, flags: JackPortFlags) -> [String] {
         guard let list = jack_get_ports(handle, pattern, nil, UInt(flags.rawValue)) else { return [] }
         defer { jack_free(list) }
         var names: [String] = []
@@ -132,6 +134,30 @@ final class JackClient: @unchecked Sendable {
             index += 1
         }
         return names.filter { !$0.hasPrefix(name + ":") }
+    }
+
+    /// Every other client's output port, in JACK's port order.
+    func otherOutputPorts() -> [String] { ports(flags: JackPortIsOutput) }
+
+    /// For each of our inputs, the ports connected to it.
+    func inputFeeds() -> [Set<String>] {
+        (0..<context.mixer.inputs).map { n in
+            guard let port = context.inputPorts[n], let list = jack_port_get_all_connections(handle, port) else { return [] }
+            defer { jack_free(list) }
+            var names: Set<String> = []
+            var index = 0
+            while let entry = list[index] {
+                names.insert(String(cString: entry))
+                index += 1
+            }
+            return names
+        }
+    }
+
+    /// Disconnects source → destination; true when they are not connected now.
+    @discardableResult
+    func disconnect(_ source: String, _ destination: String) -> Bool {
+        jack_disconnect(handle, source, destination) == 0
     }
 
     /// Every connection of our ports, as (our port, other port) by full names.

@@ -39,10 +39,10 @@ public final class JackHost: @unchecked Sendable {
         }
     }
 
-    private let options: Options
+    let options: Options
     private let mixer: Mixer
-    private let logger: Logger
-    private let context: ProcessContext
+    let logger: Logger
+    let context: ProcessContext
     private let state = Mutex<State>(State())
     private let startTime = ContinuousClock.now
 
@@ -100,21 +100,29 @@ public final class JackHost: @unchecked Sendable {
 
     /// Watches the connection until `stop()`: remembers our connections,
     /// notices the server leaving, and reconnects; keeps our ports' aliases
-    /// the names `names` gives (the sources' and outputs', every 100 ms,
-    /// and again on a new client). Call from its own thread.
-    public func supervise(names: () -> (inputs: [String], outputs: [String]) = { ([], []) }) {
+    /// the names the rig gives (the sources' and outputs', every 100 ms,
+    /// and again on a new client); connects what the patches want and tells
+    /// the rig what feeds each source and which ports there are
+    /// (JackHost+Patches.swift). Call from its own thread.
+    public func supervise(_ watch: Watch = Watch()) {
         var aliased: (client: ObjectIdentifier?, inputs: [String], outputs: [String]) = (nil, [], [])
+        var seen = Seen()
         while !state.withLock({ $0.stopping }) {
             Thread.sleep(forTimeInterval: 0.1)
             logJackMessages()
-            let wanted = names()
-            state.withLock { state in
-                guard let client = state.client else { return }
+            let wanted = watch.scene()
+            let report = state.withLock { state -> Report in
+                guard let client = state.client else { return Report() }
                 let id = ObjectIdentifier(client)
-                guard aliased.client != id || aliased.inputs != wanted.inputs || aliased.outputs != wanted.outputs else { return }
-                client.setAliases(inputs: wanted.inputs, outputs: wanted.outputs)
-                aliased = (id, wanted.inputs, wanted.outputs)
+                if aliased.client != id || aliased.inputs != wanted.inputs || aliased.outputs != wanted.outputs {
+                    client.setAliases(inputs: wanted.inputs, outputs: wanted.outputs)
+                    aliased = (id, wanted.inputs, wanted.outputs)
+                }
+                return watchFeeds(client, patches: wanted.patches, seen: &seen)
             }
+            // The rig is told outside JACK's lock: its own lock comes first.
+            if let ports = report.ports { watch.ports(ports) }
+            if let presence = report.presence { watch.presence(presence) }
             if context.serverGone.load(ordering: .sequentiallyConsistent) {
                 handleServerLoss()
             } else if context.connectionsChanged.exchange(false, ordering: .relaxed) {

@@ -19,6 +19,11 @@ final class ProcessContext: @unchecked Sendable {
     let xruns = Atomic<Int>(0)
     let serverGone = Atomic<Bool>(false)
     let connectionsChanged = Atomic<Bool>(true)
+    /// Set when any client registers or unregisters a port: the supervisor
+    /// then looks at the patches and what feeds each source.
+    let portsChanged = Atomic<Bool>(true)
+    /// Set with `connectionsChanged`, for the supervisor's look at what feeds the sources.
+    let feedsChanged = Atomic<Bool>(true)
     let sampleRate = Atomic<Int>(0)
     let bufferSize = Atomic<Int>(0)
     /// The client, for the frame time of each period (set before activation).
@@ -117,6 +122,14 @@ final class ProcessContext: @unchecked Sendable {
         guard let context else { return }
         Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef {
             $0.connectionsChanged.store(true, ordering: .relaxed)
+            $0.feedsChanged.store(true, ordering: .relaxed)
+        }
+    }
+
+    static let portRegistered: JackPortRegistrationCallback = { _, _, context in
+        guard let context else { return }
+        Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef {
+            $0.portsChanged.store(true, ordering: .relaxed)
         }
     }
 }

@@ -23,7 +23,7 @@ public enum PresetCoding {
             if let v = fields["name"] { name = try reader.string(v, at: "name", maxLength: 64) }
             if let v = fields["notes"] { notes = try reader.string(v, at: "notes", maxLength: 4096) }
             if let v = fields["fade"] { fade = try reader.number(v, at: "fade", in: 0...3600) }
-            let scene = try decodeScene(fields, reader: reader, at: "", catalogue: catalogue)
+            let scene = try decodeScene(fields, reader: reader, at: "", catalogue: catalogue, document: .preset)
             return Preset(name: name, notes: notes, fade: fade, scene: scene)
         }
     }
@@ -43,7 +43,7 @@ public enum PresetCoding {
     /// The scene part of a document: `channels`, `sources`, `crosspoints`,
     /// `map`, `outputs` and `master`, under `prefix`.
     static func decodeScene(_ fields: JSONObject, reader: FieldReader, at prefix: String,
-                            catalogue: Catalogue) throws(FileError) -> Scene {
+                            catalogue: Catalogue, document: Parameter.Document) throws(FileError) -> Scene {
         func path(_ name: String) -> String { prefix.isEmpty ? name : "\(prefix).\(name)" }
         guard let channelsValue = fields["channels"] else { throw reader.error(path("channels"), "missing") }
         let channels = try reader.object(channelsValue, at: path("channels"), allowed: FieldNames.channels)
@@ -58,7 +58,7 @@ public enum PresetCoding {
             let entries = try reader.array(list, at: path("sources"), maxCount: inputs)
             for (index, entry) in entries.enumerated() {
                 try readStrip(.source, .source(index + 1), entry, at: path("sources[\(index)]"), into: &scene,
-                              reader: reader, catalogue: catalogue)
+                              reader: reader, catalogue: catalogue, document: document)
             }
         }
         if let list = fields["map"] {
@@ -95,19 +95,23 @@ public enum PresetCoding {
             let entries = try reader.array(list, at: path("outputs"), maxCount: outputs)
             for (index, entry) in entries.enumerated() {
                 try readStrip(.output, .output(index + 1), entry, at: path("outputs[\(index)]"), into: &scene,
-                              reader: reader, catalogue: catalogue)
+                              reader: reader, catalogue: catalogue, document: document)
             }
         }
         if let value = fields["master"] {
-            try readStrip(.master, .master, value, at: path("master"), into: &scene, reader: reader, catalogue: catalogue)
+            try readStrip(.master, .master, value, at: path("master"), into: &scene, reader: reader, catalogue: catalogue,
+                          document: document)
         }
         return scene
     }
 
-    /// One strip's object: a field per parameter of the catalogue's, by its name.
+    /// One strip's object: a field per parameter of the catalogue's the
+    /// document holds (a preset: the scene's; the state file: the rig's
+    /// wiring too), by its name.
     static func readStrip(_ strip: Parameter.Strip, _ place: Parameter.Place, _ value: JSONValue, at path: String,
-                          into scene: inout Scene, reader: FieldReader, catalogue: Catalogue) throws(FileError) {
-        let numbers = catalogue.numbers(of: strip)
+                          into scene: inout Scene, reader: FieldReader, catalogue: Catalogue,
+                          document: Parameter.Document) throws(FileError) {
+        let numbers = catalogue.numbers(of: strip, in: document)
         let object = try reader.object(value, at: path, allowed: numbers.map { catalogue.parameters[$0].name })
         for number in numbers {
             let parameter = catalogue.parameters[number]
@@ -122,14 +126,15 @@ public enum PresetCoding {
             case .toggle: read = .toggle(try reader.bool(field, at: at))
             case .text(let maxLength): read = .text(try reader.string(field, at: at, maxLength: maxLength))
             }
+            if let problem = parameter.check(read) { throw reader.error(at, problem) }
             parameter.set(&scene, place, read)
         }
     }
 
-    /// One strip's object, on one line: every parameter of the catalogue's.
+    /// One strip's object, on one line: every parameter of the catalogue's the document holds.
     static func writeStrip(_ strip: Parameter.Strip, _ place: Parameter.Place, of scene: Scene,
-                           catalogue: Catalogue) -> String {
-        let fields = catalogue.numbers(of: strip).map { number in
+                           catalogue: Catalogue, document: Parameter.Document) -> String {
+        let fields = catalogue.numbers(of: strip, in: document).map { number in
             let parameter = catalogue.parameters[number]
             let value: String
             switch parameter.get(scene, place) {
@@ -165,14 +170,14 @@ public enum PresetCoding {
         w.field("name", JSONWriter.quoted(preset.name))
         if let notes = preset.notes { w.field("notes", JSONWriter.quoted(notes)) }
         if let fade = preset.fade { w.field("fade", JSONWriter.number(fade)) }
-        encodeScene(preset.scene, into: &w, catalogue: catalogue)
+        encodeScene(preset.scene, into: &w, catalogue: catalogue, document: .preset)
         w.close("}")
         return w.data
     }
 
-    static func encodeScene(_ scene: Scene, into w: inout JSONWriter, catalogue: Catalogue) {
+    static func encodeScene(_ scene: Scene, into w: inout JSONWriter, catalogue: Catalogue, document: Parameter.Document) {
         w.field("channels", "{ \"inputs\": \(scene.inputCount), \"outputs\": \(scene.outputCount) }")
-        w.list("sources", scene.sources.indices.map { writeStrip(.source, .source($0 + 1), of: scene, catalogue: catalogue) })
+        w.list("sources", scene.sources.indices.map { writeStrip(.source, .source($0 + 1), of: scene, catalogue: catalogue, document: document) })
         var points: [String] = []
         for n in stride(from: 1, through: scene.inputCount, by: 1) {
             for m in stride(from: 1, through: scene.outputCount, by: 1) where scene.crosspoints[n, m] != 0 {
@@ -180,7 +185,7 @@ public enum PresetCoding {
             }
         }
         w.list("crosspoints", points)
-        w.list("outputs", scene.outputs.indices.map { writeStrip(.output, .output($0 + 1), of: scene, catalogue: catalogue) })
-        w.field("master", writeStrip(.master, .master, of: scene, catalogue: catalogue))
+        w.list("outputs", scene.outputs.indices.map { writeStrip(.output, .output($0 + 1), of: scene, catalogue: catalogue, document: document) })
+        w.field("master", writeStrip(.master, .master, of: scene, catalogue: catalogue, document: document))
     }
 }

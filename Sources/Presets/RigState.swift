@@ -50,7 +50,7 @@ public struct RigState: Equatable, Sendable {
         // still read the file (a rollback keeps the show's state).
         let mixes = safes.mixes.isEmpty ? "" : ", \"mixes\": \(safes.mixes.sorted())"
         w.field("safes", "{ \"sources\": \(safes.sources.sorted()), \"outputs\": \(safes.outputs.sorted()), \"master\": \(safes.master)\(mixes) }")
-        PresetCoding.encodeScene(scene, into: &w, catalogue: catalogue)
+        PresetCoding.encodeScene(scene, into: &w, catalogue: catalogue, document: .state)
         w.close("}")
         return w.data
     }
@@ -64,7 +64,7 @@ public struct RigState: Equatable, Sendable {
             ])
             try PresetCoding.checkHeader(fields, reader: reader, format: format)
             if let value = fields["max-delay-ms"] { _ = try longestDelay(value, reader) }
-            let scene = try PresetCoding.decodeScene(fields, reader: reader, at: "", catalogue: catalogue)
+            let scene = try PresetCoding.decodeScene(fields, reader: reader, at: "", catalogue: catalogue, document: .state)
             var state = RigState(scene: scene)
             if let value = fields["preset"], !value.isNull {
                 let name = try reader.string(value, at: "preset", maxLength: 64)

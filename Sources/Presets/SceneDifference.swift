@@ -20,7 +20,7 @@ public struct SceneDifference {
         var lines: [String] = []
         for strip in [Parameter.Strip.source, .crosspoint, .output, .master] {
             for place in catalogue.places(strip, inputs: from.inputCount, outputs: from.outputCount) {
-                for number in catalogue.numbers(of: strip) {
+                for number in catalogue.numbers(of: strip, in: .preset) {
                     let parameter = catalogue.parameters[number]
                     let a = SceneTable.cell(parameter, parameter.get(from, place))
                     let b = SceneTable.cell(parameter, parameter.get(to, place))

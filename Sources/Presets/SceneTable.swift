@@ -40,7 +40,7 @@ public struct SceneTable {
 
     /// A strip's rows: a header, then one row per place.
     private func table(_ strip: Parameter.Strip, _ title: String, _ places: [Parameter.Place]) -> [String] {
-        let parameters = catalogue.numbers(of: strip).map { catalogue.parameters[$0] }
+        let parameters = catalogue.numbers(of: strip, in: .preset).map { catalogue.parameters[$0] }
         let widths = parameters.map(Self.width)
         var lines = [Self.pad(title, 8) + zip(parameters, widths).map { Self.pad(Self.heading($0), $1) }.joined()]
         for place in places {

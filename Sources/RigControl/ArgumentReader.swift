@@ -58,17 +58,18 @@ struct ArgumentReader {
         return try number(at: 0) != 0
     }
 
-    /// One string argument of at most `maxLength` characters.
-    func name(maxLength: Int = 64) throws(Failure) -> String {
+    /// One string argument of at most `maxLength` characters; `what` it
+    /// is in the reasons ("name", "patch").
+    func name(maxLength: Int = 64, what: String = "name") throws(Failure) -> String {
         guard arguments.count == 1 else {
-            throw Failure(reason: "expected 1 argument (a name), got \(arguments.count)")
+            throw Failure(reason: "expected 1 argument (a \(what)), got \(arguments.count)")
         }
         switch arguments[0] {
         case .string(let text), .symbol(let text):
             guard text.count <= maxLength, text.utf8.count <= 4 * maxLength else {
-                throw Failure(reason: "name longer than \(maxLength) characters")
+                throw Failure(reason: "\(what) longer than \(maxLength) characters")
             }
-            guard !text.containsControlCharacters else { throw Failure(reason: "name with a control character") }
+            guard !text.containsControlCharacters else { throw Failure(reason: "\(what) with a control character") }
             return text
         default:
             throw Failure(reason: "wrong argument type '\(arguments[0].typeTag)', expected a string")

@@ -69,7 +69,10 @@ extension Controller {
     private func edit(_ target: Target, _ args: ArgumentReader) throws(ArgumentReader.Failure) -> Edit {
         switch target {
         case .parameter(let number, let place, let form):
-            let (value, fade) = try Self.read(catalogue.parameters[number].kind, form, args)
+            let parameter = catalogue.parameters[number]
+            guard parameter.isSettable else { throw ArgumentReader.Failure(reason: "read-only: the rig reports it") }
+            let (value, fade) = try Self.read(parameter.kind, form, args, what: parameter.name)
+            if let problem = parameter.check(value) { throw ArgumentReader.Failure(reason: problem) }
             return .set(number, place, value, fade: fade)
         case .delta(let number, let place, let form):
             // From the scene's value now: deltas earlier in the bundle have moved it.
@@ -94,8 +97,8 @@ extension Controller {
     /// A parameter's value (and fade) from the arguments, as its kind and
     /// the address's form take it (`Parameter+Forms`): a level in gain, dB
     /// or fader position, a number in its range, on/off, a text.
-    static func read(_ kind: Parameter.Kind, _ form: Target.Form,
-                     _ args: ArgumentReader) throws(ArgumentReader.Failure) -> (Parameter.Value, Float?) {
+    static func read(_ kind: Parameter.Kind, _ form: Target.Form, _ args: ArgumentReader,
+                     what: String = "name") throws(ArgumentReader.Failure) -> (Parameter.Value, Float?) {
         switch kind {
         case .level, .number:
             let range = kind.range(form) ?? 0...0
@@ -104,7 +107,7 @@ extension Controller {
         case .toggle:
             return (.toggle(try args.onOff()), nil)
         case .text(let maxLength):
-            return (.text(try args.name(maxLength: maxLength)), nil)
+            return (.text(try args.name(maxLength: maxLength, what: what)), nil)
         }
     }
 

@@ -29,6 +29,14 @@ extension Controller {
             } catch {
                 return reject(message, error.reason, from: peer)
             }
+        case .jackPorts:
+            guard targets.count == 1 else { return reject(message, "\(name.address) takes no patterns", from: peer) }
+            do throws(ArgumentReader.Failure) {
+                try ArgumentReader(arguments: message.arguments).none()
+            } catch {
+                return reject(message, error.reason, from: peer)
+            }
+            return [.message(jack.portsMessage())]
         case .matrixMap, .matrixClear, .status, .ping:
             return nil
         }

@@ -11,9 +11,10 @@ public struct ParameterDescription: Sendable {
     public typealias Signature = Command.Signature
 
     /// What a client may do with the address's value: read and set a
-    /// parameter's; an action or a message the rig sends has none (OSCQuery's
-    /// `ACCESS` 0: "no value associated", though it takes arguments).
-    public enum Access: Sendable { case readWrite, none }
+    /// parameter's; only read one the rig reports (presence); an action or a
+    /// message the rig sends has none (OSCQuery's `ACCESS` 0: "no value
+    /// associated", though it takes arguments).
+    public enum Access: Sendable { case readWrite, readOnly, none }
 
     public var address: String
     public var description: String
@@ -73,7 +74,7 @@ extension Controller {
             address: addressSpace.address(target),
             description: "\(place.title) \(catalogue.parameters[number].description)\(kind.formNote(form))",
             signature: .init(typeTags: String(kind.typeTag), range: [range], unit: [kind.unit(form)]),
-            access: .readWrite, target: target)
+            access: catalogue.parameters[number].isSettable ? .readWrite : .readOnly, target: target)
     }
 }
 

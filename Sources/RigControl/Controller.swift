@@ -23,7 +23,9 @@ import SystemSupport
 /// - `subscriptions` (`Subscriptions`): feedback, meters, change listeners,
 ///   later replies;
 /// - `presets` (`PresetDesk`): the preset commands and the store;
-/// - `scheduler` (`BundleScheduler`): timed bundles waiting for their time.
+/// - `scheduler` (`BundleScheduler`): timed bundles waiting for their time;
+/// - `jack` (`JackView`): what the JACK supervisor last saw of the other
+///   clients' ports (`/jack/ports`).
 ///
 /// Each owns its state and its lock; the lock order is in
 /// docs/architecture.md. A packet's changes reach the audio thread together
@@ -36,6 +38,7 @@ public final class Controller: @unchecked Sendable {
     let sessions: Sessions
     let subscriptions: Subscriptions
     let presets: PresetDesk
+    let jack = JackView()
     /// Where bundles for the future wait; nil: they apply at once.
     let scheduler: BundleScheduler?
     /// For what happens outside a message (a session gone, rules reloaded);
@@ -117,7 +120,9 @@ public final class Controller: @unchecked Sendable {
         let before = (live.state.safes, live.state.preset, live.state.modified)
         let replies = dispatch(message, from: peer)
         if live.changed { live.state.modified = true }
-        if live.changed || before != (live.state.safes, live.state.preset, live.state.modified) { live.stateChanged() }
+        if live.changed || live.rewired || before != (live.state.safes, live.state.preset, live.state.modified) {
+            live.stateChanged()
+        }
         // Feedback is built only when someone listens.
         if !live.touched.isEmpty && subscriptions.isListening {
             subscriptions.publish(live.feedbackMessages(for: live.touched, in: live.state))

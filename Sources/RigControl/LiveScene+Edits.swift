@@ -16,7 +16,11 @@ extension LiveScene {
         let old = parameter.get(state.scene, place)
         guard old != value else { return }
         parameter.set(&state.scene, place, value)
-        changed = true
+        switch parameter.storage {
+        case .scene: changed = true
+        case .rig: rewired = true
+        case .live: break // reported by the rig: neither the scene's change nor the state file's
+        }
         // Fed back now, or as it moves when it fades.
         if !follow(number, at: place, from: old, to: value, seconds: seconds) {
             touched.append(.parameter(number, place, .plain))
@@ -77,12 +81,13 @@ extension LiveScene {
         }
     }
 
-    /// Moves every parameter that differs to its value in `target`, all in
-    /// one batch (so in the same audio period) and all over `seconds`.
+    /// Moves every parameter of the scene that differs to its value in
+    /// `target`, all in one batch (so in the same audio period) and all over
+    /// `seconds`. The rig's wiring and what the rig reports stay as they are.
     func transition(to target: Scene, seconds: Float, into changes: inout [Change]) {
         let gates = soloGates()
         let size = (inputs: state.scene.inputCount, outputs: state.scene.outputCount)
-        for (number, parameter) in catalogue.parameters.enumerated() {
+        for (number, parameter) in catalogue.parameters.enumerated() where parameter.storage == .scene {
             if case .crosspoint = parameter.kernel {
                 transitionCrosspoints(to: target.crosspoints, seconds: seconds, into: &changes)
                 continue

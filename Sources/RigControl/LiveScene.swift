@@ -41,6 +41,9 @@ final class LiveScene: @unchecked Sendable {
     var touched: [Target] = []
     /// Set by every edit that changes the scene; cleared per message.
     var changed = false
+    /// Set by an edit of the rig's wiring (a patch): the state file keeps
+    /// it, but the scene is not "modified" since its preset; cleared per message.
+    var rewired = false
     /// True while a timed bundle's audio changes are worked out ahead of its time.
     var rehearsing = false
     /// Parameters fading now, shown to subscribers as they move (LiveScene+Fades.swift).
@@ -80,6 +83,7 @@ final class LiveScene: @unchecked Sendable {
     /// Starts a message: nothing touched or changed yet. Under the lock.
     func beginMessage() {
         changed = false
+        rewired = false
         touched.removeAll(keepingCapacity: true)
     }
 

@@ -9,6 +9,11 @@ public struct Source: Equatable, Sendable {
     /// Polarity inverted: the source is heard with its sign flipped.
     public var invert = false
     public var name: String
+    /// The input patch: a regular expression for the ports that feed it
+    /// ("" none). The rig's wiring, not the scene's: presets do not hold it.
+    public var patch = ""
+    /// Whether any port feeds it now (JACK's, reported by the rig).
+    public var present = false
 
     public init(name: String) { self.name = name }
 }

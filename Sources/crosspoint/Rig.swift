@@ -204,10 +204,15 @@ final class Rig {
         }
         // The names the engineer gives sources and outputs reach the
         // patchbay as JACK aliases of their ports.
-        host.supervise(names: {
-            let scene = controller.scene
-            return (scene.sources.map(\.name), scene.outputs.map(\.name))
-        })
+        // Sources are fed by their patches; what feeds each, and which
+        // ports there are, come back to the rig (docs/sources.md).
+        host.supervise(JackHost.Watch(
+            scene: {
+                let scene = controller.scene
+                return (scene.sources.map(\.name), scene.outputs.map(\.name), scene.sources.map(\.patch))
+            },
+            presence: { controller.reportPresence($0) },
+            ports: { controller.reportPorts($0) }))
         signals.forEach { $0.cancel() }
         reload?.cancel()
         stop()

@@ -23,6 +23,7 @@ struct RigNamespace: OSCQueryModel {
                 node.description = parameter.description
                 node.access = switch parameter.access {
                 case .readWrite: .readWrite
+                case .readOnly: .read
                 case .none: OSCQueryNode.Access.none
                 }
                 node.overloads = parameter.overloads.map { Self.node($0, address: "", clipped: false) }

@@ -22,7 +22,7 @@ import Testing
         case .level: .number(0.5)
         case .number(let range, _): .number(range.upperBound)
         case .toggle: .toggle(!parameter.defaultValue.isOn)
-        case .text: .text("changed")
+        case .text: .text(parameter.name == "patch" ? "^player:out_1$" : "changed")
         }
     }
 
@@ -31,22 +31,35 @@ import Testing
         catalogue.places(strip, inputs: 2, outputs: 2)[0]
     }
 
-    @Test func everyParameterIsAFieldOfPresetsAndComesBackFromOne() throws {
+    /// The scene's parameters are fields of presets and of the state file;
+    /// the rig's wiring (a patch) of the state file alone; what the rig
+    /// reports (presence) of neither.
+    @Test func everyParameterIsAFieldOfTheFilesItsStorageNamesAndComesBackFromThem() throws {
         for parameter in catalogue.parameters {
             var scene = Scene(inputs: 2, outputs: 2)
             let where_ = place(parameter.strip)
             parameter.set(&scene, where_, Self.other(parameter))
-            let data = PresetCoding.encode(Preset(name: "x", scene: scene), catalogue: catalogue)
-            let text = String(decoding: data, as: UTF8.self)
             let field = parameter.strip == .crosspoint ? "\"volume\"" : "\"\(parameter.name)\":"
-            #expect(text.contains(field), "\(parameter.strip) \(parameter.name) has no field in presets")
-            let read = try PresetCoding.decode(data, file: "x.json", catalogue: catalogue)
-            #expect(parameter.get(read.scene, where_) == Self.other(parameter), "\(parameter.strip) \(parameter.name)")
+            let what = "\(parameter.strip) \(parameter.name)"
+
+            let preset = PresetCoding.encode(Preset(name: "x", scene: scene), catalogue: catalogue)
+            let inPreset = String(decoding: preset, as: UTF8.self).contains(field)
+            #expect(inPreset == parameter.storage.isKept(in: .preset), "\(what): in presets \(inPreset)")
+            let read = try PresetCoding.decode(preset, file: "x.json", catalogue: catalogue)
+            let expected = parameter.storage.isKept(in: .preset) ? Self.other(parameter) : parameter.get(Scene(inputs: 2, outputs: 2), where_)
+            #expect(parameter.get(read.scene, where_) == expected, "\(what) from a preset")
+
+            let state = RigState(scene: scene).encoded(catalogue: catalogue)
+            let inState = String(decoding: state, as: UTF8.self).contains(field)
+            #expect(inState == parameter.storage.isKept(in: .state), "\(what): in the state file \(inState)")
+            let restored = try RigState.decode(state, file: "state.json", catalogue: catalogue)
+            let kept = parameter.storage.isKept(in: .state) ? Self.other(parameter) : parameter.get(Scene(inputs: 2, outputs: 2), where_)
+            #expect(parameter.get(restored.scene, where_) == kept, "\(what) from the state file")
         }
     }
 
-    @Test func everyParameterHasADiffLineAndATableColumn() {
-        for parameter in catalogue.parameters {
+    @Test func everyParameterOfPresetsHasADiffLineAndATableColumn() {
+        for parameter in catalogue.parameters where parameter.storage.isKept(in: .preset) {
             var scene = Scene(inputs: 2, outputs: 2)
             parameter.set(&scene, place(parameter.strip), Self.other(parameter))
             let lines = SceneDifference(from: Scene(inputs: 2, outputs: 2), to: scene, catalogue: catalogue).lines

@@ -19,6 +19,8 @@ Scenarios (each prints one JSON object on the last line of stdout):
   error-note      a name with a tab pasted into /source/1/name (refused by the rig): the
                   /error note beside the field, its data-error, the note gone, the name after
   two-fingers     two touch pointers drag /source/1/fader up and /source/2/fader down at once
+  patch-picker    source strips' presence (data-present) and /source/3/patch's picker: its
+                  choices, then the player's first port chosen; the rig's patch, presence after
 
 Everything it starts (chromedriver, Chromium) is ended by PID on exit, also on
 failure or SIGTERM. No result is judged here: the Swift tests assert on the
@@ -274,6 +276,29 @@ def scenario_two_fingers(browsers, osc, args):
     return {"loaded": loaded, "before": before, "after": after, "agree": agree, "rig": rig,
             "page": {one: slider_now(driver, one), two: slider_now(driver, two)}}
 
+PICKER = """
+const select = document.querySelector('select[data-address="/source/3/patch"]');
+const strips = Object.fromEntries([...document.querySelectorAll('[data-source]')].map(e => [e.dataset.source, e.dataset.present ?? null]));
+return {strips, dimmed: getComputedStyle(document.querySelector('[data-source="3"]')).opacity,
+        options: select ? [...select.options].map(o => [o.parentElement.tagName === 'OPTGROUP' ? o.parentElement.label : '', o.value, o.textContent]) : null,
+        value: select?.value ?? null};
+"""
+
+
+def scenario_patch_picker(browsers, osc, args):
+    from selenium.webdriver.support.ui import Select
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    before = wait_until(lambda: (lambda v: v if v["options"] and any(o[0] == "player" for o in v["options"]) else None)(
+        driver.execute_script(PICKER)), timeout=5) or driver.execute_script(PICKER)
+    Select(element(driver, "/source/3/patch")).select_by_value("^player:play_1$")
+    rig = wait_until(lambda: (lambda v: v if v and v[0] == "^player:play_1$" else None)(osc.query("/source/3/patch")),
+                     timeout=5) or osc.query("/source/3/patch")
+    after = wait_until(lambda: (lambda v: v if v["strips"].get("3") == "1" else None)(driver.execute_script(PICKER)),
+                       timeout=5) or driver.execute_script(PICKER)
+    return {"loaded": loaded, "before": before, "rig": rig[0] if rig else None, "after": after}
+
+
 SCENARIOS = {
     "load": scenario_load,
     "keyboard-fader": scenario_keyboard_fader,
@@ -286,6 +311,7 @@ SCENARIOS = {
     "held-fader": scenario_held_fader,
     "error-note": scenario_error_note,
     "two-fingers": scenario_two_fingers,
+    "patch-picker": scenario_patch_picker,
 }
 
 

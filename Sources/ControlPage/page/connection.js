@@ -16,6 +16,7 @@ const SUBSCRIBE_SEQUENCE = [
   ['/status'],
   ['/preset/list'],
   ['/preset/current'],
+  ['/jack/ports'],
 ];
 
 export class Connection extends EventTarget {

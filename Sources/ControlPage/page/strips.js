@@ -9,6 +9,7 @@ import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';
 import { entries, fill, failure } from './catalogue.js';
 import { StripRow } from './strip-row.js';
+import { patchPicker, presenceLight, watchPresence } from './patch.js';
 import './elements/xp-fader.js';
 import './elements/xp-pan.js';
 import './elements/xp-switch.js';
@@ -78,6 +79,12 @@ export const controls = {
       ` ${entry.suffix ?? ''}`,
     ]);
   },
+  patch(entry, address, title) {
+    return patchPicker(address, title);
+  },
+  presence(entry, address, title) {
+    return presenceLight(address, title);
+  },
   fader(entry, address, title, n, strip, meter) {
     const parts = [element('xp-fader', { 'data-address': address, 'aria-label': title })];
     if (meter) parts.push(element('xp-meter', { kind: meter, channel: String(n) }));
@@ -86,7 +93,7 @@ export const controls = {
 };
 
 /** The order a strip shows its controls in, by kind; toggles grouped in one row. */
-const layout = ['text', 'toggle', 'pan', 'number', 'fader'];
+const layout = ['presence', 'text', 'patch', 'toggle', 'pan', 'number', 'fader'];
 
 /** The label a strip's section carries: "Source 3", "Master". */
 const stripLabel = (kind, n) => (kind === 'master' ? 'Master' : fill('{Strip}', kind, n));
@@ -132,7 +139,11 @@ export function buildStrips(sources, outputs, inputs, outputCount) {
       fillStrip(section, kind, Number(section.dataset.channel), meters[kind]);
     });
   }
-  sources.row.replace(Array.from({ length: inputs }, (_, k) => pendingStrip('source', k + 1)));
+  // Every source strip, built or not, carries its presence (data-present, dimmed when 0).
+  for (const off of sources.presence ?? []) off();
+  const sourceStrips = Array.from({ length: inputs }, (_, k) => pendingStrip('source', k + 1));
+  sources.presence = sourceStrips.map((section, k) => watchPresence(section, k + 1));
+  sources.row.replace(sourceStrips);
   outputs.row.replace([...Array.from({ length: outputCount }, (_, k) => pendingStrip('output', k + 1)),
                        strip('master', 0)]);
   sources.dataset.count = String(inputs);

@@ -1,0 +1,99 @@
+import CJack
+import Logging
+import SystemSupport
+
+/// The supervisor's watch over what feeds the sources: the input patches
+/// (`Patchbay`), `--connect-inputs` for ports that appear after the start,
+/// each source's presence, and the other clients' ports. It runs on the
+/// supervisor's thread when JACK said a port came or went or a connection
+/// changed (the callbacks only set atomics), or the patches changed: within
+/// 100 ms of a client registering its ports.
+extension JackHost {
+    /// What the supervisor asks the rig and tells it (`supervise(_:)`).
+    public struct Watch: Sendable {
+        /// The sources' and outputs' names, for the ports' aliases; and
+        /// each source's input patch ("" none).
+        public var scene: @Sendable () -> (inputs: [String], outputs: [String], patches: [String])
+        /// Told which sources a port is connected to, when that changes.
+        public var presence: @Sendable ([Bool]) -> Void
+        /// Told the other clients' output ports, in JACK's order, when they change.
+        public var ports: @Sendable ([String]) -> Void
+
+        public init(scene: @escaping @Sendable () -> (inputs: [String], outputs: [String], patches: [String]) = { ([], [], []) },
+                    presence: @escaping @Sendable ([Bool]) -> Void = { _ in },
+                    ports: @escaping @Sendable ([String]) -> Void = { _ in }) {
+            self.scene = scene
+            self.presence = presence
+            self.ports = ports
+        }
+    }
+
+    /// What the last look found, to tell the rig only what changed; made
+    /// anew for each client (a server restart drops every connection).
+    struct Seen {
+        var client: ObjectIdentifier?
+        var ports: [String]?
+        var presence: [Bool]?
+        var patches: [String] = []
+        var patchbay = Patchbay()
+    }
+
+    /// What a look found that the rig is to be told (outside JACK's lock:
+    /// the rig's lock comes first).
+    struct Report {
+        var ports: [String]?
+        var presence: [Bool]?
+    }
+
+    /// Looks again if JACK or the patches changed: connects what the
+    /// patches and `--connect-inputs` want, takes away what a patch made
+    /// and no longer wants, and reports presence and ports.
+    func watchFeeds(_ client: JackClient, patches: [String], seen: inout Seen) -> Report {
+        var report = Report()
+        if seen.client != ObjectIdentifier(client) { seen = Seen(client: ObjectIdentifier(client)) }
+        let portsChanged = context.portsChanged.exchange(false, ordering: .relaxed)
+        let connectionsChanged = context.feedsChanged.exchange(false, ordering: .relaxed)
+        guard portsChanged || connectionsChanged || patches != seen.patches || seen.presence == nil else { return report }
+        seen.patches = patches
+        let ports = client.otherOutputPorts()
+        if ports != seen.ports {
+            seen.ports = ports
+            report.ports = ports
+        }
+        var feeds = client.inputFeeds()
+        let (connect, disconnect) = seen.patchbay.plan(patches: patches, ports: ports, feeds: feeds)
+        for feed in disconnect {
+            let ours = "\(client.name):in_\(feed.source)"
+            if client.disconnect(feed.port, ours) { logger.info("patch of source \(feed.source): disconnected \(feed.port) -> \(ours)") }
+        }
+        for feed in connect {
+            let ours = "\(client.name):in_\(feed.source)"
+            if client.connect(feed.port, ours) {
+                logger.info("patch of source \(feed.source): connected \(feed.port) -> \(ours)")
+            } else {
+                seen.patchbay.failed(feed)
+                logger.warning("patch of source \(feed.source): could not connect \(feed.port) -> \(ours)")
+            }
+        }
+        if portsChanged || seen.presence == nil { connectLateInputs(client, ports: ports, feeds: feeds) }
+        if !connect.isEmpty || !disconnect.isEmpty || portsChanged { feeds = client.inputFeeds() }
+        let presence = feeds.map { !$0.isEmpty }
+        if presence != seen.presence {
+            seen.presence = presence
+            report.presence = presence
+        }
+        return report
+    }
+
+    /// `--connect-inputs` for ports that appeared after the start: the k-th
+    /// matching port feeds input k, as at the start; a pair already
+    /// connected is left as it is, and nothing is disconnected.
+    private func connectLateInputs(_ client: JackClient, ports: [String], feeds: [Set<String>]) {
+        guard let text = options.connectInputs, let pattern = try? PortPattern(text) else { return }
+        let matching = ports.filter { pattern.matches($0) }
+        for (index, port) in matching.prefix(feeds.count).enumerated() where !feeds[index].contains(port) {
+            let ours = "\(client.name):in_\(index + 1)"
+            if client.connect(port, ours) { logger.info("connected \(port) -> \(ours) (--connect-inputs)") }
+        }
+    }
+}
