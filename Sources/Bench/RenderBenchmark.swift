@@ -18,6 +18,8 @@ public struct RenderBenchmark: Sendable {
         public var ramping = false
         /// Level meters on, as while a client subscribes to them.
         public var meters = false
+        /// Every pair of sources (1-2, 3-4, …) linked, at a balance of 0.3.
+        public var linked = false
         /// Wall-clock time to spend rendering.
         public var seconds: Double = 1
 
@@ -70,6 +72,11 @@ public struct RenderBenchmark: Sendable {
                 let used = c.density >= 1 || generator.nextUnit() < c.density
                 scene.crosspoints[n, m] = used ? Float(0.1 + 0.9 * generator.nextUnit()) : 0
                 if used { active += 1 }
+            }
+        }
+        if c.linked {
+            for k in stride(from: 0, to: c.inputs - 1, by: 2) {
+                for member in [k, k + 1] { (scene.sources[member].link, scene.sources[member].pan) = (true, 0.3) }
             }
         }
         let mixer = Mixer(scene: scene, panLaw: .constantPower, layout: OutputLayout(outputs: c.outputs),

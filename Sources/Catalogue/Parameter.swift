@@ -149,6 +149,10 @@ public struct Parameter: Sendable {
     public let kernel: Kernel
     public let reach: Reach
     public let storage: Storage
+    /// Whether a linked pair of sources holds one value of it for both
+    /// members (level, pan as the balance, mute, solo, polarity, the link
+    /// itself): a change to either member is both's (docs/sources.md).
+    public let sharedByPair: Bool
     public let display: Display
     /// Why a value its kind takes is still refused (a patch that is not a
     /// regular expression), or nil.
@@ -158,7 +162,8 @@ public struct Parameter: Sendable {
     public let set: @Sendable (inout Scene, Place, Value) -> Void
 
     public init(_ strip: Strip, _ name: String, _ kind: Kind, _ description: String, default defaultValue: Value,
-                kernel: Kernel, reach: Reach = .engineer, storage: Storage = .scene, display: Display,
+                kernel: Kernel, reach: Reach = .engineer, storage: Storage = .scene, sharedByPair: Bool = false,
+                display: Display,
                 check: @escaping @Sendable (Value) -> String? = { _ in nil },
                 get: @escaping @Sendable (Scene, Place) -> Value,
                 set: @escaping @Sendable (inout Scene, Place, Value) -> Void) {
@@ -170,6 +175,7 @@ public struct Parameter: Sendable {
         self.kernel = kernel
         self.reach = reach
         self.storage = storage
+        self.sharedByPair = sharedByPair
         self.display = display
         self.check = check
         self.get = get

@@ -46,6 +46,8 @@ public final class Mixer: @unchecked Sendable {
     /// so once an audio thread may run. (The audio thread never takes it.)
     private let consumer = Mutex<Void>(())
     /// Input and output levels, for meters.
+    /// Which outputs form stereo pairs (for pans, and for mirroring a linked pair's crosspoints).
+    public let layout: OutputLayout
     public let meters: MeterBank
 
     // Control side, guarded by `producer`.
@@ -78,6 +80,7 @@ public final class Mixer: @unchecked Sendable {
         inputs = ramps.inputs
         outputs = ramps.outputs
         rampLayout = ramps
+        self.layout = layout
         inbox = BatchRing(capacity: queueCapacity)
         outbox = BatchRing(capacity: queueCapacity)
         cues = .allocate(capacity: 1)

@@ -17,6 +17,12 @@ public struct RampBlock: Hashable, Sendable {
         case gain
         /// A source's pan, −1…+1, through the pan law.
         case pan
+        /// A source's stereo link, 0…1: how far its pan is its pair's
+        /// balance (1: the left member of a pair, n odd, is multiplied by
+        /// min(1, 1 − b) into every output, the right by min(1, 1 + b), and
+        /// no pan law applies) rather than its own pan through the law (0).
+        /// Ramped, so that linking and unlinking crossfade.
+        case link
         /// An output's delay in seconds, taken by the delay stage, which
         /// crossfades from the old tap to the new over the change's time
         /// (`DelayLines`): never ramped sample by sample.

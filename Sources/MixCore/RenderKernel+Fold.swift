@@ -40,15 +40,31 @@ extension RenderKernel {
     }
 
     /// Source n's gain before the matrix (the product of its gain blocks:
-    /// volume, gates, polarity), alone and through each side of a pan.
+    /// volume, gates, polarity), alone and through each side of a pan; for
+    /// a linked pair's member, its share of the balance instead, into every
+    /// output (`RampBlock.Role.link`), crossfaded by the link's ramp.
     @inlinable @_noLocks
     mutating func foldSource(_ n: Int) {
         var mono: Float = 1
         for b in 0..<sourceGains { mono *= value[gainBases[b] + n] }
-        let pan = panLaw.gains(pan: panBase >= 0 ? value[panBase + n] : 0)
-        sourceMono[n] = mono
-        sourceLeft[n] = mono * pan.left
-        sourceRight[n] = mono * pan.right
+        let position = panBase >= 0 ? value[panBase + n] : 0
+        let pan = panLaw.gains(pan: position)
+        var (single, left, right) = (Float(1), pan.left, pan.right)
+        let link = linkBase >= 0 ? value[linkBase + n] : 0
+        if link != 0 {
+            // n is 0-based: an even n is a pair's left member (source 1, 3, …).
+            let balance = n & 1 == 0 ? min(1, 1 - position) : min(1, 1 + position)
+            if link == 1 {
+                (single, left, right) = (balance, balance, balance) // exactly: bit-exact at b = 0
+            } else {
+                single += link * (balance - single)
+                left += link * (balance - left)
+                right += link * (balance - right)
+            }
+        }
+        sourceMono[n] = mono * single
+        sourceLeft[n] = mono * left
+        sourceRight[n] = mono * right
     }
 
     /// Recomputes output m's gains at the end of the period (crosspoint ·

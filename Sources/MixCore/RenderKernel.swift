@@ -58,8 +58,9 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let sourceGains: Int
     @usableFromInline let outputGains: Int
     @usableFromInline let masterGains: Int
-    /// First slot of the source pans and of the output delays; −1: none.
+    /// First slot of the source pans, links and the output delays; −1: none.
     @usableFromInline let panBase: Int
+    @usableFromInline let linkBase: Int
     @usableFromInline let delayBase: Int
     /// Per chunk of 16 slots: its ramps are levels (fader law).
     @usableFromInline let levelChunk: UnsafeMutablePointer<Bool>
@@ -175,6 +176,7 @@ public struct RenderKernel: ~Copyable {
         let gains = [rampLayout.bases(.source, .gain), rampLayout.bases(.output, .gain), rampLayout.bases(.master, .gain)]
         (sourceGains, outputGains, masterGains) = (gains[0].count, gains[1].count, gains[2].count)
         panBase = rampLayout.bases(.source, .pan).first ?? -1
+        linkBase = rampLayout.bases(.source, .link).first ?? -1
         delayBase = rampLayout.bases(.output, .delay).first ?? -1
         delays = DelayLines(outputs: outputs, longest: longestDelay)
 

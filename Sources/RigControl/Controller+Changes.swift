@@ -13,7 +13,8 @@ extension Controller {
         var edits: [Edit] = []
         for target in targets {
             do {
-                edits.append(try edit(target, ArgumentReader(arguments: message.arguments)))
+                // A linked pair takes what one member is sent (Controller+Pairs.swift).
+                edits += try paired(try edit(target, ArgumentReader(arguments: message.arguments)))
             } catch {
                 let named = targets.count > 1 || OSCAddressPattern.isPattern(message.address)
                 return reject(message, named ? "\(addressSpace.address(target)): \(error.reason)" : error.reason, from: peer)

@@ -8,6 +8,9 @@ public struct Source: Equatable, Sendable {
     public var solo = false
     /// Polarity inverted: the source is heard with its sign flipped.
     public var invert = false
+    /// Linked with its pair (1-2, 3-4, …): one control, the pan a balance.
+    /// Both members hold it, and the shared values, alike.
+    public var link = false
     public var name: String
     /// The input patch: a regular expression for the ports that feed it
     /// ("" none). The rig's wiring, not the scene's: presets do not hold it.

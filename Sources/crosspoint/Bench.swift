@@ -42,6 +42,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Level meters on, as while a client subscribes to them.")
     var meters = false
 
+    @Flag(help: "Every pair of sources (1-2, 3-4, …) linked, at a balance of 0.3.")
+    var linked = false
+
     @Flag(help: "Time preset recalls instead of the render kernel.")
     var recall = false
 
@@ -91,6 +94,7 @@ struct BenchCommand: ParsableCommand {
             configurations[index].rate = rate
             configurations[index].seconds = seconds
             configurations[index].meters = meters
+            configurations[index].linked = linked
         }
         if !json {
             print("inputs outputs frames density ramping  active  periods  median_us  p99_us  dsp_load_%")

@@ -122,7 +122,9 @@ final class ChosenFrames: FrameClock, @unchecked Sendable {
         for k in 1...5000 { rig.submit([level(p.crosspoint(1, 1), Float(k) / 5000 * 3)]) }
         // The backlog keeps only the last change per parameter past four scenes' worth.
         #expect(rig.mixer.queuedChanges <= 16 + 4 * rig.mixer.rampLayout.slots + 1)
-        for _ in 0..<8 {
+        // Handed over a queue's worth a period: the backlog (which grows
+        // with the ramp layout's slots) drains within a few dozen periods.
+        for _ in 0..<32 {
             rig.render(periods: 1)
             rig.mixer.service()
         }

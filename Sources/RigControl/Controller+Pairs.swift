@@ -1,0 +1,79 @@
+import Catalogue
+import MixCore
+import SceneModel
+
+/// Linked pairs of sources (docs/sources.md): sources pair as 1-2, 3-4, …;
+/// while a pair is linked, what either member is sent of a parameter the
+/// catalogue marks `sharedByPair` (level, pan as the balance, mute, solo,
+/// polarity, the link) and its recall safe are both's, in the same batch,
+/// and a crosspoint set on one member is mirrored on the other. Recalls,
+/// `/matrix/map` and `/matrix/clear` set what they are given, unmirrored:
+/// they do not come through here. Under the scene's lock.
+extension Controller {
+    /// The other member of source n's pair, if the rig has it.
+    func partner(of n: Int) -> Int? {
+        let other = n % 2 == 1 ? n + 1 : n - 1
+        return other >= 1 && other <= live.state.scene.inputCount ? other : nil
+    }
+
+    /// Whether source n is a linked pair's member.
+    func isLinked(_ n: Int) -> Bool {
+        n >= 1 && n <= live.state.scene.inputCount && live.state.scene.sources[n - 1].link
+    }
+
+    /// Output m's counterpart for the partner of a linked source: the other
+    /// output of a stereo output pair, or m itself for a mono output.
+    func mirrored(_ m: Int) -> Int {
+        switch mixer.layout.sides[m - 1] {
+        case .mono: m
+        case .left: m + 1
+        case .right: m - 1
+        }
+    }
+
+    /// The edits one edit makes for a linked pair (just it, elsewhere).
+    func paired(_ edit: Edit) throws(ArgumentReader.Failure) -> [Edit] {
+        switch edit {
+        case .set(let number, .source(let n), let value, let fade):
+            let parameter = catalogue.parameters[number]
+            guard parameter.sharedByPair else { return [edit] }
+            if parameter.name == "link" { return try link(n, value.isOn, number: number, fade: fade) }
+            guard isLinked(n), let other = partner(of: n) else { return [edit] }
+            return [edit, .set(number, .source(other), value, fade: fade)]
+        case .set(let number, .crosspoint(let i, let o), let value, let fade):
+            guard isLinked(i), let other = partner(of: i) else { return [edit] }
+            return [edit, .set(number, .crosspoint(input: other, output: mirrored(o)), value, fade: fade)]
+        case .safe(.source(let n), let on):
+            guard isLinked(n), let other = partner(of: n) else { return [edit] }
+            return [edit, .safe(.source(other), on)]
+        default:
+            return [edit]
+        }
+    }
+
+    /// Linking or unlinking source n's pair, from either member. Linking
+    /// makes the pair one source as a console's link does: the right member
+    /// takes the left's shared values (level, mute, solo, polarity, safe)
+    /// and the balance starts at the centre. Unlinking leaves each member
+    /// as it is, its pan the balance it had.
+    private func link(_ n: Int, _ on: Bool, number: Int, fade: Float?) throws(ArgumentReader.Failure) -> [Edit] {
+        guard let other = partner(of: n) else {
+            throw ArgumentReader.Failure(reason: "source \(n) has no pair to link with (sources pair as 1-2, 3-4, …)")
+        }
+        let (left, right) = (min(n, other), max(n, other))
+        var edits: [Edit] = [.set(number, .source(left), .toggle(on), fade: fade),
+                             .set(number, .source(right), .toggle(on), fade: fade)]
+        guard on, !isLinked(n) else { return edits }
+        let scene = live.state.scene
+        for (shared, parameter) in catalogue.parameters.enumerated()
+        where parameter.strip == .source && parameter.sharedByPair && shared != number {
+            if parameter.name == "pan" {
+                edits += [.set(shared, .source(left), .number(0), fade: fade), .set(shared, .source(right), .number(0), fade: fade)]
+            } else {
+                edits.append(.set(shared, .source(right), parameter.get(scene, .source(left)), fade: fade))
+            }
+        }
+        edits.append(.safe(.source(right), live.state.safes.sources.contains(left)))
+        return edits
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// Stereo sources (issue 23): sources 1-2, 3-4, … link into one control,
+/// crosspoints mirror, the pan becomes a balance. Real jackd, the real rig
+/// with the constant-power pan law (so that a link's balance differs from
+/// the law), outputs 1-2 a stereo pair and 3 mono; recorded audio.
+extension Integration {
+@Suite struct SourceLinkTests {
+    typealias A = SignalAnalysis
+
+    static func withLinkRig(_ body: (CrosspointRig) async throws -> Void) async throws {
+        try await withRig(inputs: 4, outputs: 3, arguments: ["--pan-law", "constant-power", "--mono-outputs", "3"]) { rig in
+            try await body(rig)
+        }
+    }
+
+    static func query(_ rig: CrosspointRig, _ address: String) async throws -> Float? {
+        try await Integration.PageTests.query(rig, address)?.floatValue
+    }
+
+    @Test func aLinkedPairActsAsOneControlOverOSCAndInTheSound() async throws {
+        try await Self.withLinkRig { rig in
+            try rig.osc.send("/subscribe")
+            try await Task.sleep(for: .milliseconds(500))
+            try await rig.sendAndSettle("/source/2/link", .int32(1))
+            #expect(try await Self.query(rig, "/source/1/link") == 1, "linked from either member")
+            _ = try rig.osc.drain()
+            try await rig.sendAndSettle("/source/2/db", .float(-6))
+            #expect(try await Self.query(rig, "/source/1/db").map { abs($0 + 6) < 1e-3 } == true)
+            let fed = try await rig.osc.waitFor(address: "/source/1/db", timeout: .seconds(2))
+            #expect(fed.argument(0)?.floatValue.map { abs($0 + 6) < 1e-3 } == true, "subscribers are sent both members")
+            for address in ["mute", "solo", "invert"] {
+                try await rig.sendAndSettle("/source/1/\(address)", .int32(1))
+                #expect(try await Self.query(rig, "/source/2/\(address)") == 1, "\(address)")
+                try await rig.sendAndSettle("/source/2/\(address)", .int32(0))
+                #expect(try await Self.query(rig, "/source/1/\(address)") == 0, "\(address)")
+            }
+            try await rig.sendAndSettle("/safe/source/2", .int32(1))
+            #expect(try await Self.query(rig, "/safe/source/1") == 1)
+            // Sources 3-4 are not linked: theirs stay their own.
+            try await rig.sendAndSettle("/source/3/db", .float(-20))
+            #expect(try await Self.query(rig, "/source/4/db").map { abs($0) < 1e-3 } == true)
+
+            // In the sound: both members at -6 dB, at b = 0 into their own outputs.
+            rig.playSine(input: 1, frequency: 440, amplitude: 0.5)
+            rig.playSine(input: 2, frequency: 1000, amplitude: 0.5)
+            try await Task.sleep(for: .milliseconds(100))
+            let heard = try await rig.record(seconds: 0.3)
+            let rate = Double(rig.sampleRate), range = 2400..<12000
+            let expected: Float = 0.5 * powf(10, -6 / 20)
+            #expect(abs(A.fitSine(heard.channels[0], frequency: 440, sampleRate: rate, in: range).amplitude - expected) < 1e-3)
+            #expect(abs(A.fitSine(heard.channels[1], frequency: 1000, sampleRate: rate, in: range).amplitude - expected) < 1e-3)
+        }
+    }
+
+    @Test func crosspointsMirrorToTheStereoPairAndToAMonoOutputButRecallsAndMapsDoNot() async throws {
+        try await Self.withLinkRig { rig in
+            try await rig.sendAndSettle("/source/1/link", .int32(1))
+            try await rig.sendAndSettle("/matrix/1/2", .float(0.5))
+            #expect(try await Self.query(rig, "/matrix/2/1") == 0.5, "1→2 mirrored as 2→1 on the stereo pair")
+            try await rig.sendAndSettle("/matrix/2/3/db", .float(-12))
+            #expect(try await Self.query(rig, "/matrix/1/3/db").map { abs($0 + 12) < 1e-3 } == true, "a mono output: the same output")
+            try await rig.sendAndSettle("/matrix/1/1/delta", .float(-6)) // in dB
+            #expect(try await Self.query(rig, "/matrix/2/2/db").map { abs($0 + 6) < 1e-3 } == true, "deltas mirror too")
+            // Unlinked sources and maps set what they are given.
+            try await rig.sendAndSettle("/matrix/3/1", .float(1))
+            #expect(try await Self.query(rig, "/matrix/4/2") == 0)
+            try await rig.sendAndSettle("/matrix/map", .int32(1), .int32(0), .int32(0))
+            #expect(try await Self.query(rig, "/matrix/1/1") == 1)
+            #expect(try await Self.query(rig, "/matrix/2/2") == 0, "/matrix/map is not mirrored")
+        }
+    }
+
+    @Test func theBalanceOfALinkedPairIsMinOfOneAndOneMinusB() async throws {
+        try await Self.withLinkRig { rig in
+            try await rig.sendAndSettle("/source/1/link", .int32(1))
+            rig.source.setSignal(.constant(0.5), playPort: 1)
+            rig.source.setSignal(.constant(0.5), playPort: 2)
+            for b: Float in [-1, -0.5, 0, 0.5, 1] {
+                try await rig.sendAndSettle(b < 0 ? "/source/2/pan" : "/source/1/pan", .float(b), .float(0))
+                #expect(try await Self.query(rig, "/source/2/pan") == b, "both members read the balance")
+                try await Task.sleep(for: .milliseconds(60))
+                let heard = try await rig.record(seconds: 0.1)
+                let (left, right) = (A.mean(heard.channels[0], in: 480..<4800), A.mean(heard.channels[1], in: 480..<4800))
+                let (wantLeft, wantRight) = (0.5 * min(1, 1 - b), 0.5 * min(1, 1 + b))
+                for (got, want, side) in [(left, wantLeft, "left"), (right, wantRight, "right")] {
+                    if want == 0 {
+                        #expect(abs(got) < 1e-6, "b \(b) \(side): \(got)")
+                    } else {
+                        #expect(abs(A.decibels(got / want)) < 0.1, "b \(b) \(side): \(got), want \(want)")
+                    }
+                }
+                if b == 0 {
+                    // Bit-exact: no pan law on a linked pair.
+                    #expect(heard.channels[0][480..<4800].allSatisfy { $0 == 0.5 }, "left bit-exact at b = 0")
+                    #expect(heard.channels[1][480..<4800].allSatisfy { $0 == 0.5 }, "right bit-exact at b = 0")
+                }
+            }
+        }
+    }
+
+    @Test func aRecallThatUnlinksAndRelinksMakesNoStepAndLinksAreKept() async throws {
+        try await Self.withLinkRig { rig in
+            try await rig.sendAndSettle("/source/1/link", .int32(1))
+            try rig.osc.send("/preset/save", .string("linked"))
+            _ = try await rig.osc.waitFor(address: "/preset/saved", timeout: .seconds(5))
+            try await rig.sendAndSettle("/source/1/link", .int32(0))
+            try await rig.sendAndSettle("/source/1/pan", .float(-1))
+            try await rig.sendAndSettle("/source/2/pan", .float(1))
+            try rig.osc.send("/preset/save", .string("apart"))
+            _ = try await rig.osc.waitFor(address: "/preset/saved", timeout: .seconds(5))
+            let linked = try String(contentsOf: rig.presets.appendingPathComponent("linked.json"), encoding: .utf8)
+            #expect(linked.contains(#""link": true"#), "presets hold the link")
+
+            rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
+            try await Task.sleep(for: .milliseconds(100))
+            let heard = try await rig.record(seconds: 2.6) { _ in
+                try rig.osc.send("/preset/recall", .string("linked"), .float(1))
+                try await Task.sleep(for: .milliseconds(1200))
+                try rig.osc.send("/preset/recall", .string("apart"), .float(1))
+            }
+            // A 1 kHz tone at 0.5 moves at most 0.0654 a sample; a click is a step past it.
+            let natural: Float = 0.5 * 2 * .pi * 1000 / Float(rig.sampleRate)
+            let step = A.maxAbsoluteStep(heard.channels[0])
+            #expect(step < natural * 1.05, "largest step \(step), the tone's own \(natural)")
+            #expect(try await Self.query(rig, "/source/1/link") == 0)
+
+            // The state file keeps the link.
+            try await rig.sendAndSettle("/source/3/link", .int32(1))
+            let kept = try await SourcePatchTests.within(.seconds(3)) {
+                let text = (try? String(contentsOf: rig.stateFile, encoding: .utf8)) ?? ""
+                return text.contains(#""link": true"#)
+            }
+            #expect(kept != nil, "the state file keeps links")
+        }
+    }
+
+    @Test func aLinkWithoutAPairIsRefused() async throws {
+        try await withRig(inputs: 3, outputs: 2) { rig in
+            try rig.osc.send("/source/3/link", .int32(1))
+            let error = try await rig.osc.waitFor(address: "/error", timeout: .seconds(2))
+            #expect(error.argument(1)?.stringValue?.contains("no pair") == true, "\(error)")
+            #expect(try await Self.query(rig, "/source/3/link") == 0)
+        }
+    }
+}
+}
