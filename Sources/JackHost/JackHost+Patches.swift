@@ -11,15 +11,23 @@ import SystemSupport
 extension JackHost {
     /// What the supervisor asks the rig and tells it (`supervise(_:)`).
     public struct Watch: Sendable {
-        /// The sources' and outputs' names, for the ports' aliases; and
-        /// each source's input patch ("" none).
-        public var scene: @Sendable () -> (inputs: [String], outputs: [String], patches: [String])
+        /// The sources' and outputs' names, for the ports' aliases; each
+        /// source's input patch ("" none) and whether it is linked.
+        public var scene: @Sendable () -> Scene
         /// Told which sources a port is connected to, when that changes.
         public var presence: @Sendable ([Bool]) -> Void
         /// Told the other clients' output ports, in JACK's order, when they change.
         public var ports: @Sendable ([String]) -> Void
 
-        public init(scene: @escaping @Sendable () -> (inputs: [String], outputs: [String], patches: [String]) = { ([], [], []) },
+        /// What the supervisor reads of the rig's scene.
+        public struct Scene: Equatable, Sendable {
+            public var inputs: [String], outputs: [String], patches: [String], links: [Bool]
+            public init(inputs: [String] = [], outputs: [String] = [], patches: [String] = [], links: [Bool] = []) {
+                (self.inputs, self.outputs, self.patches, self.links) = (inputs, outputs, patches, links)
+            }
+        }
+
+        public init(scene: @escaping @Sendable () -> Scene = { Scene() },
                     presence: @escaping @Sendable ([Bool]) -> Void = { _ in },
                     ports: @escaping @Sendable ([String]) -> Void = { _ in }) {
             self.scene = scene
@@ -35,6 +43,7 @@ extension JackHost {
         var ports: [String]?
         var presence: [Bool]?
         var patches: [String] = []
+        var links: [Bool] = []
         var patchbay = Patchbay()
     }
 
@@ -48,20 +57,21 @@ extension JackHost {
     /// Looks again if JACK or the patches changed: connects what the
     /// patches and `--connect-inputs` want, takes away what a patch made
     /// and no longer wants, and reports presence and ports.
-    func watchFeeds(_ client: JackClient, patches: [String], seen: inout Seen) -> Report {
+    func watchFeeds(_ client: JackClient, patches: [String], links: [Bool], seen: inout Seen) -> Report {
         var report = Report()
         if seen.client != ObjectIdentifier(client) { seen = Seen(client: ObjectIdentifier(client)) }
         let portsChanged = context.portsChanged.exchange(false, ordering: .relaxed)
         let connectionsChanged = context.feedsChanged.exchange(false, ordering: .relaxed)
-        guard portsChanged || connectionsChanged || patches != seen.patches || seen.presence == nil else { return report }
-        seen.patches = patches
+        guard portsChanged || connectionsChanged || patches != seen.patches || links != seen.links || seen.presence == nil
+        else { return report }
+        (seen.patches, seen.links) = (patches, links)
         let ports = client.otherOutputPorts()
         if ports != seen.ports {
             seen.ports = ports
             report.ports = ports
         }
         var feeds = client.inputFeeds()
-        let (connect, disconnect) = seen.patchbay.plan(patches: patches, ports: ports, feeds: feeds)
+        let (connect, disconnect) = seen.patchbay.plan(patches: patches, links: links, ports: ports, feeds: feeds)
         for feed in disconnect {
             let ours = "\(client.name):in_\(feed.source)"
             if client.disconnect(feed.port, ours) { logger.info("patch of source \(feed.source): disconnected \(feed.port) -> \(ours)") }

@@ -118,7 +118,7 @@ public final class JackHost: @unchecked Sendable {
                     client.setAliases(inputs: wanted.inputs, outputs: wanted.outputs)
                     aliased = (id, wanted.inputs, wanted.outputs)
                 }
-                return watchFeeds(client, patches: wanted.patches, seen: &seen)
+                return watchFeeds(client, patches: wanted.patches, links: wanted.links, seen: &seen)
             }
             // The rig is told outside JACK's lock: its own lock comes first.
             if let ports = report.ports { watch.ports(ports) }

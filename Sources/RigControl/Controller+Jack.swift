@@ -7,9 +7,6 @@ import SceneModel
 /// every 100 ms at most, only when something changed) and what it asks:
 /// which sources something feeds, the other clients' ports, the patches.
 extension Controller {
-    /// Each source's input patch ("" none), for the supervisor to connect.
-    public var patches: [String] { scene.sources.map(\.patch) }
-
     /// Which sources a port is connected to now (index n − 1): each
     /// source's `present`, fed back to subscribers as any change is. It is
     /// the rig's report, not the scene's: no "modified" mark, not in the

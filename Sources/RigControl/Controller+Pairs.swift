@@ -31,18 +31,31 @@ extension Controller {
         }
     }
 
+    /// Where a change to parameter `number` at `place` goes: there, and for
+    /// a linked pair's member the partner's place too (the same parameter
+    /// if the pair shares it; a crosspoint's mirror).
+    func pairedPlaces(_ number: Int, _ place: Parameter.Place) -> [Parameter.Place] {
+        switch place {
+        case .source(let n):
+            guard catalogue.parameters[number].sharedByPair, isLinked(n), let other = partner(of: n) else { return [place] }
+            return [place, .source(other)]
+        case .crosspoint(let i, let o):
+            guard isLinked(i), let other = partner(of: i) else { return [place] }
+            return [place, .crosspoint(input: other, output: mirrored(o))]
+        case .output, .master:
+            return [place]
+        }
+    }
+
     /// The edits one edit makes for a linked pair (just it, elsewhere).
     func paired(_ edit: Edit) throws(ArgumentReader.Failure) -> [Edit] {
         switch edit {
-        case .set(let number, .source(let n), let value, let fade):
-            let parameter = catalogue.parameters[number]
-            guard parameter.sharedByPair else { return [edit] }
-            if parameter.name == "link" { return try link(n, value.isOn, number: number, fade: fade) }
-            guard isLinked(n), let other = partner(of: n) else { return [edit] }
-            return [edit, .set(number, .source(other), value, fade: fade)]
-        case .set(let number, .crosspoint(let i, let o), let value, let fade):
-            guard isLinked(i), let other = partner(of: i) else { return [edit] }
-            return [edit, .set(number, .crosspoint(input: other, output: mirrored(o)), value, fade: fade)]
+        case .set(let number, let place, let value, let fade):
+            if case .source(let n) = place, catalogue.parameters[number].name == "link",
+               catalogue.parameters[number].strip == .source {
+                return try link(n, value.isOn, number: number, fade: fade)
+            }
+            return pairedPlaces(number, place).map { .set(number, $0, value, fade: fade) }
         case .safe(.source(let n), let on):
             guard isLinked(n), let other = partner(of: n) else { return [edit] }
             return [edit, .safe(.source(other), on)]

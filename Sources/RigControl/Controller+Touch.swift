@@ -17,11 +17,14 @@ extension Controller {
         }
         guard let feedback = subscriptions.feedback else { return [] }
         for target in targets {
-            guard case .touch(let number, let place, _) = target else { continue }
-            let values = addressSpace.allForms(.parameter(number, place, .plain)).compactMap { form in
-                live.movingValue(form).map { OSCMessage(addressSpace.address(form), $0) }
+            guard case .touch(let number, let touchedPlace, _) = target else { continue }
+            // A linked pair's member holds its partner too (Controller+Pairs.swift).
+            for place in pairedPlaces(number, touchedPlace) {
+                let values = addressSpace.allForms(.parameter(number, place, .plain)).compactMap { form in
+                    live.movingValue(form).map { OSCMessage(addressSpace.address(form), $0) }
+                }
+                feedback.touch(values, by: peer, touched: touched)
             }
-            feedback.touch(values, by: peer, touched: touched)
         }
         return []
     }

@@ -209,7 +209,8 @@ final class Rig {
         host.supervise(JackHost.Watch(
             scene: {
                 let scene = controller.scene
-                return (scene.sources.map(\.name), scene.outputs.map(\.name), scene.sources.map(\.patch))
+                return JackHost.Watch.Scene(inputs: scene.sources.map(\.name), outputs: scene.outputs.map(\.name),
+                                            patches: scene.sources.map(\.patch), links: scene.sources.map(\.link))
             },
             presence: { controller.reportPresence($0) },
             ports: { controller.reportPorts($0) }))

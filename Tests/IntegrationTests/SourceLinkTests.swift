@@ -136,6 +136,28 @@ extension Integration {
         }
     }
 
+    /// A finger on one member's fader holds feedback of both members: the
+    /// partner's fader moves with it, so it must not be pulled either.
+    @Test func aTouchOnOneMemberHoldsBoth() async throws {
+        try await Self.withLinkRig { rig in
+            try await rig.sendAndSettle("/source/1/link", .int32(1))
+            let tablet = try OSCTestClient(target: .init(port: rig.oscPort))
+            let other = try OSCTestClient(target: .init(port: rig.oscPort))
+            defer { tablet.close(); other.close() }
+            try tablet.send("/subscribe")
+            _ = try await tablet.collect(for: .milliseconds(400))
+            try tablet.send("/source/1/fader/z", .float(1))
+            try await Task.sleep(for: .milliseconds(100))
+            try other.send("/source/2/volume", .float(0.5))
+            let held = try await tablet.collect(for: .milliseconds(300))
+            let levels = ["volume", "db", "fader"].flatMap { ["/source/1/\($0)", "/source/2/\($0)"] }
+            #expect(!held.contains { levels.contains($0.address) }, "fed back under the finger: \(held)")
+            try tablet.send("/source/1/fader/z", .float(0))
+            #expect(try await tablet.waitFor(address: "/source/2/volume").arguments == [.float(0.5)], "released: once")
+            #expect(try await tablet.waitFor(address: "/source/1/volume").arguments == [.float(0.5)])
+        }
+    }
+
     @Test func aLinkWithoutAPairIsRefused() async throws {
         try await withRig(inputs: 3, outputs: 2) { rig in
             try rig.osc.send("/source/3/link", .int32(1))

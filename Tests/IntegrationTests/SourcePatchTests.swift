@@ -112,6 +112,29 @@ extension Integration {
         }
     }
 
+    /// A linked pair's patch, set on either member: its first two matching
+    /// ports feed the left and the right member.
+    @Test func aLinkedPairsPatchFeedsItsFirstTwoPortsLeftAndRight() async throws {
+        try await Self.withOpenInputs { rig in
+            try rig.osc.send("/source/3/link", .int32(1))
+            try rig.osc.send("/source/4/patch", .string("^player:"))
+            let player = try JackProbe(server: rig.jack, clientName: "player", playPorts: 2, recordPorts: 0)
+            defer { player.close() }
+            let connected = try await Self.within(.seconds(1)) {
+                try rig.recorder.connections(of: "crosspoint:in_3") == ["player:play_1"]
+                    && rig.recorder.connections(of: "crosspoint:in_4") == ["player:play_2"]
+            }
+            #expect(connected != nil, "in_3 \((try? rig.recorder.connections(of: "crosspoint:in_3")) ?? []), in_4 \((try? rig.recorder.connections(of: "crosspoint:in_4")) ?? [])")
+            // Unlinked, each member goes by its own patch: source 4's first match, play_1.
+            try rig.osc.send("/source/3/link", .int32(0))
+            let apart = try await Self.within(.seconds(1)) {
+                try rig.recorder.connections(of: "crosspoint:in_4") == ["player:play_1"]
+                    && rig.recorder.connections(of: "crosspoint:in_3").isEmpty
+            }
+            #expect(apart != nil, "in_4 \((try? rig.recorder.connections(of: "crosspoint:in_4")) ?? [])")
+        }
+    }
+
     @Test func jackPortsListsWhatCanBePatchedAndSubscribersHearOfChanges() async throws {
         try await Self.withOpenInputs { rig in
             try rig.osc.send("/jack/ports")
