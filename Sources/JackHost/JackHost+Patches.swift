@@ -18,6 +18,8 @@ extension JackHost {
         public var presence: @Sendable ([Bool]) -> Void
         /// Told the other clients' output ports, in JACK's order, when they change.
         public var ports: @Sendable ([String]) -> Void
+        /// Asked to give clients free sources (`--auto-sources`).
+        public var claim: @Sendable ([Claim]) -> Void
 
         /// What the supervisor reads of the rig's scene.
         public struct Scene: Equatable, Sendable {
@@ -29,10 +31,12 @@ extension JackHost {
 
         public init(scene: @escaping @Sendable () -> Scene = { Scene() },
                     presence: @escaping @Sendable ([Bool]) -> Void = { _ in },
-                    ports: @escaping @Sendable ([String]) -> Void = { _ in }) {
+                    ports: @escaping @Sendable ([String]) -> Void = { _ in },
+                    claim: @escaping @Sendable ([Claim]) -> Void = { _ in }) {
             self.scene = scene
             self.presence = presence
             self.ports = ports
+            self.claim = claim
         }
     }
 
@@ -45,6 +49,26 @@ extension JackHost {
         var patches: [String] = []
         var links: [Bool] = []
         var patchbay = Patchbay()
+        /// Clients that took sources (auto sources), and those logged as having nowhere to go.
+        var claimed: Set<String> = []
+        var unplaced: Set<String> = []
+        /// Sources (0-based) given to a client whose patch the rig has not shown yet.
+        var taken: Set<Int> = []
+    }
+
+    /// With no server: nothing feeds any source and there are no ports to
+    /// patch (said once, when the server goes).
+    func lostFeeds(_ seen: inout Seen) -> Report {
+        var report = Report()
+        if let presence = seen.presence, presence.contains(true) {
+            seen.presence = presence.map { _ in false }
+            report.presence = seen.presence
+        }
+        if let ports = seen.ports, !ports.isEmpty {
+            seen.ports = []
+            report.ports = []
+        }
+        return report
     }
 
     /// What a look found that the rig is to be told (outside JACK's lock:
@@ -52,6 +76,7 @@ extension JackHost {
     struct Report {
         var ports: [String]?
         var presence: [Bool]?
+        var claims: [Claim] = []
     }
 
     /// Looks again if JACK or the patches changed: connects what the
@@ -59,7 +84,11 @@ extension JackHost {
     /// and no longer wants, and reports presence and ports.
     func watchFeeds(_ client: JackClient, patches: [String], links: [Bool], seen: inout Seen) -> Report {
         var report = Report()
-        if seen.client != ObjectIdentifier(client) { seen = Seen(client: ObjectIdentifier(client)) }
+        if seen.client != ObjectIdentifier(client) {
+            // A new client (the server came back): the connections restored
+            // for it include the patches' own, which stay theirs.
+            seen = Seen(client: ObjectIdentifier(client), patchbay: seen.patchbay)
+        }
         let portsChanged = context.portsChanged.exchange(false, ordering: .relaxed)
         let connectionsChanged = context.feedsChanged.exchange(false, ordering: .relaxed)
         guard portsChanged || connectionsChanged || patches != seen.patches || links != seen.links || seen.presence == nil
@@ -71,6 +100,9 @@ extension JackHost {
             report.ports = ports
         }
         var feeds = client.inputFeeds()
+        if portsChanged || seen.presence == nil {
+            report.claims = claimSources(ports: ports, patches: patches, feeds: feeds, seen: &seen)
+        }
         let (connect, disconnect) = seen.patchbay.plan(patches: patches, links: links, ports: ports, feeds: feeds)
         for feed in disconnect {
             let ours = "\(client.name):in_\(feed.source)"

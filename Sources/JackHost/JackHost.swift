@@ -16,6 +16,8 @@ public final class JackHost: @unchecked Sendable {
         /// Regular expressions for the ports to connect ours to, in order.
         public var connectInputs: String?
         public var connectOutputs: String?
+        /// Clients whose names match take free sources (`JackHost+Patches.swift`).
+        public var autoSources: String?
         /// Start a server when none is running, so; nil: never.
         public var autostart: Autostart? = Autostart()
 
@@ -112,7 +114,7 @@ public final class JackHost: @unchecked Sendable {
             logJackMessages()
             let wanted = watch.scene()
             let report = state.withLock { state -> Report in
-                guard let client = state.client else { return Report() }
+                guard let client = state.client else { return lostFeeds(&seen) }
                 let id = ObjectIdentifier(client)
                 if aliased.client != id || aliased.inputs != wanted.inputs || aliased.outputs != wanted.outputs {
                     client.setAliases(inputs: wanted.inputs, outputs: wanted.outputs)
@@ -123,6 +125,7 @@ public final class JackHost: @unchecked Sendable {
             // The rig is told outside JACK's lock: its own lock comes first.
             if let ports = report.ports { watch.ports(ports) }
             if let presence = report.presence { watch.presence(presence) }
+            if !report.claims.isEmpty { watch.claim(report.claims) }
             if context.serverGone.load(ordering: .sequentiallyConsistent) {
                 handleServerLoss()
             } else if context.connectionsChanged.exchange(false, ordering: .relaxed) {

@@ -36,8 +36,10 @@ struct Patchbay {
                 disconnect.append(Feed(port: old, source: index + 1))
             }
             guard let wanted else {
-                // Its port is gone (the client quit): it is made again when the port returns.
-                if patches[index].isEmpty && !(links.indices.contains(index) && links[index]) { made[index] = nil }
+                // Nothing to feed it (its port is gone, or no patch): what it made is
+                // forgotten, so a later connection by hand is not taken for the patch's.
+                // A returning port is connected again all the same: it is not among the feeds.
+                made[index] = nil
                 continue
             }
             if !feeds[index].contains(wanted) {

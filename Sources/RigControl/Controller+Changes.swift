@@ -11,10 +11,23 @@ extension Controller {
     /// (`/source/1/* 0.5`: "/source/1/name: wrong argument type …").
     func change(_ targets: [Target], _ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
         var edits: [Edit] = []
+        let role = role(of: peer)
+        // A linked pair takes what one member is sent (Controller+Pairs.swift),
+        // except where the message names the partner's place itself, and only
+        // into outputs the sender's role may change.
+        let named = Set(targets.compactMap { target -> String? in
+            if case .parameter(let number, let place, _) = target { return "\(number) \(place)" }
+            if case .delta(let number, let place, _) = target { return "\(number) \(place)" }
+            return nil
+        })
         for target in targets {
             do {
-                // A linked pair takes what one member is sent (Controller+Pairs.swift).
-                edits += try paired(try edit(target, ArgumentReader(arguments: message.arguments)))
+                let direct = try edit(target, ArgumentReader(arguments: message.arguments))
+                edits.append(direct)
+                edits += try paired(direct).dropFirst().filter { mirror in
+                    guard case .set(let number, let place, _, _) = mirror else { return true }
+                    return !named.contains("\(number) \(place)") && permits(role, [.parameter(number, place, .plain)], message)
+                }
             } catch {
                 let named = targets.count > 1 || OSCAddressPattern.isPattern(message.address)
                 return reject(message, named ? "\(addressSpace.address(target)): \(error.reason)" : error.reason, from: peer)
@@ -112,7 +125,7 @@ extension Controller {
         }
     }
 
-    private func apply(_ edit: Edit, into changes: inout [Change]) {
+    func apply(_ edit: Edit, into changes: inout [Change]) {
         switch edit {
         case .set(let number, let place, let value, let fade):
             live.set(number, at: place, to: value, seconds: fade ?? live.smoothing, into: &changes)

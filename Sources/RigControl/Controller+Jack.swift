@@ -34,3 +34,42 @@ extension Controller {
         feedback.publish([jack.portsMessage()])
     }
 }
+
+extension Controller {
+    /// Gives JACK clients free sources (`serve --auto-sources`): for each,
+    /// the patch naming its ports, the link for a pair (which aligns it as
+    /// any link does), and the client's name where the source still has its
+    /// own ("in_3"). A change of the scene like any other: fed back, marked
+    /// modified, kept in the state file.
+    public func claimSources(_ claims: [(source: Int, pair: Bool, patch: String, name: String)]) {
+        guard let patch = catalogue.number(.source, "patch"), let link = catalogue.number(.source, "link"),
+              let name = catalogue.number(.source, "name") else { return }
+        serial.withLock { _ in
+            live.lock.withLock { _ in
+                defer { live.flush() }
+                live.beginMessage()
+                let scene = live.state.scene
+                var edits: [Edit] = []
+                for claim in claims {
+                    let members = claim.pair ? [claim.source, claim.source + 1] : [claim.source]
+                    guard let last = members.last, claim.source >= 1, last <= scene.inputCount else { continue }
+                    if claim.pair { edits += (try? paired(.set(link, .source(claim.source), .toggle(true), fade: nil))) ?? [] }
+                    edits.append(.set(patch, .source(claim.source), .text(claim.patch), fade: nil))
+                    for n in members where scene.sources[n - 1].name == "in_\(n)" {
+                        edits.append(.set(name, .source(n), .text(String(claim.name.prefix(64))), fade: nil))
+                    }
+                }
+                let gates = live.soloGates()
+                var changes: [Change] = []
+                for edit in edits { apply(edit, into: &changes) }
+                live.updateSoloGates(from: gates, seconds: live.smoothing, into: &changes)
+                live.submit(changes)
+                if live.changed { live.state.modified = true }
+                if live.changed || live.rewired { live.stateChanged() }
+                if !live.touched.isEmpty && subscriptions.isListening {
+                    subscriptions.publish(live.feedbackMessages(for: live.touched, in: live.state))
+                }
+            }
+        }
+    }
+}

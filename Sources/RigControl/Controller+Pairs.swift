@@ -16,9 +16,12 @@ extension Controller {
         return other >= 1 && other <= live.state.scene.inputCount ? other : nil
     }
 
-    /// Whether source n is a linked pair's member.
+    /// Whether source n is a linked pair's member: both members linked (a
+    /// recall with one member safe may leave the other alone linked).
     func isLinked(_ n: Int) -> Bool {
-        n >= 1 && n <= live.state.scene.inputCount && live.state.scene.sources[n - 1].link
+        let sources = live.state.scene.sources
+        guard n >= 1, n <= sources.count, let other = partner(of: n) else { return false }
+        return sources[n - 1].link && sources[other - 1].link
     }
 
     /// Output m's counterpart for the partner of a linked source: the other
@@ -71,11 +74,16 @@ extension Controller {
     /// as it is, its pan the balance it had.
     private func link(_ n: Int, _ on: Bool, number: Int, fade: Float?) throws(ArgumentReader.Failure) -> [Edit] {
         guard let other = partner(of: n) else {
-            throw ArgumentReader.Failure(reason: "source \(n) has no pair to link with (sources pair as 1-2, 3-4, …)")
+            // A lone source left linked (a preset fitted to fewer inputs) may still be unlinked.
+            guard !on else {
+                throw ArgumentReader.Failure(reason: "source \(n) has no pair to link with (sources pair as 1-2, 3-4, …)")
+            }
+            return [.set(number, .source(n), .toggle(false), fade: fade)]
         }
         let (left, right) = (min(n, other), max(n, other))
-        var edits: [Edit] = [.set(number, .source(left), .toggle(on), fade: fade),
-                             .set(number, .source(right), .toggle(on), fade: fade)]
+        // The member sent to first: the message's own edit, then its partner's.
+        var edits: [Edit] = [.set(number, .source(n), .toggle(on), fade: fade),
+                             .set(number, .source(other), .toggle(on), fade: fade)]
         guard on, !isLinked(n) else { return edits }
         let scene = live.state.scene
         for (shared, parameter) in catalogue.parameters.enumerated()

@@ -213,7 +213,8 @@ final class Rig {
                                             patches: scene.sources.map(\.patch), links: scene.sources.map(\.link))
             },
             presence: { controller.reportPresence($0) },
-            ports: { controller.reportPorts($0) }))
+            ports: { controller.reportPorts($0) },
+            claim: { claims in controller.claimSources(claims.map { ($0.source, $0.pair, $0.patch, $0.name) }) }))
         signals.forEach { $0.cancel() }
         reload?.cancel()
         stop()

@@ -81,6 +81,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Connect our outputs, in order, to the JACK input ports matching this regular expression (e.g. 'system:playback_.*').")
     var connectOutputs: String?
 
+    @Option(help: "A JACK client whose name matches this regular expression, and whose ports no patch names, takes the first free source (two or more ports: the first free pair, linked) with a patch naming its ports (docs/sources.md).")
+    var autoSources: String?
+
     @Flag(help: "Do not start a JACK server when none is running; exit instead.")
     var noAutostart = false
 
@@ -125,6 +128,9 @@ struct Serve: ParsableCommand {
         guard (0...65535).contains(httpPort) else { throw ValidationError("--http-port must be 0-65535") }
         _ = try monoOutputSet()
         _ = try accessPolicy()
+        if let autoSources, let problem = PortPattern.problem(autoSources) ?? (autoSources.isEmpty ? "empty" : nil) {
+            throw ValidationError("--auto-sources: \(problem)")
+        }
         if let access {
             guard allow == nil && readOnly == nil else {
                 throw ValidationError("--access conflicts with --allow and --read-only: the access file says who may do what")
@@ -192,6 +198,7 @@ struct Serve: ParsableCommand {
         host.serverName = jackServer
         host.connectInputs = connectInputs
         host.connectOutputs = connectOutputs
+        host.autoSources = autoSources
         host.autostart = noAutostart ? nil : JackHost.Autostart(driver: autostartDriver, device: autostartDevice,
                                                                 period: autostartPeriod, rate: autostartRate)
         var osc = OSCServer.Options()

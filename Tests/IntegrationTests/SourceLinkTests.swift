@@ -158,6 +158,29 @@ extension Integration {
         }
     }
 
+    /// A performer who holds output 5 alone sets a crosspoint of a linked
+    /// pair into it: its mirror would land in output 6, someone else's
+    /// mix, so it does not.
+    @Test func aMirrorGoesOnlyWhereTheSendersRoleMayChange() async throws {
+        let rules = """
+        { "version": 1, "roles": { "engineer": { "control": "all" }, "vocal": { "control": { "outputs": [5] } } },
+          "clients": [ { "from": "127.0.0.0/8", "role": "engineer" }, { "from": "127.0.0.4/32", "role": "vocal" } ] }
+        """
+        let file = try Integration.AccessTests.accessFile(rules)
+        try await withRig(inputs: 2, outputs: 6, arguments: ["--access", file]) { rig in
+            try await rig.sendAndSettle("/source/1/link", .int32(1))
+            let singer = try Integration.AccessTests.client(rig, from: "127.0.0.4")
+            defer { singer.close() }
+            try singer.send("/matrix/1/5", .float(0.5))
+            try singer.send("/ping")
+            _ = try await singer.waitFor(address: "/pong", timeout: .seconds(2))
+            #expect(try await Self.query(rig, "/matrix/1/5") == 0.5, "the singer's own output")
+            #expect(try await Self.query(rig, "/matrix/2/6") == 0, "not the mirror into output 6")
+            try await rig.sendAndSettle("/matrix/1/5", .float(0.25))
+            #expect(try await Self.query(rig, "/matrix/2/6") == 0.25, "the engineer's is mirrored")
+        }
+    }
+
     @Test func aLinkWithoutAPairIsRefused() async throws {
         try await withRig(inputs: 3, outputs: 2) { rig in
             try rig.osc.send("/source/3/link", .int32(1))
