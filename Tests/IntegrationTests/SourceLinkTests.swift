@@ -191,3 +191,28 @@ extension Integration {
     }
 }
 }
+
+extension Integration.SourceLinkTests {
+    /// The page: a linked pair is one strip (the right member's folded
+    /// away) with a two-bar meter; link switches on odd strips; its fader
+    /// and balance move both members in the rig.
+    @Test func thePageShowsALinkedPairAsOneStereoStrip() async throws {
+        try await withRig(inputs: 4, outputs: 2) { rig in
+            try await rig.sendAndSettle("/source/1/link", .int32(1))
+            let page = try await Integration.PageTests.runPage("stereo-strip", rig: rig)
+            #expect(page.flag("loaded"), "\(page)")
+            #expect(page["seen", "linked"] as? [String?] == ["1", "1", "0"], "\(page)")
+            #expect(page["seen", "visible"] as? [Bool] == [true, false, true], "the right member folded into the left")
+            #expect(page.string("seen", "label") == "Sources 1 and 2, linked")
+            #expect(page["seen", "meters"] as? [String] == ["1", "2"], "a two-bar meter")
+            #expect(page["seen", "link_switches"] as? [Bool] == [true, false, true, false], "link switches on odd strips")
+            #expect(page.string("seen", "link_role") == "switch")
+            let rig = page["rig"] as? [Double] ?? []
+            #expect(rig.count == 4, "\(page)")
+            if rig.count == 4 {
+                #expect(abs(rig[0] - 0.70) < 1e-4 && abs(rig[1] - 0.70) < 1e-4, "one fader, both members: \(rig)")
+                #expect(abs(rig[2] - 0.2) < 1e-4 && abs(rig[3] - 0.2) < 1e-4, "one balance: \(rig)")
+            }
+        }
+    }
+}

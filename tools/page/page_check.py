@@ -21,6 +21,8 @@ Scenarios (each prints one JSON object on the last line of stdout):
   two-fingers     two touch pointers drag /source/1/fader up and /source/2/fader down at once
   patch-picker    source strips' presence (data-present) and /source/3/patch's picker: its
                   choices, then the player's first port chosen; the rig's patch, presence after
+  stereo-strip    a linked pair 1-2 (the test links it): one strip with two meters, the link
+                  switches, ArrowDown on its fader and ArrowRight on its balance; the rig's values
 
 Everything it starts (chromedriver, Chromium) is ended by PID on exit, also on
 failure or SIGTERM. No result is judged here: the Swift tests assert on the
@@ -302,6 +304,34 @@ def scenario_patch_picker(browsers, osc, args):
     return {"loaded": loaded, "before": before, "rig": rig[0] if rig else None, "after": after}
 
 
+STEREO = """
+const strip = (n) => document.querySelector(`section.strip.source[data-channel="${n}"]`);
+const shown = (e) => Boolean(e && e.offsetParent !== null && getComputedStyle(e).display !== 'none'
+                             && getComputedStyle(e).visibility !== 'hidden');
+return {
+  linked: [1, 2, 3].map((n) => strip(n)?.dataset.linked ?? null),
+  visible: [1, 2, 3].map((n) => shown(strip(n))),
+  label: strip(1)?.getAttribute('aria-label') ?? null,
+  meters: [...strip(1).querySelectorAll('xp-meter[kind="input"]')].filter(shown).map((m) => m.getAttribute('channel')),
+  link_switches: [1, 2, 3, 4].map((n) => shown(document.querySelector(`[data-address="/source/${n}/link"]`))),
+  link_role: document.querySelector('[data-address="/source/1/link"]')?.getAttribute('role') ?? null,
+};
+"""
+
+
+def scenario_stereo_strip(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    seen = wait_until(lambda: (lambda v: v if v["linked"][0] == "1" else None)(driver.execute_script(STEREO)),
+                      timeout=5) or driver.execute_script(STEREO)
+    keys(driver, "/source/1/fader", *[Keys.ARROW_DOWN] * 5)
+    keys(driver, "/source/1/pan", *[Keys.ARROW_RIGHT] * 10)
+    wanted = lambda: [osc.query(a) for a in ("/source/1/fader", "/source/2/fader", "/source/1/pan", "/source/2/pan")]
+    rig = wait_until(lambda: (lambda v: v if all(v) and near(v[1][0], 0.70) and near(v[3][0], 0.2) else None)(wanted()),
+                     timeout=5) or wanted()
+    return {"loaded": loaded, "seen": seen, "rig": [v[0] if v else None for v in rig]}
+
+
 SCENARIOS = {
     "load": scenario_load,
     "keyboard-fader": scenario_keyboard_fader,
@@ -315,6 +345,7 @@ SCENARIOS = {
     "error-note": scenario_error_note,
     "two-fingers": scenario_two_fingers,
     "patch-picker": scenario_patch_picker,
+    "stereo-strip": scenario_stereo_strip,
 }
 
 

@@ -10,6 +10,7 @@ import { context, applyReadOnly } from './elements/control.js';
 import { entries, fill, failure } from './catalogue.js';
 import { StripRow } from './strip-row.js';
 import { patchPicker, presenceLight, watchPresence } from './patch.js';
+import { watchPair } from './stereo.js';
 import './elements/xp-fader.js';
 import './elements/xp-pan.js';
 import './elements/xp-switch.js';
@@ -88,6 +89,10 @@ export const controls = {
   fader(entry, address, title, n, strip, meter) {
     const parts = [element('xp-fader', { 'data-address': address, 'aria-label': title })];
     if (meter) parts.push(element('xp-meter', { kind: meter, channel: String(n) }));
+    // A pair's left strip also meters its right member, shown while linked (stereo.js).
+    if (strip === 'source' && n % 2 === 1) {
+      parts.push(element('xp-meter', { kind: meter, channel: String(n + 1), class: 'partner-meter' }));
+    }
     return element('div', { class: 'level' }, parts);
   },
 };
@@ -142,7 +147,8 @@ export function buildStrips(sources, outputs, inputs, outputCount) {
   // Every source strip, built or not, carries its presence (data-present, dimmed when 0).
   for (const off of sources.presence ?? []) off();
   const sourceStrips = Array.from({ length: inputs }, (_, k) => pendingStrip('source', k + 1));
-  sources.presence = sourceStrips.map((section, k) => watchPresence(section, k + 1));
+  sources.presence = sourceStrips.flatMap((section, k) => [watchPresence(section, k + 1),
+                                                           ...watchPair(section, k + 1, inputs)]);
   sources.row.replace(sourceStrips);
   outputs.row.replace([...Array.from({ length: outputCount }, (_, k) => pendingStrip('output', k + 1)),
                        strip('master', 0)]);

@@ -1,0 +1,25 @@
+// A linked pair of sources on the page (docs/sources.md): one stereo strip.
+// The left member's strip (odd n) stands for the pair, with the pair's
+// two-bar meter; the right member's strip is folded away (hidden), since
+// every control of the pair is both members' (the rig gangs them): the
+// fader carries /source/{n}/fader, the pan is the balance, one mute, solo,
+// polarity and safe. Marked with data-linked="1" on both members' strips.
+
+import { store } from './state.js';
+
+/** Keeps source n's strip (built or not) showing whether its pair is linked; returns the unsubscribes. */
+export function watchPair(section, n, inputs) {
+  const left = n % 2 === 1 ? n : n - 1;
+  if (left + 1 > inputs) return [];
+  const label = section.getAttribute('aria-label');
+  const show = () => {
+    const linked = Boolean(store.value(`/source/${left}/link`, 0)) && Boolean(store.value(`/source/${left + 1}/link`, 0));
+    section.dataset.linked = linked ? '1' : '0';
+    if (n === left) {
+      section.setAttribute('aria-label', linked ? `Sources ${left} and ${left + 1}, linked` : label);
+    } else {
+      section.hidden = linked;
+    }
+  };
+  return [store.on(`/source/${left}/link`, show), store.on(`/source/${left + 1}/link`, show)];
+}
