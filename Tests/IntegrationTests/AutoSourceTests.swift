@@ -62,6 +62,18 @@ extension Integration {
             #expect(try await Self.query(rig, "/source/4/patch") == .string(""), "nothing else taken")
             #expect(try await Self.query(rig, "/source/2/db")?.floatValue.map { abs($0 + 6) < 1e-3 } == true, "levels kept")
             #expect(try await Self.query(rig, "/source/3/db")?.floatValue.map { abs($0 + 12) < 1e-3 } == true)
+
+            // A stereo client with no free pair left (4-5: 5 is fed): said once, nothing connected.
+            let late = try JackProbe(server: rig.jack, clientName: "player2", playPorts: 2, recordPorts: 0)
+            defer { late.close() }
+            let said = "no free pair of sources for JACK client 'player2'"
+            #expect(try await Patch.within(.seconds(1)) { rig.crosspoint.standardError.contains(said) } != nil,
+                    "\(rig.crosspoint.diagnostics())")
+            let other = try JackProbe(server: rig.jack, clientName: "xp-other", playPorts: 1, recordPorts: 0)
+            defer { other.close() }
+            try await Task.sleep(for: .milliseconds(300)) // another look, after another client came
+            #expect(rig.crosspoint.standardError.components(separatedBy: said).count == 2, "logged once")
+            #expect(try rig.recorder.connections(of: "crosspoint:in_4").isEmpty)
         }
     }
 

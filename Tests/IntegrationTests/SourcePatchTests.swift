@@ -184,6 +184,12 @@ extension Integration {
             }
             #expect(try await Self.query(rig, "/source/3/patch") == .string("^player:play_1$"))
             #expect(try await Self.query(rig, "/source/3/present") == .int32(0))
+            // OSCQuery: presence is read-only (ACCESS 1), the patch and link read-write.
+            let discovery = Integration.DiscoveryTests()
+            for (leaf, access) in [("present", 1), ("patch", 3), ("link", 3)] {
+                let (status, body) = try await discovery.get(rig, "/source/3/\(leaf)?ACCESS")
+                #expect(status == 200 && (body as? [String: Any])?["ACCESS"] as? Int == access, "\(leaf): \(String(describing: body))")
+            }
         }
     }
 
@@ -233,6 +239,40 @@ extension Integration.SourcePatchTests {
             #expect(page.string("after", "strips", "3") == "1", "present once connected: \(page)")
             #expect(page.string("after", "value") == "^player:play_1$")
             #expect(try rig.recorder.connections(of: "crosspoint:in_3") == ["player:play_1"])
+        }
+    }
+}
+
+extension Integration.SourcePatchTests {
+    /// A restart keeps links and patches (the state file), and the new
+    /// rig's supervisor connects a player that starts after it.
+    @Test func aRestartKeepsLinksAndPatches() async throws {
+        try await Self.withOpenInputs { rig in
+            try rig.osc.send("/source/3/link", .int32(1))
+            try await rig.sendAndSettle("/source/3/patch", .string("^player:"))
+            let saved = try await Self.within(.seconds(5)) {
+                let text = (try? String(contentsOf: rig.stateFile, encoding: .utf8)) ?? ""
+                return text.contains(#""patch": "^player:""#) && text.contains(#""link": true"#)
+            }
+            #expect(saved != nil, "the state file has them")
+            rig.crosspoint.terminate()
+            let restarted = try ChildProcess(
+                executable: CrosspointRig.binary,
+                arguments: ["serve", "--jack-server", rig.jack.name, "--no-autostart", "--osc-port", "\(rig.oscPort)",
+                            "--http-port", "0", "--inputs", "\(rig.inputs)", "--outputs", "\(rig.outputs)"]
+                    + CrosspointRig.fileArguments(rig.directory),
+                label: "crosspoint serve (restarted)")
+            defer { restarted.terminate() }
+            try await restarted.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+            #expect(try await Self.query(rig, "/source/4/link") == .int32(1))
+            #expect(try await Self.query(rig, "/source/3/patch") == .string("^player:"))
+            let player = try JackProbe(server: rig.jack, clientName: "player", playPorts: 2, recordPorts: 0)
+            defer { player.close() }
+            let connected = try await Self.within(.seconds(1)) {
+                try rig.recorder.connections(of: "crosspoint:in_3") == ["player:play_1"]
+                    && rig.recorder.connections(of: "crosspoint:in_4") == ["player:play_2"]
+            }
+            #expect(connected != nil, "the restarted rig patches the player")
         }
     }
 }
