@@ -177,6 +177,8 @@ extension Integration {
                 ("/source/3/patch", .string("player:\nplay_1"), "patch with a control character"),
                 ("/source/9/patch", .string("player"), "out of range"),
                 ("/source/3/present", .int32(1), "read-only"),
+                ("/jack/ports", .string("x"), "expected a button value"),
+                ("/preset/unreadable", .string("x"), "expected a button value"),
             ]
             for (address, argument, reason) in refused {
                 _ = try rig.osc.drain()

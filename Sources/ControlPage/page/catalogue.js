@@ -44,3 +44,13 @@ export function fill(template, strip, n, m) {
     .replaceAll('{n}', String(n)).replaceAll('{m}', String(m))
     .replaceAll('{strip}', lower).replaceAll('{Strip}', upper);
 }
+
+/**
+ * The address of a strip's parameter called `name` at channel n, as the rig
+ * describes it ("/source/3/link"), or null when the rig has no such
+ * parameter: the page names no parameter address of its own.
+ */
+export function addressOf(strip, name, n) {
+  const entry = (catalogue.strips?.[strip] ?? []).find((candidate) => candidate.name === name);
+  return entry ? fill(entry.address, strip, n) : null;
+}

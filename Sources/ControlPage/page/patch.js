@@ -6,6 +6,7 @@
 
 import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';
+import { addressOf } from './catalogue.js';
 
 /** A pattern that matches exactly this port's full name. */
 export function exactly(port) {
@@ -88,5 +89,6 @@ export function presenceLight(address, title) {
 /** Keeps `data-present` on an element carrying data-source="{n}"; returns the unsubscribe. */
 export function watchPresence(element, n) {
   element.dataset.source = String(n);
-  return store.on(`/source/${n}/present`, (args) => { element.dataset.present = args?.[0] ? '1' : '0'; });
+  const address = addressOf('source', 'present', n);
+  return address ? store.on(address, (args) => { element.dataset.present = args?.[0] ? '1' : '0'; }) : () => {};
 }

@@ -6,14 +6,16 @@
 // polarity and safe. Marked with data-linked="1" on both members' strips.
 
 import { store } from './state.js';
+import { addressOf } from './catalogue.js';
 
 /** Keeps source n's strip (built or not) showing whether its pair is linked; returns the unsubscribes. */
 export function watchPair(section, n, inputs) {
   const left = n % 2 === 1 ? n : n - 1;
-  if (left + 1 > inputs) return [];
+  const links = [addressOf('source', 'link', left), addressOf('source', 'link', left + 1)];
+  if (left + 1 > inputs || links.includes(null)) return [];
   const label = section.getAttribute('aria-label');
   const show = () => {
-    const linked = Boolean(store.value(`/source/${left}/link`, 0)) && Boolean(store.value(`/source/${left + 1}/link`, 0));
+    const linked = links.every((address) => Boolean(store.value(address, 0)));
     section.dataset.linked = linked ? '1' : '0';
     if (n === left) {
       section.setAttribute('aria-label', linked ? `Sources ${left} and ${left + 1}, linked` : label);
@@ -21,5 +23,5 @@ export function watchPair(section, n, inputs) {
       section.hidden = linked;
     }
   };
-  return [store.on(`/source/${left}/link`, show), store.on(`/source/${left + 1}/link`, show)];
+  return links.map((address) => store.on(address, show));
 }

@@ -4,15 +4,14 @@
 // focused). Both are plain form fields, reachable by keyboard and read by
 // screen readers, for what the overview does for a pointer.
 
-import { store } from '../state.js';
+import { nameOf } from './matrix-view.js';
 
 /** The channels 1…count whose number is `text` or whose name holds it (any case); all when it is empty. */
 export function filtered(kind, count, text) {
   const all = Array.from({ length: count }, (_, k) => k + 1);
   const wanted = text.trim().toLowerCase();
   if (!wanted) return all;
-  return all.filter((n) => String(n) === wanted ||
-                           String(store.value(`/${kind}/${n}/name`, '')).toLowerCase().includes(wanted));
+  return all.filter((n) => String(n) === wanted || nameOf(kind, n).toLowerCase().includes(wanted));
 }
 
 /** The channel `text` names: its number, else the first whose name starts with it, else holds it; or null. */
@@ -21,7 +20,7 @@ export function named(kind, count, text) {
   if (!wanted) return null;
   const number = Number(wanted);
   if (Number.isInteger(number)) return number >= 1 && number <= count ? number : null;
-  const names = Array.from({ length: count }, (_, k) => String(store.value(`/${kind}/${k + 1}/name`, '')).toLowerCase());
+  const names = Array.from({ length: count }, (_, k) => nameOf(kind, k + 1).toLowerCase());
   const start = names.findIndex((name) => name.startsWith(wanted));
   const within = start >= 0 ? start : names.findIndex((name) => name.includes(wanted));
   return within >= 0 ? within + 1 : null;

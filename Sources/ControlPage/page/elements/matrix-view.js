@@ -19,6 +19,7 @@
 import { store } from '../state.js';
 import { applyReadOnly } from './control.js';
 import { positionFromGain, dbFromGain, formatDb } from '../fader-law.js';
+import { addressOf } from '../catalogue.js';
 
 /** Rows and columns drawn beyond each edge of the view, so a scroll shows no gap before the next frame. */
 const OVERSCAN = 2;
@@ -34,8 +35,13 @@ export const CROSSPOINT = /^\/matrix\/(\d+)\/(\d+)$/;
 
 /** The name a channel shows: its name, else "in 3" / "out 3". */
 export function channelName(kind, n) {
-  const name = store.value(`/${kind}/${n}/name`, '');
-  return name || `${kind === 'source' ? 'in' : 'out'} ${n}`;
+  return nameOf(kind, n) || `${kind === 'source' ? 'in' : 'out'} ${n}`;
+}
+
+/** A channel's name as the rig holds it (the catalogue's name parameter), or "". */
+export function nameOf(kind, n) {
+  const address = addressOf(kind, 'name', n);
+  return address ? String(store.value(address, '')) : '';
 }
 
 export class MatrixView {
@@ -201,7 +207,7 @@ export class MatrixView {
     else head.style.left = `${headWidth + this.colOf(n) * cellWidth}px`;
     (row ? this.rowLayer : this.colLayer).append(head);
     const key = row ? 'in' : 'out';
-    const off = store.on(`/${kind}/${n}/name`, () => {
+    const off = store.on(addressOf(kind, 'name', n) ?? '', () => {
       this.#name(head, kind, n);
       this.#relabel((cell) => cell.dataset[key] === String(n));
     });
@@ -211,7 +217,7 @@ export class MatrixView {
 
   /** A head: its channel number over its name, whole in its title. */
   #name(head, kind, n) {
-    const name = store.value(`/${kind}/${n}/name`, '');
+    const name = nameOf(kind, n);
     const number = document.createElement('span');
     number.className = 'head-number';
     number.textContent = String(n);

@@ -19,6 +19,7 @@ import { context, applyReadOnly } from './control.js';
 import { store } from '../state.js';
 import { dbFromGain, formatDb } from '../fader-law.js';
 import { MatrixView, channelName, CROSSPOINT } from './matrix-view.js';
+import { addressOf } from '../catalogue.js';
 import { MatrixOverview } from './matrix-overview.js';
 import { MatrixFinder, filtered, named } from './matrix-finder.js';
 import './xp-fader.js';
@@ -104,8 +105,8 @@ export class XPMatrix extends HTMLElement {
       this.#refilter = requestAnimationFrame(() => { this.#refilter = 0; this.#filter(); });
     };
     this.#names = [
-      ...Array.from({ length: inputs }, (_, k) => store.on(`/source/${k + 1}/name`, refilter)),
-      ...Array.from({ length: outputs }, (_, k) => store.on(`/output/${k + 1}/name`, refilter)),
+      ...Array.from({ length: inputs }, (_, k) => store.on(addressOf('source', 'name', k + 1) ?? '', refilter)),
+      ...Array.from({ length: outputs }, (_, k) => store.on(addressOf('output', 'name', k + 1) ?? '', refilter)),
     ];
     this.#filter();
   }
