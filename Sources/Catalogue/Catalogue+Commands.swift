@@ -1,3 +1,5 @@
+import MixCore
+
 /// The rig's commands: the one table of them (`Command`). A new command is
 /// an entry here and its handler in the controller (`Controller.run`).
 extension Catalogue {
@@ -6,6 +8,8 @@ extension Catalogue {
     /// Meter rates a subscriber may ask for, per second; and the default.
     public static let meterRates: ClosedRange<Double> = 1...60
     public static let defaultMeterRate: Double = 20
+    /// How many sources, and how many outputs, a rig may have (`/rig/inputs`, `/rig/outputs`, `serve`).
+    public static let channels: ClosedRange<Double> = 1...Double(Mixer.channelLimit)
     /// Ports a subscriber may name (tablets never listen on privileged ones).
     public static let subscriberPorts: ClosedRange<Double> = 1024...65535
 
@@ -23,6 +27,7 @@ extension Catalogue {
         let fade = 0...Self.longestFade
         let rates = Self.meterRates
         let scope = "sources, matrix, outputs, master, or a comma-separated list"
+        let size = Signature(typeTags: "i", range: [Self.channels], unit: [nil])
         return [
             Command(.matrixMap, "Channel map: for each output the input it takes at unity, 0 for none",
                     Signature(typeTags: String(repeating: "i", count: outputs),
@@ -60,6 +65,12 @@ extension Catalogue {
             Command(.jackPorts,
                     "Replies /jack/ports with the full names (client:port) of every other JACK client's output port, sorted: what a source may be patched to",
                     answers: true),
+            Command(.rigInputs, "Sources: set while the rig plays, added or removed at the end (full control only); "
+                    + "without an argument, replies /rig/inputs with how many there are", size, [], button: nil,
+                    effect: .changesWithArguments, hasValue: true, answers: true),
+            Command(.rigOutputs, "Outputs: set while the rig plays, added or removed at the end (full control only); "
+                    + "without an argument, replies /rig/outputs with how many there are", size, [], button: nil,
+                    effect: .changesWithArguments, hasValue: true, answers: true),
             Command(.subscribe, "Feedback of every change, and the full state now, to the sender", .none, subscribeForms,
                     button: portButton),
             Command(.unsubscribe, "No more feedback to the sender", .none, subscribeForms, button: portButton),

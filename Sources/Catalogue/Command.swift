@@ -26,6 +26,8 @@ public struct Command: Sendable {
         case presetRename = "/preset/rename"
         case presetUnreadable = "/preset/unreadable"
         case jackPorts = "/jack/ports"
+        case rigInputs = "/rig/inputs"
+        case rigOutputs = "/rig/outputs"
         case login = "/login"
         case logout = "/logout"
         case role = "/role"

@@ -3,6 +3,7 @@ import CJack
 import Glibc
 #endif
 import MixCore
+import Synchronization
 
 /// One connection to a JACK server: our client, its ports `in_1…` and
 /// `out_1…`, and the callbacks that run the mixer. When the server goes away
@@ -65,20 +66,68 @@ final class JackClient: @unchecked Sendable {
         }
     }
 
+    /// Our ports, `in_1…` and `out_1…`, in order (control side).
+    private(set) var inputPorts: [OpaquePointer] = []
+    private(set) var outputPorts: [OpaquePointer] = []
+
     private func registerPorts() throws {
+        if let failure = fitPorts() { throw OpenError(status: jack_status_t(rawValue: 0), step: failure) }
+    }
+
+    /// Gives the client a port for every channel the rig has now
+    /// (`Mixer.inputs`, `outputs`): registers those missing, and unregisters
+    /// those of channels gone once the audio thread renders without them
+    /// (until then they stay). Each port is published to the process
+    /// callback once registered, and taken from it before it is
+    /// unregistered. Control side (the supervisor); nil, or what failed.
+    @discardableResult
+    func fitPorts() -> String? {
+        let mixer = context.mixer
+        let inputs = fit(&inputPorts, to: mixer.inputs, table: context.inputPorts, prefix: "in_", flags: JackPortIsInput) {
+            max(mixer.inputs, mixer.renderedShape.inputs)
+        }
+        let outputs = fit(&outputPorts, to: mixer.outputs, table: context.outputPorts, prefix: "out_", flags: JackPortIsOutput) {
+            max(mixer.outputs, mixer.renderedShape.outputs)
+        }
+        return inputs ?? outputs
+    }
+
+    /// One direction of `fitPorts`. `inUse`: channels the mixer may still
+    /// render, asked after a port is taken from the table: a channel the
+    /// rig grew back into meanwhile keeps its port.
+    private func fit(_ ports: inout [OpaquePointer], to wanted: Int, table: UnsafeMutablePointer<Atomic<UInt>>,
+                     prefix: String, flags: JackPortFlags, inUse: () -> Int) -> String? {
         let type = "32 bit float mono audio" // JACK_DEFAULT_AUDIO_TYPE
-        for n in 0..<context.mixer.inputs {
-            guard let port = jack_port_register(handle, "in_\(n + 1)", type, UInt(JackPortIsInput.rawValue), 0) else {
-                throw OpenError(status: jack_status_t(rawValue: 0), step: "registering port in_\(n + 1)")
+        while ports.count < min(wanted, Mixer.channelLimit) {
+            let name = "\(prefix)\(ports.count + 1)"
+            guard let port = jack_port_register(handle, name, type, UInt(flags.rawValue), 0) else {
+                return "registering port \(name)"
             }
-            context.inputPorts[n] = port
+            table[ports.count].store(UInt(bitPattern: port), ordering: .releasing)
+            ports.append(port)
         }
-        for m in 0..<context.mixer.outputs {
-            guard let port = jack_port_register(handle, "out_\(m + 1)", type, UInt(JackPortIsOutput.rawValue), 0) else {
-                throw OpenError(status: jack_status_t(rawValue: 0), step: "registering port out_\(m + 1)")
+        while ports.count > wanted, let port = ports.last {
+            let n = ports.count - 1
+            table[n].store(0, ordering: .sequentiallyConsistent)
+            guard inUse() <= n else {
+                table[n].store(UInt(bitPattern: port), ordering: .sequentiallyConsistent)
+                break
             }
-            context.outputPorts[m] = port
+            aliases[port] = nil
+            jack_port_unregister(handle, port)
+            ports.removeLast()
         }
+        return nil
+    }
+
+    /// Takes every port from the process callback (the client is closing).
+    private func forgetPorts() {
+        for n in 0..<Mixer.channelLimit {
+            context.inputPorts[n].store(0, ordering: .sequentiallyConsistent)
+            context.outputPorts[n].store(0, ordering: .sequentiallyConsistent)
+        }
+        inputPorts.removeAll()
+        outputPorts.removeAll()
     }
 
     /// Installs the callbacks and starts processing.
@@ -113,13 +162,14 @@ final class JackClient: @unchecked Sendable {
         }
         context.mixer.setAttached(false)
         active = false
+        forgetPorts()
         jack_client_close(handle)
     }
 
     // MARK: - Ports and connections (control side)
 
-    var fullInputNames: [String] { stride(from: 1, through: context.mixer.inputs, by: 1).map { "\(name):in_\($0)" } }
-    var fullOutputNames: [String] { stride(from: 1, through: context.mixer.outputs, by: 1).map { "\(name):out_\($0)" } }
+    var fullInputNames: [String] { stride(from: 1, through: inputPorts.count, by: 1).map { "\(name):in_\($0)" } }
+    var fullOutputNames: [String] { stride(from: 1, through: outputPorts.count, by: 1).map { "\(name):out_\($0)" } }
 
     /// Ports of other clients whose names match `pattern` (a regular
     /// expression, as `jack_get_ports` takes; nil: all), with the given
@@ -141,8 +191,8 @@ final class JackClient: @unchecked Sendable {
 
     /// For each of our inputs, the ports connected to it.
     func inputFeeds() -> [Set<String>] {
-        (0..<context.mixer.inputs).map { n in
-            guard let port = context.inputPorts[n], let list = jack_port_get_all_connections(handle, port) else { return [] }
+        inputPorts.map { port in
+            guard let list = jack_port_get_all_connections(handle, port) else { return [] }
             defer { jack_free(list) }
             var names: Set<String> = []
             var index = 0
@@ -202,11 +252,7 @@ final class JackClient: @unchecked Sendable {
             aliases[port] = nil
             if let alias, jack_port_set_alias(port, alias) == 0 { aliases[port] = alias }
         }
-        for (n, wanted) in inputs.prefix(context.mixer.inputs).enumerated() {
-            apply(context.inputPorts[n], wanted, default: "in_\(n + 1)")
-        }
-        for (m, wanted) in outputs.prefix(context.mixer.outputs).enumerated() {
-            apply(context.outputPorts[m], wanted, default: "out_\(m + 1)")
-        }
+        for (n, (port, wanted)) in zip(inputPorts, inputs).enumerated() { apply(port, wanted, default: "in_\(n + 1)") }
+        for (m, (port, wanted)) in zip(outputPorts, outputs).enumerated() { apply(port, wanted, default: "out_\(m + 1)") }
     }
 }

@@ -1,4 +1,5 @@
 import CJack
+import Dispatch
 import FoundationEssentials
 import Logging
 import MixCore
@@ -46,6 +47,8 @@ public final class JackHost: @unchecked Sendable {
     let logger: Logger
     let context: ProcessContext
     private let state = Mutex<State>(State())
+    /// Wakes the supervisor before its 100 ms are up (`nudge`).
+    private let wake = DispatchSemaphore(value: 0)
     private let startTime = ContinuousClock.now
 
     private struct State {
@@ -109,12 +112,17 @@ public final class JackHost: @unchecked Sendable {
     public func supervise(_ watch: Watch = Watch()) {
         var aliased: (client: ObjectIdentifier?, inputs: [String], outputs: [String]) = (nil, [], [])
         var seen = Seen()
+        var portFailure: String?
         while !state.withLock({ $0.stopping }) {
-            Thread.sleep(forTimeInterval: 0.1)
+            _ = wake.wait(timeout: .now() + .milliseconds(100))
             logJackMessages()
             let wanted = watch.scene()
             let report = state.withLock { state -> Report in
                 guard let client = state.client else { return lostFeeds(&seen) }
+                // The rig's size: a port for each channel (JackClient.fitPorts).
+                let failure = client.fitPorts()
+                if failure != portFailure, let failure { logger.error("could not give a channel its JACK port: \(failure)") }
+                portFailure = failure
                 let id = ObjectIdentifier(client)
                 if aliased.client != id || aliased.inputs != wanted.inputs || aliased.outputs != wanted.outputs {
                     client.setAliases(inputs: wanted.inputs, outputs: wanted.outputs)
@@ -138,7 +146,14 @@ public final class JackHost: @unchecked Sendable {
     }
 
     /// Ends `supervise()`; safe from any thread, including a signal handler's queue.
-    public func requestStop() { state.withLock { $0.stopping = true } }
+    public func requestStop() {
+        state.withLock { $0.stopping = true }
+        wake.signal()
+    }
+
+    /// Has the supervisor look now rather than within 100 ms: the rig
+    /// changed size (its ports follow) or something it watches changed.
+    public func nudge() { wake.signal() }
 
     /// Closes the client and stops a server we started.
     public func stop() {
@@ -178,7 +193,7 @@ public final class JackHost: @unchecked Sendable {
         }
         state.withLock { $0.client = client }
         logJackMessages()
-        logger.notice("JACK client '\(client.name)' active: \(mixer.inputs) inputs, \(mixer.outputs) outputs, \(client.context.sampleRate.load(ordering: .relaxed)) Hz, \(client.context.bufferSize.load(ordering: .relaxed)) frames")
+        logger.notice("JACK client '\(client.name)' active: \(client.inputPorts.count) inputs, \(client.outputPorts.count) outputs, \(client.context.sampleRate.load(ordering: .relaxed)) Hz, \(client.context.bufferSize.load(ordering: .relaxed)) frames")
     }
 
     /// Tries `body` until it succeeds, `limit` has passed, or `unless` gives

@@ -2,20 +2,33 @@ import CJack
 import MixCore
 import Synchronization
 
-/// What the JACK process callback needs, allocated once per client: the
-/// mixer, our ports, and room for the buffer pointers of each period.
+/// What the JACK process callback needs, allocated once: the mixer, our
+/// ports, and room for the buffer pointers of each period, for as many
+/// channels as a rig may ever have (`Mixer.channelLimit`), so that a rig
+/// changing size never reallocates what the audio thread reads.
 ///
 /// `process` is the trampoline: the only code on the audio thread that is not
-/// `@_noLocks`, because it calls C (`jack_port_get_buffer`). It gathers the
-/// period's buffers and hands them to `Mixer.process`, which is checked.
+/// `@_noLocks`, because it calls C (`jack_port_get_buffer`). It starts the
+/// mixer's period (`Mixer.begin`, which takes a kernel of a new size if one
+/// was handed over and says how many channels this period has), gathers the
+/// buffers of that many ports and hands them to `Mixer.render`.
+///
+/// The ports are registered and unregistered by the supervisor
+/// (`JackClient.fitPorts`), which publishes each in `inputPorts` and
+/// `outputPorts` (0: none). A channel without a port yet reads `silence` or
+/// writes into `scratch`; a port is unregistered only once the audio thread
+/// renders without its channel.
 final class ProcessContext: @unchecked Sendable {
     let mixer: Mixer
-    let inputPorts: UnsafeMutablePointer<OpaquePointer?>
-    let outputPorts: UnsafeMutablePointer<OpaquePointer?>
+    /// Our ports by channel, as `UInt(bitPattern:)` of the port; 0: none.
+    let inputPorts: UnsafeMutablePointer<Atomic<UInt>>
+    let outputPorts: UnsafeMutablePointer<Atomic<UInt>>
     let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
     let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    /// Stands in for a port whose buffer JACK did not give (never expected).
-    let spare: UnsafeMutablePointer<Float>
+    /// Read by a channel without a port: never written.
+    let silence: UnsafeMutablePointer<Float>
+    /// Written by an output without a port (and never read as an input).
+    let scratch: UnsafeMutablePointer<Float>
     let xruns = Atomic<Int>(0)
     let serverGone = Atomic<Bool>(false)
     let connectionsChanged = Atomic<Bool>(true)
@@ -31,26 +44,37 @@ final class ProcessContext: @unchecked Sendable {
     /// JACK's frame time at the start of the period last processed.
     let lastFrameTime = Atomic<UInt32>(0)
 
+    /// The longest period JACK may give.
+    static let maxFrames = 8192
+
     init(mixer: Mixer) {
         self.mixer = mixer
-        inputPorts = .allocate(capacity: mixer.inputs)
-        inputPorts.initialize(repeating: nil, count: mixer.inputs)
-        outputPorts = .allocate(capacity: mixer.outputs)
-        outputPorts.initialize(repeating: nil, count: mixer.outputs)
-        spare = .allocate(capacity: 8192)
-        spare.initialize(repeating: 0, count: 8192)
-        inputBuffers = .allocate(capacity: mixer.inputs)
-        inputBuffers.initialize(repeating: UnsafePointer(spare), count: mixer.inputs)
-        outputBuffers = .allocate(capacity: mixer.outputs)
-        outputBuffers.initialize(repeating: spare, count: mixer.outputs)
+        let channels = Mixer.channelLimit
+        inputPorts = .allocate(capacity: channels)
+        outputPorts = .allocate(capacity: channels)
+        for c in 0..<channels {
+            (inputPorts + c).initialize(to: Atomic(0))
+            (outputPorts + c).initialize(to: Atomic(0))
+        }
+        silence = .allocate(capacity: Self.maxFrames)
+        silence.initialize(repeating: 0, count: Self.maxFrames)
+        scratch = .allocate(capacity: Self.maxFrames)
+        scratch.initialize(repeating: 0, count: Self.maxFrames)
+        inputBuffers = .allocate(capacity: channels)
+        inputBuffers.initialize(repeating: UnsafePointer(silence), count: channels)
+        outputBuffers = .allocate(capacity: channels)
+        outputBuffers.initialize(repeating: scratch, count: channels)
     }
 
     deinit {
+        inputPorts.deinitialize(count: Mixer.channelLimit)
+        outputPorts.deinitialize(count: Mixer.channelLimit)
         inputPorts.deallocate()
         outputPorts.deallocate()
         inputBuffers.deallocate()
         outputBuffers.deallocate()
-        spare.deallocate()
+        silence.deallocate()
+        scratch.deallocate()
     }
 
     // MARK: - JACK callbacks (C function pointers, on JACK's threads)
@@ -59,27 +83,31 @@ final class ProcessContext: @unchecked Sendable {
         guard let context else { return 0 }
         Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef { c in
             let count = Int(frames)
-            // Plain `if let`, no `Optional.map` or `??`: in an unoptimised
-            // build those instantiate generic metadata on the first call,
-            // which allocates and locks (the allocation test caught it).
-            for n in 0..<c.mixer.inputs {
-                if let buffer = jack_port_get_buffer(c.inputPorts[n], frames) {
-                    c.inputBuffers[n] = UnsafePointer(buffer.assumingMemoryBound(to: Float.self))
-                } else {
-                    c.inputBuffers[n] = UnsafePointer(c.spare)
-                }
-            }
-            for m in 0..<c.mixer.outputs {
-                if let buffer = jack_port_get_buffer(c.outputPorts[m], frames) {
-                    c.outputBuffers[m] = buffer.assumingMemoryBound(to: Float.self)
-                } else {
-                    c.outputBuffers[m] = c.spare
-                }
-            }
             // The frame time of this period's first sample: timed changes apply at their frame.
             var frameTime: UInt32 = 0
             if let client = c.client { frameTime = jack_last_frame_time(client) }
-            c.mixer.process(inputs: c.inputBuffers, outputs: c.outputBuffers, frames: count, frameTime: frameTime)
+            // The period's size: a kernel of a new size, if one was handed over, from here on.
+            let size = c.mixer.begin(frames: count, frameTime: frameTime)
+            // Plain `if let`, no `Optional.map` or `??`: in an unoptimised
+            // build those instantiate generic metadata on the first call,
+            // which allocates and locks (the allocation test caught it).
+            for n in 0..<size.inputs {
+                if let port = OpaquePointer(bitPattern: c.inputPorts[n].load(ordering: .acquiring)),
+                   let buffer = jack_port_get_buffer(port, frames) {
+                    c.inputBuffers[n] = UnsafePointer(buffer.assumingMemoryBound(to: Float.self))
+                } else {
+                    c.inputBuffers[n] = UnsafePointer(c.silence)
+                }
+            }
+            for m in 0..<size.outputs {
+                if let port = OpaquePointer(bitPattern: c.outputPorts[m].load(ordering: .acquiring)),
+                   let buffer = jack_port_get_buffer(port, frames) {
+                    c.outputBuffers[m] = buffer.assumingMemoryBound(to: Float.self)
+                } else {
+                    c.outputBuffers[m] = c.scratch
+                }
+            }
+            c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, frames: count)
             c.lastFrameTime.store(frameTime, ordering: .releasing)
         }
         return 0

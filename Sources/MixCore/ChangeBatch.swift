@@ -23,12 +23,21 @@ public struct ChangeBatch {
     /// The JACK frame a timed batch applies at, set when it is handed to the
     /// audio thread (JACK's own mapping of `time`).
     public var frame: UInt32 = 0
+    /// The layout its slots are staged for, counted from the mixer's first
+    /// (`Mixer.reshape`): a timed batch waiting across a change of size is
+    /// restaged for the new one (`restage`).
+    public var generation: Int
+    /// A kernel of a new size to take over (`KernelSwap`), instead of changes.
+    @usableFromInline var swap: UnsafeMutablePointer<KernelSwap>?
 
-    private init(changes: UnsafeMutablePointer<Change>, count: Int, isTimed: Bool, time: Double) {
+    private init(changes: UnsafeMutablePointer<Change>, count: Int, isTimed: Bool, time: Double, generation: Int,
+                 swap: UnsafeMutablePointer<KernelSwap>? = nil) {
         self.changes = changes
         self.count = count
         self.isTimed = isTimed
         self.time = time
+        self.generation = generation
+        self.swap = swap
     }
 
     /// Control side: a new batch holding `changes` staged for the kernel:
@@ -37,7 +46,8 @@ public struct ChangeBatch {
     /// line at a time, however large the batch. A slot outside the layout
     /// is staged past its end (the kernel ignores it).
     /// `due`: the time a timed batch applies at; nil for now (`submitted`).
-    static func make(_ changes: [Change], due: Double?, submitted: Double, layout: RampLayout) -> Pointer {
+    static func make(_ changes: [Change], due: Double?, submitted: Double, layout: RampLayout,
+                     generation: Int) -> Pointer {
         // Slot in the high half, position in the batch in the low: one sort, stable.
         var keys = [UInt64](repeating: 0, count: changes.count)
         for (index, change) in changes.enumerated() {
@@ -52,28 +62,56 @@ public struct ChangeBatch {
             change.ramp = Int32(truncatingIfNeeded: key >> 32)
             (storage + position).initialize(to: change)
         }
-        return wrap(storage, count: changes.count, due: due, submitted: submitted)
+        return wrap(storage, count: changes.count, due: due, submitted: submitted, generation: generation)
     }
 
     /// Control side: a new batch of changes already staged (by slot).
-    static func make(staged changes: [Change], due: Double?, submitted: Double) -> Pointer {
+    static func make(staged changes: [Change], due: Double?, submitted: Double, generation: Int = 0) -> Pointer {
         let storage = UnsafeMutablePointer<Change>.allocate(capacity: max(1, changes.count))
         _ = UnsafeMutableBufferPointer(start: storage, count: changes.count).initialize(from: changes)
-        return wrap(storage, count: changes.count, due: due, submitted: submitted)
+        return wrap(storage, count: changes.count, due: due, submitted: submitted, generation: generation)
     }
 
-    private static func wrap(_ storage: UnsafeMutablePointer<Change>, count: Int, due: Double?,
-                             submitted: Double) -> Pointer {
+    /// Control side: a batch that hands the audio thread a kernel of a new
+    /// size, taking over from one of layout `generation`.
+    static func make(swap: UnsafeMutablePointer<KernelSwap>, submitted: Double, generation: Int) -> Pointer {
         let batch = Pointer.allocate(capacity: 1)
-        batch.initialize(to: ChangeBatch(changes: storage, count: count, isTimed: due != nil, time: due ?? submitted))
+        batch.initialize(to: ChangeBatch(changes: .allocate(capacity: 1), count: 0, isTimed: false, time: submitted,
+                                         generation: generation, swap: swap))
         return batch
     }
 
-    /// Control side: frees a batch the audio thread has handed back (or never took).
+    private static func wrap(_ storage: UnsafeMutablePointer<Change>, count: Int, due: Double?,
+                             submitted: Double, generation: Int) -> Pointer {
+        let batch = Pointer.allocate(capacity: 1)
+        batch.initialize(to: ChangeBatch(changes: storage, count: count, isTimed: due != nil, time: due ?? submitted,
+                                         generation: generation))
+        return batch
+    }
+
+    /// Control side: frees a batch the audio thread has handed back (or
+    /// never took), and a swap's kernel with it.
     static func free(_ batch: Pointer) {
+        if let swap = batch.pointee.swap { KernelSwap.free(swap) }
         batch.pointee.changes.deallocate()
         batch.deinitialize(count: 1)
         batch.deallocate()
+    }
+
+    /// Whether the batch hands over a kernel rather than changes.
+    @inlinable var isSwap: Bool { swap != nil }
+
+    /// Restages a batch staged for the layout a swap replaces into the one
+    /// it brings: each change to its ramp's new slot, or to none (−1, which
+    /// the kernel ignores) where the ramp is gone. Slot order is kept.
+    @inlinable @_noLocks
+    mutating func restage(by swap: UnsafePointer<KernelSwap>) {
+        let remap = swap.pointee.remap, slots = swap.pointee.remapCount
+        for k in 0..<count {
+            let slot = Int(changes[k].ramp)
+            changes[k].ramp = slot >= 0 && slot < slots ? remap[slot] : -1
+        }
+        generation += 1
     }
 
     /// The batch's staged changes, for the control side.

@@ -76,4 +76,13 @@ public struct CueList: ~Copyable {
         count -= 1
         return batch
     }
+
+    /// Restages the cues staged for the layout a swap replaces (`generation`)
+    /// into the one it brings.
+    @inlinable @_noLocks
+    mutating func restage(by swap: UnsafePointer<KernelSwap>, from generation: Int) {
+        for k in 0..<count {
+            if let batch = entries[index(k)], batch.pointee.generation == generation { batch.pointee.restage(by: swap) }
+        }
+    }
 }

@@ -12,13 +12,15 @@
 /// 0 leaves a gap as long as the new delay, never a repeat of stale audio.
 public struct DelayLines: ~Copyable {
     /// Samples each line holds: a power of two, for masking.
-    public let capacity: Int
-    @usableFromInline let mask: Int
-    @usableFromInline let outputs: Int
+    public private(set) var capacity: Int
+    @usableFromInline private(set) var mask: Int
+    /// Lines: one for each output the rig may ever have, so that a rig that
+    /// grows keeps its lines where they are (`RenderKernel.adopt`).
+    @usableFromInline private(set) var outputs: Int
     /// outputs × capacity samples, written only while a line is active
     /// (untouched pages of an unused line cost no memory).
-    @usableFromInline let samples: UnsafeMutablePointer<Float>
-    @usableFromInline let lines: UnsafeMutablePointer<Line>
+    @usableFromInline private(set) var samples: UnsafeMutablePointer<Float>
+    @usableFromInline private(set) var lines: UnsafeMutablePointer<Line>
     /// Lines active or asked to become so.
     @usableFromInline var busy = 0
 
@@ -28,7 +30,7 @@ public struct DelayLines: ~Copyable {
 
     @usableFromInline
     struct Line {
-        @usableFromInline init() {}
+        @inlinable init() {}
         /// Where the next sample is written.
         @usableFromInline var write = 0
         /// The tap heard now, in samples; `target` is being faded to while it differs.
@@ -86,13 +88,36 @@ public struct DelayLines: ~Copyable {
         }
     }
 
-    /// Delays each output's `frames` samples in place.
+    /// Delays the first `count` outputs' `frames` samples in place.
     @inlinable @_noLocks
-    public mutating func process(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int,
+    public mutating func process(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, frames: Int,
                                  sampleRate: Int) {
         guard busy > 0 else { return }
-        for m in 0..<outputs where lines[m].active {
+        for m in 0..<min(count, outputs) where lines[m].active {
             run(m, output[m], frames: frames, rate: Float(sampleRate))
+        }
+    }
+
+    /// Trades lines with `other` (a kernel taking over from another keeps
+    /// the lines, and what they hold, of the one it replaces).
+    @usableFromInline @_noLocks
+    mutating func exchange(with other: inout DelayLines) {
+        (capacity, other.capacity) = (other.capacity, capacity)
+        (mask, other.mask) = (other.mask, mask)
+        (outputs, other.outputs) = (other.outputs, outputs)
+        (samples, other.samples) = (other.samples, samples)
+        (lines, other.lines) = (other.lines, lines)
+        (busy, other.busy) = (other.busy, busy)
+    }
+
+    /// Lines `first..<end` back to no delay at once, as an output removed
+    /// leaves them: one added there later starts with none.
+    @inlinable @_noLocks
+    public mutating func clear(from first: Int, to end: Int) {
+        guard first < end else { return }
+        for m in max(0, first)..<min(end, outputs) {
+            if lines[m].active { busy -= 1 }
+            lines[m] = Line()
         }
     }
 

@@ -3,11 +3,16 @@ import Synchronization
 /// Level meters for every input and output: peak and sum of squares,
 /// accumulated on the audio thread with atomics and taken (read and reset)
 /// by the control side, which turns them into dBFS at its own rate.
+///
+/// Made for as many channels as a rig may ever have (`capacity` inputs and
+/// as many outputs), so that a rig changing size never reallocates what the
+/// audio thread writes and the meters thread reads: each side says how many
+/// channels it means.
 public struct MeterBank: ~Copyable, @unchecked Sendable {
-    public let inputs: Int
-    public let outputs: Int
+    /// Inputs (and outputs) the bank holds at most.
+    public let capacity: Int
     /// Peaks as the bit pattern of a non-negative Float (such patterns order
-    /// like the floats). Inputs first, then outputs.
+    /// like the floats). `capacity` inputs first, then `capacity` outputs.
     @usableFromInline let peaks: UnsafeMutablePointer<Atomic<UInt32>>
     /// Sums of squares in fixed point, `scale` per unit.
     @usableFromInline let sums: UnsafeMutablePointer<Atomic<UInt64>>
@@ -17,10 +22,9 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
     @usableFromInline let enabled = Atomic<Bool>(false)
     @inlinable static var scale: Float { 16_777_216 } // 2^24
 
-    public init(inputs: Int, outputs: Int) {
-        self.inputs = inputs
-        self.outputs = outputs
-        let count = max(1, inputs + outputs)
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        let count = 2 * self.capacity
         peaks = .allocate(capacity: count)
         sums = .allocate(capacity: count)
         for c in 0..<count {
@@ -30,8 +34,8 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
     }
 
     deinit {
-        peaks.deinitialize(count: max(1, inputs + outputs))
-        sums.deinitialize(count: max(1, inputs + outputs))
+        peaks.deinitialize(count: 2 * capacity)
+        sums.deinitialize(count: 2 * capacity)
         peaks.deallocate()
         sums.deallocate()
     }
@@ -40,26 +44,37 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
 
     public func setEnabled(_ on: Bool) { enabled.store(on, ordering: .relaxed) }
 
-    /// Levels since the last take, per channel (inputs, then outputs): the
-    /// linear peak and the sum of squares, over `frames` frames.
-    public func take() -> (peak: [Float], sumOfSquares: [Double], frames: Int) {
+    /// Levels since the last take of the first `inputs` inputs, then the
+    /// first `outputs` outputs: the linear peak and the sum of squares, over
+    /// `frames` frames. Channels past those are cleared too, so that a
+    /// channel added later starts from nothing.
+    public func take(inputs: Int, outputs: Int) -> (peak: [Float], sumOfSquares: [Double], frames: Int) {
         let count = frames.exchange(0, ordering: .acquiring)
         var peak: [Float] = [], sum: [Double] = []
-        for c in 0..<(inputs + outputs) {
-            peak.append(Float(bitPattern: takePeak(channel: c)))
-            sum.append(Double(sums[c].exchange(0, ordering: .relaxed)) / Double(Self.scale))
+        peak.reserveCapacity(inputs + outputs)
+        sum.reserveCapacity(inputs + outputs)
+        for (first, shown) in [(0, min(inputs, capacity)), (capacity, min(outputs, capacity))] {
+            for c in first..<(first + capacity) {
+                let level = Float(bitPattern: takePeak(channel: c))
+                let energy = Double(sums[c].exchange(0, ordering: .relaxed)) / Double(Self.scale)
+                if c < first + shown {
+                    peak.append(level)
+                    sum.append(energy)
+                }
+            }
         }
         return (peak, sum, count)
     }
 
     // MARK: - Audio thread
 
+    /// Adds a period of the first `inputs` inputs and `outputs` outputs.
     @_noLocks
-    func measure(_ input: UnsafePointer<UnsafePointer<Float>>,
-                 _ output: UnsafePointer<UnsafeMutablePointer<Float>>, frames count: Int) {
+    func measure(_ input: UnsafePointer<UnsafePointer<Float>>, inputs: Int,
+                 _ output: UnsafePointer<UnsafeMutablePointer<Float>>, outputs: Int, frames count: Int) {
         guard enabled.load(ordering: .relaxed) else { return }
-        for n in 0..<inputs { accumulate(input[n], count: count, into: n) }
-        for m in 0..<outputs { accumulate(UnsafePointer(output[m]), count: count, into: inputs + m) }
+        for n in 0..<min(inputs, capacity) { accumulate(input[n], count: count, into: n) }
+        for m in 0..<min(outputs, capacity) { accumulate(UnsafePointer(output[m]), count: count, into: capacity + m) }
         frames.add(count, ordering: .releasing)
     }
 

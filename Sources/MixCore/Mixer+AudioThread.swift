@@ -1,24 +1,33 @@
 import Synchronization
 
-/// What the audio thread runs: take the batches handed over, apply each at
-/// its frame, render. Everything here is `@_noLocks`.
+/// What the audio thread runs: take the batches handed over (a kernel of a
+/// new size among them), apply each at its frame, render. Everything here
+/// is `@_noLocks`.
 extension Mixer {
-    /// One period. `frameTime` is the JACK frame of its first sample (nil:
-    /// the mixer counts frames itself, for offline use).
-    ///
-    /// Batches for now apply before the first sample. A cue (timed batch)
-    /// whose frame falls inside the period splits it: the frames before it
-    /// render with the state before, and its ramps start at its frame.
-    ///
-    /// Not inlinable on purpose: callers in other modules always call this
-    /// module's copy, compiled optimised for the kernel's CPU target.
+    /// One period, offline or from a caller whose buffers do not depend on
+    /// the size (`begin` then `render`). `frameTime` is the JACK frame of its
+    /// first sample (nil: the mixer counts frames itself, for offline use).
     @_noLocks
     public func process(inputs input: UnsafePointer<UnsafePointer<Float>>,
                         outputs output: UnsafePointer<UnsafeMutablePointer<Float>>,
                         frames: Int, frameTime: UInt32? = nil) {
+        _ = begin(frames: frames, frameTime: frameTime)
+        render(inputs: input, outputs: output, frames: frames)
+    }
+
+    /// The start of a period: takes every batch handed over, in order.
+    /// Batches for now apply before the first sample; a kernel swap takes
+    /// effect here, so the period renders whole at one size. Returns that
+    /// size: the caller hands `render` that many input and output buffers.
+    ///
+    /// Not inlinable on purpose: callers in other modules always call this
+    /// module's copy, compiled optimised for the kernel's CPU target.
+    @_noLocks
+    public func begin(frames: Int, frameTime: UInt32? = nil) -> (inputs: Int, outputs: Int) {
         let start: UInt32
         if let frameTime { start = frameTime } else { start = ownFrameTime.load(ordering: .relaxed) }
         ownFrameTime.store(start &+ UInt32(truncatingIfNeeded: frames), ordering: .relaxed)
+        rendering.pointee.periodStart = start
         let rate = sampleRate.load(ordering: .relaxed)
         while let batch = inbox.pop() {
             // (Nested, not `&&`: its autoclosure would retain.)
@@ -28,6 +37,18 @@ extension Mixer {
             apply(batch, sampleRate: rate)
             _ = outbox.push(batch) // never full: the control side keeps room
         }
+        let kernel = rendering.pointee.kernel
+        return (kernel.pointee.inputs, kernel.pointee.outputs)
+    }
+
+    /// The rest of the period `begin` started: a cue (timed batch) whose
+    /// frame falls inside it splits it: the frames before it render with
+    /// the state before, and its ramps start at its frame. Then the meters.
+    @_noLocks
+    public func render(inputs input: UnsafePointer<UnsafePointer<Float>>,
+                       outputs output: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) {
+        let start = rendering.pointee.periodStart
+        let rate = sampleRate.load(ordering: .relaxed)
         var done = 0
         while let offset = cues.pointee.nextOffset(periodStart: start, frames: frames) {
             renderSegment(input, output, from: done, to: offset, of: frames, sampleRate: rate)
@@ -38,14 +59,20 @@ extension Mixer {
             }
         }
         renderSegment(input, output, from: done, to: frames, of: frames, sampleRate: rate)
-        meters.measure(input, output, frames: frames)
+        let kernel = rendering.pointee.kernel
+        meters.measure(input, inputs: kernel.pointee.inputs, output, outputs: kernel.pointee.outputs, frames: frames)
         periods.add(1, ordering: .relaxed)
     }
 
-    /// Starts the ramps of every change in a batch.
+    /// Starts the ramps of every change in a batch staged for the kernel in
+    /// place, or swaps the kernel a batch brings.
     @inlinable @_noLocks
     func apply(_ batch: ChangeBatch.Pointer, sampleRate rate: Int) {
-        kernel.pointee.apply(staged: batch.pointee.changes, count: batch.pointee.count, sampleRate: rate)
+        if batch.pointee.swap != nil {
+            swapKernel(batch)
+        } else if batch.pointee.generation == rendering.pointee.generation {
+            rendering.pointee.kernel.pointee.apply(staged: batch.pointee.changes, count: batch.pointee.count, sampleRate: rate)
+        }
         queued.subtract(batch.pointee.count, ordering: .relaxed)
     }
 
@@ -57,14 +84,16 @@ extension Mixer {
                        _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
                        from first: Int, to end: Int, of frames: Int, sampleRate rate: Int) {
         guard end > first else { return }
+        let kernel = rendering.pointee.kernel
+        let outputs = kernel.pointee.outputs
         if first == 0 && end == frames {
             kernel.pointee.render(inputs: input, outputs: output, frames: frames)
-            kernel.pointee.delays.process(output, frames: frames, sampleRate: rate)
+            kernel.pointee.delays.process(output, count: outputs, frames: frames, sampleRate: rate)
             return
         }
-        for n in 0..<inputs { segmentInputs[n] = input[n] + first }
+        for n in 0..<kernel.pointee.inputs { segmentInputs[n] = input[n] + first }
         for m in 0..<outputs { segmentOutputs[m] = output[m] + first }
         kernel.pointee.render(inputs: segmentInputs, outputs: segmentOutputs, frames: end - first)
-        kernel.pointee.delays.process(segmentOutputs, frames: end - first, sampleRate: rate)
+        kernel.pointee.delays.process(segmentOutputs, count: outputs, frames: end - first, sampleRate: rate)
     }
 }

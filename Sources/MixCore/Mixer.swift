@@ -17,11 +17,22 @@ import Glibc
 /// While no audio thread is attached (before JACK starts, while the server
 /// is away, in offline tests) the control side may act in its place.
 public final class Mixer: @unchecked Sendable {
-    public let inputs: Int
-    public let outputs: Int
+    /// The most inputs, and the most outputs, a rig may have.
+    public static let channelLimit = 512
     /// Where the kernel keeps each ramp: a change names its ramp by slot.
-    public let rampLayout: RampLayout
-    @usableFromInline let kernel: UnsafeMutablePointer<RenderKernel>
+    /// The control side's: the layout of the last `reshape`.
+    public var rampLayout: RampLayout { producer.withLock { _ in ramps } }
+    /// Inputs and outputs as the control side last set them (`reshape`);
+    /// read without a lock, so that JACK's side may ask under its own.
+    public var inputs: Int { stagedInputs.load(ordering: .acquiring) }
+    public var outputs: Int { stagedOutputs.load(ordering: .acquiring) }
+    let stagedInputs: Atomic<Int>
+    let stagedOutputs: Atomic<Int>
+    /// Which outputs form stereo pairs (for pans, and for mirroring a linked pair's crosspoints).
+    public var layout: OutputLayout { producer.withLock { _ in outputLayout } }
+    /// What the audio thread renders with: one pointer, so the audio thread
+    /// reads and swaps it without retaining anything.
+    @usableFromInline let rendering: UnsafeMutablePointer<Rendering>
     /// Control side to audio thread: batches to apply.
     @usableFromInline let inbox: BatchRing
     /// Audio thread to control side: spent batches, to free.
@@ -39,30 +50,54 @@ public final class Mixer: @unchecked Sendable {
     @usableFromInline let queued = Atomic<Int>(0)
     /// Frames rendered, the frame clock of callers that bring none (offline).
     @usableFromInline let ownFrameTime = Atomic<UInt32>(0)
+    /// The inputs and outputs of the kernel the audio thread renders with
+    /// (published at each swap): ports past these are no longer read.
+    @usableFromInline let renderedInputs: Atomic<Int>
+    @usableFromInline let renderedOutputs: Atomic<Int>
     /// True while an audio thread is calling `process`.
     let attached = Atomic<Bool>(false)
     /// Held while the control side acts as the audio thread (applies
     /// batches, takes cues back), and while attaching: so that it never does
     /// so once an audio thread may run. (The audio thread never takes it.)
-    private let consumer = Mutex<Void>(())
+    let consumer = Mutex<Void>(())
     /// Input and output levels, for meters.
-    /// Which outputs form stereo pairs (for pans, and for mirroring a linked pair's crosspoints).
-    public let layout: OutputLayout
     public let meters: MeterBank
+    /// How the kernels are made: the pan law, the longest period, the delay lines' length.
+    let panLaw: PanLaw
+    let maxFrames: Int
+    let longestDelay: Double
 
     // Control side, guarded by `producer`.
-    private let producer = Mutex<Void>(())
+    let producer = Mutex<Void>(())
+    /// The layout changes are staged for, the outputs' stereo pairs, and
+    /// how many layouts came before (`reshape`).
+    var ramps: RampLayout
+    var outputLayout: OutputLayout
+    var generation = 0
     /// Batches to apply now that did not fit in the inbox, oldest first.
-    private var backlog: [ChangeBatch.Pointer] = []
+    var backlog: [ChangeBatch.Pointer] = []
     /// Timed batches not yet handed to the audio thread, by due time.
-    private var waiting: [ChangeBatch.Pointer] = []
+    var waiting: [ChangeBatch.Pointer] = []
     /// Batches in the inbox, the cue list or the outbox: at most the rings'
     /// capacity, so the audio thread always has room to hand one back.
-    private var inFlight = 0
+    var inFlight = 0
     /// Timed batches handed over and not yet back: at most the cue list's capacity.
-    private var cuesInFlight = 0
+    var cuesInFlight = 0
     private var clock: (any FrameClock)?
     private let serviceStopping = Atomic<Bool>(false)
+
+    /// The audio thread's own: the kernel, the generation of its layout,
+    /// and the first frame of the period under way.
+    @usableFromInline
+    struct Rendering {
+        @usableFromInline var kernel: UnsafeMutablePointer<RenderKernel>
+        @usableFromInline var generation = 0
+        @usableFromInline var periodStart: UInt32 = 0
+        @usableFromInline init(kernel: UnsafeMutablePointer<RenderKernel>) { self.kernel = kernel }
+    }
+
+    /// The kernel rendering now.
+    @inlinable var kernel: UnsafeMutablePointer<RenderKernel> { rendering.pointee.kernel }
 
     /// Timed batches are handed to the audio thread this long before they
     /// are due (or at once when nearer): in its hands hundreds of periods
@@ -77,20 +112,30 @@ public final class Mixer: @unchecked Sendable {
     /// control side. `longestDelay`: the outputs' delay lines, in seconds.
     public init(ramps: RampLayout, initial: [Change], panLaw: PanLaw, layout: OutputLayout,
                 queueCapacity: Int = 8192, maxFrames: Int = 8192, longestDelay: Double = 0) {
-        inputs = ramps.inputs
-        outputs = ramps.outputs
-        rampLayout = ramps
-        self.layout = layout
+        precondition(ramps.inputs <= Self.channelLimit && ramps.outputs <= Self.channelLimit)
+        self.ramps = ramps
+        outputLayout = layout
+        self.panLaw = panLaw
+        self.maxFrames = maxFrames
+        self.longestDelay = longestDelay
         inbox = BatchRing(capacity: queueCapacity)
         outbox = BatchRing(capacity: queueCapacity)
         cues = .allocate(capacity: 1)
         cues.initialize(to: CueList(capacity: Self.cueCapacity))
-        segmentInputs = .allocate(capacity: max(1, inputs))
-        segmentOutputs = .allocate(capacity: max(1, outputs))
-        meters = MeterBank(inputs: inputs, outputs: outputs)
-        kernel = .allocate(capacity: 1)
-        kernel.initialize(to: RenderKernel(ramps: ramps, initial: initial, maxFrames: maxFrames,
-                                           panLaw: panLaw, layout: layout, longestDelay: longestDelay))
+        segmentInputs = .allocate(capacity: Self.channelLimit)
+        segmentOutputs = .allocate(capacity: Self.channelLimit)
+        meters = MeterBank(capacity: Self.channelLimit)
+        stagedInputs = Atomic(ramps.inputs)
+        stagedOutputs = Atomic(ramps.outputs)
+        renderedInputs = Atomic(ramps.inputs)
+        renderedOutputs = Atomic(ramps.outputs)
+        // The first kernel holds a delay line for every output the rig may
+        // ever have; later kernels take them over.
+        let kernel = UnsafeMutablePointer<RenderKernel>.allocate(capacity: 1)
+        kernel.initialize(to: RenderKernel(ramps: ramps, initial: initial, maxFrames: maxFrames, panLaw: panLaw,
+                                           layout: layout, longestDelay: longestDelay, delayLines: Self.channelLimit))
+        rendering = .allocate(capacity: 1)
+        rendering.initialize(to: Rendering(kernel: kernel))
     }
 
     deinit {
@@ -102,8 +147,10 @@ public final class Mixer: @unchecked Sendable {
         cues.deallocate()
         segmentInputs.deallocate()
         segmentOutputs.deallocate()
-        kernel.deinitialize(count: 1)
-        kernel.deallocate()
+        rendering.pointee.kernel.deinitialize(count: 1)
+        rendering.pointee.kernel.deallocate()
+        rendering.deinitialize(count: 1)
+        rendering.deallocate()
     }
 
     // MARK: - Control side
@@ -135,7 +182,7 @@ public final class Mixer: @unchecked Sendable {
         producer.withLock { _ in
             reclaim()
             queued.add(changes.count, ordering: .relaxed)
-            backlog.append(ChangeBatch.make(changes, due: nil, submitted: Self.unixTime(), layout: rampLayout))
+            backlog.append(ChangeBatch.make(changes, due: nil, submitted: Self.unixTime(), layout: ramps, generation: generation))
             flushBacklog()
         }
     }
@@ -149,7 +196,7 @@ public final class Mixer: @unchecked Sendable {
         producer.withLock { _ in
             reclaim()
             queued.add(changes.count, ordering: .relaxed)
-            let batch = ChangeBatch.make(changes, due: due, submitted: due, layout: rampLayout)
+            let batch = ChangeBatch.make(changes, due: due, submitted: due, layout: ramps, generation: generation)
             // After every batch due at the same time or earlier: equal times keep their order.
             var low = 0, high = waiting.count
             while low < high {
@@ -204,10 +251,16 @@ public final class Mixer: @unchecked Sendable {
     /// thread is attached.
     public var offlineKernel: UnsafePointer<RenderKernel> { UnsafePointer(kernel) }
 
+    /// The inputs and outputs of the kernel the audio thread renders with
+    /// (until a swap is taken, the size before the last `reshape`).
+    public var renderedShape: (inputs: Int, outputs: Int) {
+        (renderedInputs.load(ordering: .acquiring), renderedOutputs.load(ordering: .acquiring))
+    }
+
     // MARK: Staging (under `producer`)
 
     /// Frees what the audio thread handed back.
-    private func reclaim() {
+    func reclaim() {
         while let batch = outbox.pop() {
             inFlight -= 1
             if batch.pointee.isTimed { cuesInFlight -= 1 }
@@ -217,7 +270,7 @@ public final class Mixer: @unchecked Sendable {
 
     /// Moves batches for now into the inbox, oldest first, as far as it has
     /// room. While no audio thread runs, a full inbox is applied here.
-    private func flushBacklog() {
+    func flushBacklog() {
         var moved = 0
         while moved < backlog.count, inFlight < inbox.capacity, inbox.push(backlog[moved]) {
             inFlight += 1
@@ -235,13 +288,17 @@ public final class Mixer: @unchecked Sendable {
 
     /// While the audio thread is stalled the backlog keeps only the last
     /// change of each parameter once it holds more than four scenes' worth:
-    /// the final state is the same, and memory stays bounded.
+    /// the final state is the same, and memory stays bounded. Only batches
+    /// after the last kernel swap waiting there are merged (those before it
+    /// are staged for another layout).
     private func compactBacklog() {
-        let total = backlog.reduce(0) { $0 + $1.pointee.count }
-        guard total > 4 * rampLayout.slots else { return }
+        let first = (backlog.lastIndex { $0.pointee.isSwap } ?? -1) + 1
+        let tail = backlog[first...]
+        let total = tail.reduce(0) { $0 + $1.pointee.count }
+        guard total > 4 * ramps.slots else { return }
         var latest: [Int32: Change] = [:] // by slot
         var order: [Int32] = []
-        for batch in backlog {
+        for batch in tail {
             for change in batch.pointee.staged {
                 if latest.updateValue(change, forKey: change.ramp) == nil { order.append(change.ramp) }
             }
@@ -249,12 +306,17 @@ public final class Mixer: @unchecked Sendable {
         }
         let merged = order.compactMap { latest[$0] }
         queued.subtract(total - merged.count, ordering: .relaxed)
-        backlog = [ChangeBatch.make(staged: merged, due: nil, submitted: backlog.last?.pointee.time ?? Self.unixTime())]
+        let submitted = tail.last?.pointee.time ?? Self.unixTime()
+        backlog.removeSubrange(first...)
+        backlog.append(ChangeBatch.make(staged: merged, due: nil, submitted: submitted, generation: generation))
     }
 
     /// Hands timed batches due within the horizon to the audio thread,
     /// stamped with their frame, earliest first, while there is room.
-    private func handOver(now: Double) {
+    func handOver(now: Double) {
+        // A swap still waiting in the backlog goes first: the timed batches
+        // are staged for the layout it brings.
+        guard !backlog.contains(where: { $0.pointee.isSwap }) else { return }
         while let first = waiting.first, first.pointee.time - now <= Self.handOverHorizon,
               cuesInFlight < Self.cueCapacity, inFlight < inbox.capacity,
               attached.load(ordering: .sequentiallyConsistent),
@@ -265,51 +327,6 @@ public final class Mixer: @unchecked Sendable {
             inFlight += 1
             cuesInFlight += 1
         }
-    }
-
-    // MARK: In the audio thread's place (under `producer` and `consumer`, detached)
-
-    /// Does the audio thread's work while none runs: applies every batch for
-    /// now (inbox and backlog) and every timed batch whose time has come, in
-    /// the order of their times; timed batches the audio thread held go back
-    /// to `waiting` (their frames belong to a clock that may not come back).
-    private func standIn(now: Double) {
-        while let batch = outbox.pop() {
-            inFlight -= 1
-            if batch.pointee.isTimed { cuesInFlight -= 1 }
-            ChangeBatch.free(batch)
-        }
-        var ready: [ChangeBatch.Pointer] = []
-        var returned: [ChangeBatch.Pointer] = []
-        while let batch = inbox.pop() {
-            inFlight -= 1
-            if batch.pointee.isTimed {
-                cuesInFlight -= 1
-                returned.append(batch)
-            } else {
-                ready.append(batch)
-            }
-        }
-        while let batch = cues.pointee.removeFirst() {
-            inFlight -= 1
-            cuesInFlight -= 1
-            returned.append(batch)
-        }
-        ready += backlog
-        backlog.removeAll()
-        if !returned.isEmpty { waiting = (returned + waiting).sorted { $0.pointee.time < $1.pointee.time } }
-        let due = waiting.prefix { $0.pointee.time <= now }
-        waiting.removeFirst(due.count)
-        // Equal times keep the order they came in: batches for now first.
-        let ordered = (ready + due).enumerated().sorted {
-            ($0.element.pointee.time, $0.offset) < ($1.element.pointee.time, $1.offset)
-        }
-        for (_, batch) in ordered { applyAndFree(batch) }
-    }
-
-    private func applyAndFree(_ batch: ChangeBatch.Pointer) {
-        apply(batch, sampleRate: sampleRate.load(ordering: .relaxed))
-        ChangeBatch.free(batch)
     }
 
     static func unixTime() -> Double {

@@ -10,9 +10,12 @@ public struct OutputLayout: Equatable, Sendable {
     }
 
     public let sides: [Side]
+    /// The outputs marked mono (1-based), whether the rig has them now or not.
+    public let monoOutputs: Set<Int>
 
     /// `monoOutputs` are 1-based output numbers.
     public init(outputs: Int, monoOutputs: Set<Int> = []) {
+        self.monoOutputs = monoOutputs
         var sides = Array(repeating: Side.mono, count: outputs)
         var left = 1
         while left + 1 <= outputs {
@@ -24,4 +27,8 @@ public struct OutputLayout: Equatable, Sendable {
         }
         self.sides = sides
     }
+
+    /// The same marks for a rig of `outputs` outputs: a pair whose right
+    /// output goes is mono until it comes back.
+    public func resized(outputs: Int) -> OutputLayout { OutputLayout(outputs: outputs, monoOutputs: monoOutputs) }
 }

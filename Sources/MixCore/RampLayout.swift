@@ -85,3 +85,26 @@ public struct RampLayout: Equatable, Sendable {
         stride(from: 0, to: slots, by: Self.lanes).map { shape(ofSlot: $0) == .fader }
     }
 }
+
+extension RampLayout {
+    /// Where each slot of this layout is in `next`, a layout of the same
+    /// blocks for another size: −1 for a channel or crosspoint `next` does
+    /// not have, and for padding. A channel keeps its lane, a crosspoint its
+    /// row and column.
+    public func remap(to next: RampLayout) -> [Int32] {
+        precondition(blocks == next.blocks, "a layout maps only to one of the same blocks")
+        var table = [Int32](repeating: -1, count: slots)
+        let kept: [RampBlock.Strip: Int] = [.source: min(inputs, next.inputs), .output: min(outputs, next.outputs),
+                                            .master: Self.lanes]
+        for (b, block) in blocks.enumerated() {
+            for lane in 0..<(kept[block.strip] ?? 0) { table[blockBase[b] + lane] = Int32(next.blockBase[b] + lane) }
+        }
+        for output in 0..<min(outputs, next.outputs) {
+            for input in 0..<min(inputs, next.inputs) {
+                table[crosspointBase + output * inputStride + input] =
+                    Int32(next.crosspointBase + output * next.inputStride + input)
+            }
+        }
+        return table
+    }
+}

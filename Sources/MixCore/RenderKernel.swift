@@ -153,9 +153,11 @@ public struct RenderKernel: ~Copyable {
 
     /// A kernel for the ramps `ramps` lays out, starting settled at the
     /// values `initial` gives (changes by slot; their times are ignored).
-    /// `longestDelay`: the delay lines' length in seconds.
+    /// `longestDelay`: the delay lines' length in seconds; `delayLines`: how
+    /// many (the outputs when nil; none for a kernel that will take over
+    /// another's, `adopt`).
     public init(ramps rampLayout: RampLayout, initial: [Change], maxFrames: Int = 8192, panLaw: PanLaw,
-                layout: OutputLayout, longestDelay: Double = 0) {
+                layout: OutputLayout, longestDelay: Double = 0, delayLines: Int? = nil) {
         let inputs = rampLayout.inputs, outputs = rampLayout.outputs
         precondition(layout.sides.count == outputs)
         self.inputs = inputs
@@ -178,7 +180,7 @@ public struct RenderKernel: ~Copyable {
         panBase = rampLayout.bases(.source, .pan).first ?? -1
         linkBase = rampLayout.bases(.source, .link).first ?? -1
         delayBase = rampLayout.bases(.output, .delay).first ?? -1
-        delays = DelayLines(outputs: outputs, longest: longestDelay)
+        delays = DelayLines(outputs: delayLines ?? outputs, longest: delayLines == 0 ? 0 : longestDelay)
 
         let arena = KernelArena(ramps: rampLayout, maxFrames: maxFrames)
         (position, value, targetPosition, targetValue) =

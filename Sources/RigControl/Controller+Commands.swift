@@ -37,6 +37,8 @@ extension Controller {
                 return reject(message, error.reason, from: peer)
             }
             return [.message(jack.portsMessage())]
+        case .rigInputs, .rigOutputs:
+            return message.arguments.isEmpty ? nil : resize(name, targets, message, from: peer)
         case .matrixMap, .matrixClear, .status, .ping:
             return nil
         }
@@ -79,7 +81,10 @@ extension Controller {
     /// so that what changes meanwhile wins. Under the scene's lock.
     func sendFullState(to destination: OSCPeer, subscription: Int, through feedback: FeedbackHub) {
         let copy = live.state
-        let (targets, live) = (live.allParameters(inputs: copy.scene.inputCount, outputs: copy.scene.outputCount), live)
+        // The size first: a page builds its strips from it.
+        let targets = [.command(.rigInputs), .command(.rigOutputs)]
+            + live.allParameters(inputs: copy.scene.inputCount, outputs: copy.scene.outputCount)
+        let live = live
         subscriptions.fullStates.async {
             feedback.publishFullState(live.feedbackMessages(for: targets, in: copy), to: destination,
                                       subscription: subscription)

@@ -50,9 +50,12 @@ extension Controller {
     }
 
     /// A parameter's value as `target` shows it, in the rig state `state`
-    /// (a copy taken under the lock, `stateNow()`): for answering without holding it.
+    /// (a copy taken under the lock, `stateNow()`): for answering without
+    /// holding it. Nil for a channel the state does not have (a namespace
+    /// described before the rig shrank may still ask for one).
     public func value(_ target: Target, in state: RigState) -> [OSCArgument]? {
-        live.value(target, in: state)
+        guard LiveScene.fits(target, inputs: state.scene.inputCount, outputs: state.scene.outputCount) else { return nil }
+        return live.value(target, in: state)
     }
 
     /// The rig state now, to read values from without the lock.

@@ -40,7 +40,7 @@ extension Controller {
     /// What a parameter is now, as its address carries it; nil for actions.
     func currentValue(_ target: Target) -> [OSCArgument]? {
         switch target {
-        case .parameter, .command(.matrixMap), .safe:
+        case .parameter, .command(.matrixMap), .command(.rigInputs), .command(.rigOutputs), .safe:
             return live.value(target, in: live.state)
         case .current(let number, let place, let form):
             return live.movingValue(.parameter(number, place, form))

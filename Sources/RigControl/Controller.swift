@@ -46,6 +46,9 @@ public final class Controller: @unchecked Sendable {
     let logger: Logger
     /// What `/status` reports besides the controller's own figures.
     let statusReport: @Sendable () -> [(String, OSCArgument)]
+    /// Told when the rig changed size (`/rig/inputs`, `/rig/outputs`),
+    /// under the scene's lock: keep it quick (hand the work to a queue).
+    let resized: @Sendable () -> Void
     /// Bundles that arrived after their time.
     let lateBundles = Atomic<Int>(0)
     /// Held for the whole of a packet, and of a due bundle the scheduler
@@ -61,7 +64,7 @@ public final class Controller: @unchecked Sendable {
     public init(state initial: RigState, mixer: Mixer, catalogue: Catalogue = Catalogue(), store: PresetStore,
                 smoothingSeconds: Float, logger: Logger, subscriptions: Subscriptions = Subscriptions(),
                 scheduler: BundleScheduler? = nil, status: @escaping @Sendable () -> [(String, OSCArgument)] = { [] },
-                stateChanged: @escaping @Sendable () -> Void = {}) {
+                stateChanged: @escaping @Sendable () -> Void = {}, resized: @escaping @Sendable () -> Void = {}) {
         self.mixer = mixer
         self.catalogue = catalogue
         live = LiveScene(state: initial, mixer: mixer, catalogue: catalogue, smoothing: smoothingSeconds, logger: logger,
@@ -71,6 +74,7 @@ public final class Controller: @unchecked Sendable {
         presets = PresetDesk(store: store, scene: live, reply: subscriptions.reply)
         self.scheduler = scheduler
         statusReport = status
+        self.resized = resized
         self.logger = logger
     }
 

@@ -17,6 +17,8 @@ extension LiveScene {
             Self.arguments(of: catalogue.parameters[number].get(state.scene, place), in: form)
         case .command(.matrixMap):
             Self.channelMap(state.scene).map { .int32(Int32($0)) }
+        case .command(.rigInputs): [.int32(Int32(state.scene.inputCount))]
+        case .command(.rigOutputs): [.int32(Int32(state.scene.outputCount))]
         case .safe(.source(let n)): [.int32(state.safes.sources.contains(n) ? 1 : 0)]
         case .safe(.output(let m)): [.int32(state.safes.outputs.contains(m) ? 1 : 0)]
         case .safe(.master): [.int32(state.safes.master ? 1 : 0)]
@@ -42,10 +44,11 @@ extension LiveScene {
         var messages: [OSCMessage] = []
         var routing = false
         let level = crosspointLevel
+        let space = addressSpace
         for target in targets {
             if case .parameter(level, _, _) = target { routing = true }
-            for form in addressSpace.allForms(target) {
-                if let value = value(form, in: state) { messages.append(OSCMessage(addressSpace.address(form), value)) }
+            for form in space.allForms(target) {
+                if let value = value(form, in: state) { messages.append(OSCMessage(space.address(form), value)) }
             }
         }
         if routing, let map = value(.command(.matrixMap), in: state) { messages.append(OSCMessage("/matrix/map", map)) }
@@ -57,10 +60,11 @@ extension LiveScene {
     /// first full picture, and OSCQuery's nodes.
     func allParameters(inputs: Int, outputs: Int) -> [Target] {
         var targets: [Target] = []
+        let space = addressSpace
         for strip in [Parameter.Strip.source, .crosspoint, .output, .master] {
             let numbers = catalogue.numbers(of: strip)
             for place in catalogue.places(strip, inputs: inputs, outputs: outputs) {
-                for number in numbers { targets.append(.parameter(number, place, addressSpace.forms(number)[0])) }
+                for number in numbers { targets.append(.parameter(number, place, space.forms(number)[0])) }
                 switch place {
                 case .source(let n): targets.append(.safe(.source(n)))
                 case .output(let m): targets.append(contentsOf: [.safe(.output(m)), .safe(.mix(m))])

@@ -19,11 +19,15 @@ import Synchronization
 final class LiveScene: @unchecked Sendable {
     let mixer: Mixer
     let catalogue: Catalogue
-    let ramps: RampLayout
+    /// Where each ramp is in the mixer's kernel, for the scene's size
+    /// (`resize`). Under the lock.
+    var ramps: RampLayout
     /// The ramp time of a change that names no fade, in seconds.
     let smoothing: Float
-    /// The scene's addresses (they follow its size).
-    let addressSpace: AddressSpace
+    /// The scene's addresses: they follow its size (`resize`), and are read
+    /// off the lock too (a full state's messages, OSCQuery's descriptions).
+    var addressSpace: AddressSpace { space.withLock { $0 } }
+    let space: Mutex<AddressSpace>
     /// Told after every change of the rig state (scene, safes, preset), under the lock.
     let stateChanged: @Sendable () -> Void
     private let logger: Logger
@@ -56,7 +60,7 @@ final class LiveScene: @unchecked Sendable {
         self.catalogue = catalogue
         ramps = mixer.rampLayout
         self.smoothing = smoothing
-        addressSpace = AddressSpace(inputs: state.scene.inputCount, outputs: state.scene.outputCount, catalogue: catalogue)
+        space = Mutex(AddressSpace(inputs: state.scene.inputCount, outputs: state.scene.outputCount, catalogue: catalogue))
         self.logger = logger
         self.stateChanged = stateChanged
     }

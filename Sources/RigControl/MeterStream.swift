@@ -30,6 +30,8 @@ public final class MeterStream: @unchecked Sendable {
         var peak: [Float]
         var sum: [Double]
         var frames = 0
+        /// Inputs among the channels (the rest are outputs).
+        var inputs = 0
     }
 
     public init(mixer: Mixer, lease: Duration? = nil, logger: Logger, send: @escaping Sender) {
@@ -43,14 +45,15 @@ public final class MeterStream: @unchecked Sendable {
 
     /// Meters to `client` (where it sends from) at `rate` per second (1-60).
     public func subscribe(_ client: OSCPeer, rate: Double) {
-        let channels = mixer.inputs + mixer.outputs
+        let shape = mixer.rampLayout
+        let channels = shape.inputs + shape.outputs
         subscribers.withLock { subscribers in
             if subscribers[client] == nil {
                 logger.info("\(client) subscribed to meters at \(rate) Hz")
             }
             subscribers[client] = Subscriber(interval: .milliseconds(Int(1000 / rate)), lastSent: .now, lastSeen: .now,
                                              peak: Array(repeating: 0, count: channels),
-                                             sum: Array(repeating: 0, count: channels))
+                                             sum: Array(repeating: 0, count: channels), inputs: shape.inputs)
             mixer.meters.setEnabled(true)
         }
     }
@@ -85,7 +88,9 @@ public final class MeterStream: @unchecked Sendable {
         while !stopping.load(ordering: .relaxed) {
             Thread.sleep(forTimeInterval: 0.01)
             let now = ContinuousClock.now
-            let levels = mixer.meters.take()
+            // The size now: a rig that changed size meters its new channels.
+            let shape = mixer.rampLayout
+            let levels = mixer.meters.take(inputs: shape.inputs, outputs: shape.outputs)
             var due: [(OSCPeer, [OSCPacket])] = []
             subscribers.withLock { subscribers in
                 if let lease {
@@ -96,7 +101,9 @@ public final class MeterStream: @unchecked Sendable {
                 }
                 // Each subscriber changed in place (a copy would copy its levels too).
                 for client in Array(subscribers.keys) where subscribers[client] != nil {
-                    if let packets = accumulate(levels, into: &subscribers[client]!, now: now) { due.append((client, packets)) }
+                    if let packets = accumulate(levels, inputs: shape.inputs, into: &subscribers[client]!, now: now) {
+                        due.append((client, packets))
+                    }
                 }
                 // Under the lock, so that a subscription cannot slip in between.
                 mixer.meters.setEnabled(!subscribers.isEmpty)
@@ -109,8 +116,13 @@ public final class MeterStream: @unchecked Sendable {
 
     /// Folds one take of levels into a subscriber's interval; the messages
     /// when its interval is over, which starts the next.
-    private func accumulate(_ levels: (peak: [Float], sumOfSquares: [Double], frames: Int), into s: inout Subscriber,
-                            now: ContinuousClock.Instant) -> [OSCPacket]? {
+    private func accumulate(_ levels: (peak: [Float], sumOfSquares: [Double], frames: Int), inputs: Int,
+                            into s: inout Subscriber, now: ContinuousClock.Instant) -> [OSCPacket]? {
+        if s.peak.count != levels.peak.count || s.inputs != inputs {
+            // The rig changed size: the interval starts again at the new one.
+            (s.peak, s.sum, s.frames, s.inputs) = (Array(repeating: 0, count: levels.peak.count),
+                                                  Array(repeating: 0, count: levels.peak.count), 0, inputs)
+        }
         for c in s.peak.indices where c < levels.peak.count {
             s.peak[c] = max(s.peak[c], levels.peak[c])
             s.sum[c] += levels.sumOfSquares[c]
@@ -126,7 +138,7 @@ public final class MeterStream: @unchecked Sendable {
 
     /// The four meter messages, in one bundle when it fits a datagram.
     private func packets(_ s: Subscriber) -> [OSCPacket] {
-        let inputs = mixer.inputs
+        let inputs = s.inputs
         func decibels(_ linear: Float) -> OSCArgument {
             .float(linear > 0 ? max(Self.floor, 20 * log10f(linear)) : Self.floor)
         }

@@ -21,8 +21,9 @@ import SystemSupport
 /// bundles and the saved state going. `serve` builds one and runs it.
 final class Rig {
     struct Configuration {
-        var inputs: Int
-        var outputs: Int
+        /// nil: the size the saved state had (else 8).
+        var inputs: Int?
+        var outputs: Int?
         var panLaw: PanLaw
         var monoOutputs: Set<Int>
         var smoothingSeconds: Float
@@ -74,7 +75,7 @@ final class Rig {
         AtomicFile.removeLeftovers(in: keeper.url.deletingLastPathComponent())
         let initial = try Self.initialState(configuration, store: store, keeper: keeper, logger: logger)
         mixer = Mixer(scene: initial.scene, catalogue: catalogue, panLaw: configuration.panLaw,
-                      layout: OutputLayout(outputs: configuration.outputs, monoOutputs: configuration.monoOutputs))
+                      layout: OutputLayout(outputs: initial.scene.outputCount, monoOutputs: configuration.monoOutputs))
         host = JackHost(mixer: mixer, options: configuration.host, logger: logger)
         server = try OSCServer(options: configuration.osc, logger: logger)
         let server = server
@@ -128,7 +129,9 @@ final class Rig {
                  ("meter_subscribers", .int32(Int32(meters.count))),
                  ("denied", .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }())))]
             },
-            stateChanged: { keeper.changed() })
+            stateChanged: { keeper.changed() },
+            // A rig that changed size: its ports follow at once (the supervisor).
+            resized: { [host] in host.nudge() })
         let controller = controller
         sessions.withLock { $0 = controller }
         discovery = configuration.httpPort.map { port in
@@ -147,7 +150,7 @@ final class Rig {
         webSockets.withLock { $0 = discovery }
         if let discovery { discoveryDenied.withLock { $0 = { discovery.deniedCount } } }
         if let path = configuration.access {
-            let rules = try AccessRules.load(path: path, outputs: configuration.outputs)
+            let rules = try AccessRules.load(path: path, outputs: Mixer.channelLimit)
             useAccess(rules)
             logger.notice("access: \(Self.summary(rules)) from \(path)")
         }
@@ -233,7 +236,7 @@ final class Rig {
     private func reloadAccess() {
         guard let path = configuration.access else { return }
         do {
-            let rules = try AccessRules.load(path: path, outputs: configuration.outputs)
+            let rules = try AccessRules.load(path: path, outputs: Mixer.channelLimit)
             useAccess(rules)
             logger.notice("access: reloaded \(Self.summary(rules)) from \(path)")
         } catch {
@@ -302,11 +305,13 @@ final class Rig {
     /// scene; fitted to the rig's size.
     private static func initialState(_ c: Configuration, store: PresetStore, keeper: StateKeeper,
                                      logger: Logger) throws -> RigState {
-        var state = RigState(scene: Scene(inputs: c.inputs, outputs: c.outputs))
+        var state = RigState(scene: Scene(inputs: c.inputs ?? 8, outputs: c.outputs ?? 8))
         if let saved = keeper.load() {
             state = saved
             logger.notice("restored the rig state from \(keeper.url.path)")
         }
+        // The size given, else the size the rig had when it stopped.
+        let (inputs, outputs) = (c.inputs ?? state.scene.inputCount, c.outputs ?? state.scene.outputCount)
         if let scene = c.scene {
             let preset = try store.load(scene)
             state.scene = preset.scene
@@ -314,7 +319,7 @@ final class Rig {
             state.modified = false
             logger.notice("starting with preset '\(scene)'")
         }
-        let (fitted, skipped) = state.fitted(inputs: c.inputs, outputs: c.outputs)
+        let (fitted, skipped) = state.fitted(inputs: inputs, outputs: outputs)
         if !skipped.isEmpty { logger.warning("the saved scene is larger than the rig; skipped \(skipped.joined(separator: "; "))") }
         return fitted
     }

@@ -15,11 +15,11 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the mixer: a JACK client with N inputs and M outputs, controlled over OSC (UDP).")
 
-    @Option(help: "Number of input ports (in_1 …), 1-512.")
-    var inputs = 8
+    @Option(help: "Number of input ports (in_1 …), 1-512 (default: the size the saved state had, else 8; /rig/inputs changes it while the rig plays).")
+    var inputs: Int?
 
-    @Option(help: "Number of output ports (out_1 …), 1-512.")
-    var outputs = 8
+    @Option(help: "Number of output ports (out_1 …), 1-512 (default: the size the saved state had, else 8; /rig/outputs changes it while the rig plays).")
+    var outputs: Int?
 
     @Option(help: "UDP port to receive OSC on.")
     var oscPort = 9000
@@ -112,8 +112,8 @@ struct Serve: ParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
-        guard (1...512).contains(inputs), (1...512).contains(outputs) else {
-            throw ValidationError("--inputs and --outputs must be 1-512")
+        guard (1...Mixer.channelLimit).contains(inputs ?? 1), (1...Mixer.channelLimit).contains(outputs ?? 1) else {
+            throw ValidationError("--inputs and --outputs must be 1-\(Mixer.channelLimit)")
         }
         guard (0...1000).contains(smoothingMs) else { throw ValidationError("--smoothing-ms must be 0-1000") }
         guard (0...10_000).contains(maxDelayMs) else { throw ValidationError("--max-delay-ms must be 0-10000") }
@@ -136,7 +136,7 @@ struct Serve: ParsableCommand {
                 throw ValidationError("--access conflicts with --allow and --read-only: the access file says who may do what")
             }
             do {
-                _ = try AccessRules.load(path: access, outputs: outputs)
+                _ = try AccessRules.load(path: access, outputs: Mixer.channelLimit)
             } catch {
                 throw ValidationError("--access: \(error)")
             }
@@ -165,8 +165,8 @@ struct Serve: ParsableCommand {
         guard let monoOutputs, !monoOutputs.isEmpty else { return [] }
         var set: Set<Int> = []
         for part in monoOutputs.split(separator: ",") {
-            guard let m = Int(part.trimmingWhitespace()), (1...outputs).contains(m) else {
-                throw ValidationError("--mono-outputs: '\(part)' is not an output number 1-\(outputs)")
+            guard let m = Int(part.trimmingWhitespace()), (1...Mixer.channelLimit).contains(m) else {
+                throw ValidationError("--mono-outputs: '\(part)' is not an output number 1-\(Mixer.channelLimit)")
             }
             set.insert(m)
         }

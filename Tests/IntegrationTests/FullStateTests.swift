@@ -131,8 +131,10 @@ extension Integration {
             #expect(values["/safe/source/\(k)"] != nil && values["/safe/output/\(k)"] != nil && values["/safe/mix/\(k)"] != nil,
                     "safes of \(k)")
         }
-        // Per channel: a source safe, an output safe and a mix safe.
-        let expectedCount = 3 * n * n + n * (sourceLeaves.count + outputLeaves.count + 3) + masterLeaves.count + 1 + 1
+        // Per channel: a source safe, an output safe and a mix safe; then the
+        // master's safe, the channel map, and the size (/rig/inputs, /rig/outputs).
+        let expectedCount = 3 * n * n + n * (sourceLeaves.count + outputLeaves.count + 3) + masterLeaves.count + 1 + 1 + 2
+        #expect(values["/rig/inputs"] == [.int32(Int32(n))] && values["/rig/outputs"] == [.int32(Int32(n))], "the size")
         #expect(values.count == expectedCount, "\(values.count) addresses of \(expectedCount)")
         #expect(values["/safe/master"] != nil)
         #expect(values["/matrix/map"]?.count == n, "the channel map, one entry per output")

@@ -6,7 +6,7 @@ import Testing
 /// every malloc, calloc, realloc, aligned allocation and free made while the
 /// JACK process callback runs. OSC traffic, fades, bundles (timed ones too,
 /// applied inside periods), wildcards and preset recalls with crossfades go
-/// on meanwhile, with meters and feedback
+/// on meanwhile, and the rig changes size, with meters and feedback
 /// subscribed; the count must be zero.
 ///
 /// The same library first watches a client that does allocate in its
@@ -118,6 +118,8 @@ extension Integration {
             if round % 10 == 0 { try osc.send("/matrix/map", .int32(Int32(n)), .int32(0), .int32(3)) }
             if round % 25 == 0 { try osc.send("/preset/recall", .string(round % 50 == 0 ? "perf-a" : "perf-b"), .float(0.3)) }
             if round % 40 == 0 { try osc.send("/status") }
+            // The rig changes size: the audio thread takes a new kernel.
+            if round % 15 == 0 { try osc.send(round % 30 == 0 ? "/rig/inputs" : "/rig/outputs", .int32(round % 45 == 0 ? 12 : 20)) }
             try await Task.sleep(for: .milliseconds(5))
         }
         try osc.send("/ping")

@@ -58,7 +58,7 @@ import Testing
     /// exchange this replaced lost such peaks.)
     /// The meters thread's side and the audio thread's, shared.
     final class Race: @unchecked Sendable {
-        let bank = MeterBank(inputs: 1, outputs: 0)
+        let bank = MeterBank(capacity: 1)
         let takesBegun = Atomic<Int>(0)
         let stop = Atomic<Bool>(false)
     }

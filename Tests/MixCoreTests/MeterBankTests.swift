@@ -10,7 +10,7 @@ import Testing
     @Test(arguments: [64, 16, 100, 7, 256])
     func peaksAndSumsMatchAPlainLoop(frames: Int) {
         var random = SplitMix(seed: UInt64(frames))
-        let bank = MeterBank(inputs: 2, outputs: 1)
+        let bank = MeterBank(capacity: 2)
         bank.setEnabled(true)
         let buffers = (0..<3).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: frames) }
         defer { buffers.forEach { $0.deallocate() } }
@@ -29,10 +29,10 @@ import Testing
             let inputs = [UnsafePointer(buffers[0]), UnsafePointer(buffers[1])]
             let outputs = [buffers[2]]
             inputs.withUnsafeBufferPointer { ins in
-                outputs.withUnsafeBufferPointer { outs in bank.measure(ins.baseAddress!, outs.baseAddress!, frames: frames) }
+                outputs.withUnsafeBufferPointer { outs in bank.measure(ins.baseAddress!, inputs: 2, outs.baseAddress!, outputs: 1, frames: frames) }
             }
         }
-        let taken = bank.take()
+        let taken = bank.take(inputs: 2, outputs: 1)
         #expect(taken.frames == 20 * frames)
         for c in 0..<3 {
             #expect(taken.peak[c] == peaks[c], "channel \(c)")

@@ -1,0 +1,79 @@
+import Catalogue
+import MixCore
+import Presets
+import SceneModel
+
+/// A rig that changes size while it plays (`/rig/inputs`, `/rig/outputs`;
+/// docs/architecture.md, "A change of size").
+extension LiveScene {
+    /// The scene to `inputs` sources and `outputs` outputs. Channels are
+    /// added at the end with their defaults and no crosspoint into or out of
+    /// them, and removed from the end with everything of theirs
+    /// (crosspoints, names, safes, links, patches, fades); nothing else
+    /// changes. The mixer is handed a kernel of the new size, which takes
+    /// over at a period boundary, every channel that stays playing on
+    /// (`Mixer.reshape`). What a removal changes for the channels that stay
+    /// (a solo gone opens the others' gates, a pair whose right member went
+    /// is unlinked) moves over the smoothing time. Under the lock; the
+    /// packet's changes so far are handed over first, staged as they were.
+    func resize(inputs: Int, outputs: Int) {
+        let before = (inputs: state.scene.inputCount, outputs: state.scene.outputCount)
+        guard before != (inputs, outputs) else { return }
+        flush()
+        let gates = soloGates()
+        let (scene, _) = Preset(name: "", scene: state.scene).fitted(inputs: inputs, outputs: outputs)
+        state.scene = scene
+        let link = catalogue.number(.source, "link")
+        // A linked source whose partner is gone is heard alone again: its
+        // link ramp, kept by the new kernel, is moved back below.
+        var unlinked: [Int] = []
+        if inputs % 2 == 1 && inputs < before.inputs && state.scene.sources[inputs - 1].link {
+            state.scene.sources[inputs - 1].link = false
+            unlinked.append(inputs)
+        }
+        (state.safes.sources, state.safes.outputs, state.safes.mixes) =
+            (state.safes.sources.filter { $0 <= inputs }, state.safes.outputs.filter { $0 <= outputs },
+             state.safes.mixes.filter { $0 <= outputs })
+        for key in fades.fades.keys where !Self.fits(key, inputs: inputs, outputs: outputs) { fades.end(key) }
+        touched.removeAll { !Self.fits($0, inputs: inputs, outputs: outputs) }
+        ramps = catalogue.rampLayout(inputs: inputs, outputs: outputs)
+        space.withLock { $0 = AddressSpace(inputs: inputs, outputs: outputs, catalogue: catalogue) }
+        mixer.reshape(to: ramps, initial: catalogue.changes(toReach: state.scene, in: ramps, seconds: 0),
+                      layout: mixer.layout.resized(outputs: outputs))
+        var changes: [Change] = []
+        updateSoloGates(from: Array(gates.prefix(inputs)), seconds: smoothing, into: &changes)
+        for n in unlinked {
+            if let link, let change = catalogue.change(link, at: .source(n), to: .toggle(false), in: ramps,
+                                                       seconds: smoothing) {
+                changes.append(change)
+                touched.append(.parameter(link, .source(n), .plain))
+            }
+        }
+        submit(changes)
+        // The new channels' every parameter and safe, for feedback.
+        touched += allParameters(inputs: inputs, outputs: outputs).filter {
+            !Self.fits($0, inputs: before.inputs, outputs: before.outputs)
+        }
+        touched.append(.command(inputs != before.inputs ? .rigInputs : .rigOutputs))
+        changed = true
+    }
+
+    /// Whether a target names only channels a rig of this size has.
+    static func fits(_ target: Target, inputs: Int, outputs: Int) -> Bool {
+        func fits(_ place: Parameter.Place) -> Bool {
+            switch place {
+            case .source(let n): n <= inputs
+            case .output(let m): m <= outputs
+            case .master: true
+            case .crosspoint(let n, let m): n <= inputs && m <= outputs
+            }
+        }
+        switch target {
+        case .parameter(_, let place, _), .delta(_, let place, _), .touch(_, let place, _), .current(_, let place, _):
+            return fits(place)
+        case .safe(.source(let n)): return n <= inputs
+        case .safe(.output(let m)), .safe(.mix(let m)): return m <= outputs
+        case .safe(.master), .command, .recallPreset: return true
+        }
+    }
+}

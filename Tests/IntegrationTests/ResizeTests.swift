@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+/// A rig that changes size while it plays (issue 24): the real binary in a
+/// real JACK server, its outputs recorded from real ports beside the tones
+/// that feed it, while real OSC clients change its size.
+extension Integration {
+@Suite struct ResizeTests {
+    typealias A = SignalAnalysis
+
+    /// Records the two tones the source plays (rec_1, rec_2) and the rig's
+    /// out_1 and out_2 (rec_3, rec_4) in the same cycles.
+    static func tap(_ rig: CrosspointRig) throws -> JackProbe {
+        let tap = try JackProbe(server: rig.jack, clientName: "xp-tap", playPorts: 0, recordPorts: 4)
+        try tap.connect(from: rig.source.playPort(1), to: tap.recordPort(1))
+        try tap.connect(from: rig.source.playPort(2), to: tap.recordPort(2))
+        try tap.connect(from: "crosspoint:out_1", to: tap.recordPort(3))
+        try tap.connect(from: "crosspoint:out_2", to: tap.recordPort(4))
+        return tap
+    }
+
+    /// The largest difference between an output and its tone at `gain`,
+    /// the tone taken `lag` samples earlier (the best lag of 0…2 periods).
+    static func worstError(output: [Float], tone: [Float], gain: Float, period: Int) -> (error: Float, lag: Int) {
+        (0...(2 * period)).map { lag in
+            var worst: Float = 0
+            for k in (lag + period)..<output.count { worst = max(worst, abs(output[k] - gain * tone[k - lag])) }
+            return (worst, lag)
+        }.min { $0.0 < $1.0 } ?? (.infinity, 0)
+    }
+
+    /// Tones through in_1 → out_1 (gain 1) and in_2 → out_2 (gain 0.5) on
+    /// `jackd -R` where the machine allows it, while two clients at once
+    /// take /rig/inputs and /rig/outputs 8 → 16 → 4 → 12 → 8, twenty times:
+    /// both outputs equal their tones at their gains, sample for sample,
+    /// without a gap, and with no more xruns than the same time without resizes.
+    @Test func tonesPlayOnSampleForSampleWhileTheRigResizes() async throws {
+        try await withRig(inputs: 8, outputs: 8, arguments: ["--mono-outputs", "1,2"]) { rig in
+            rig.playSine(input: 1, frequency: 997, amplitude: 0.5)
+            rig.playSine(input: 2, frequency: 1499, amplitude: 0.8)
+            try await rig.sendAndSettle("/matrix/2/2", .float(0.5), .float(0))
+            try await Task.sleep(for: .milliseconds(100))
+            let tap = try Self.tap(rig)
+            defer { tap.close() }
+            let seconds = 2.5, frames = Int(2.5 * Double(rig.sampleRate))
+
+            // The same time without resizes: the machine's own xruns.
+            try await tap.startRecording()
+            let quietStart = tap.xrunCount
+            try await tap.waitForRecordedFrames(frames)
+            _ = try await tap.stopRecording()
+            let quietXruns = tap.xrunCount - quietStart
+
+            let clients = try (0..<2).map { _ in try OSCTestClient(target: .init(host: "127.0.0.1", port: rig.oscPort)) }
+            defer { clients.forEach { $0.close() } }
+            try await tap.startRecording()
+            let busyStart = tap.xrunCount
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (client, address) in zip(clients, ["/rig/inputs", "/rig/outputs"]) {
+                    group.addTask {
+                        for _ in 0..<20 {
+                            for size in [16, 4, 12, 8] {
+                                try client.send(address, .int32(Int32(size)))
+                                try await Task.sleep(for: .milliseconds(20))
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await rig.ping()
+            try await tap.waitForRecordedFrames(frames)
+            let recording = try await tap.stopRecording()
+            let busyXruns = tap.xrunCount - busyStart
+
+            let (size, _) = try await rig.send(["/rig/inputs"])
+            #expect(size.contains("/rig/inputs ,i 8"), "back at 8 inputs: \(size)")
+            let gaps = recording.gaps
+            #expect(gaps.isEmpty, "the recording has gaps: \(gaps)")
+            for (output, tone, gain) in [(2, 0, Float(1)), (3, 1, Float(0.5))] {
+                let (error, lag) = Self.worstError(output: recording.channels[output], tone: recording.channels[tone],
+                                                   gain: gain, period: rig.jack.periodSize)
+                #expect(error <= 1e-6, "out_\(output - 1) strays from its tone by \(error) (lag \(lag))")
+            }
+            if rig.jack.xrunChecksApply(to: "no more xruns while resizing") {
+                #expect(busyXruns <= quietXruns, "\(busyXruns) xruns while resizing, \(quietXruns) without")
+            }
+        }
+    }
+
+    /// A 2 s fade on source 1 while the rig grows and shrinks under it: it
+    /// follows the fader law and ends on time, on target.
+    @Test func aFadeAcrossResizesEndsOnTimeAndOnTarget() async throws {
+        try await withRig(inputs: 4, outputs: 4) { rig in
+            rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
+            var sentAt = 0
+            let recording = try await rig.record(seconds: 2.6) { mark in
+                sentAt = rig.recorder.currentRecordingPosition() ?? mark
+                try rig.osc.send("/source/1/volume", .float(0), .float(2))
+                for size in [12, 2, 9, 4, 16, 4] {
+                    try await Task.sleep(for: .milliseconds(250))
+                    try rig.osc.send(size % 2 == 0 ? "/rig/inputs" : "/rig/outputs", .int32(Int32(size)))
+                    try rig.osc.send("/rig/outputs", .int32(Int32(max(2, size / 2))))
+                }
+                try rig.osc.send("/rig/outputs", .int32(4))
+            }
+            let out = recording.channels[0]
+            let fade = try #require(FadeMeasurement.twoSecondFade(out, frequency: 1000, amplitude: 0.5))
+            #expect(abs(fade.levelAtHalfTime - -20) < 0.5, "level at half time: \(fade.levelAtHalfTime) dB")
+            #expect(abs(fade.start - sentAt) < 12_000, "began when sent (\(fade.start) vs \(sentAt))")
+            #expect(A.peak(out, in: (fade.start + 96_500)..<out.count) == 0, "silent after the fade's 2 s")
+            let limit = A.maximumSineStep(frequency: 1000, amplitude: 0.5, sampleRate: 48_000) + 1e-3
+            #expect(A.maxAbsoluteStep(out) <= limit, "no click")
+        }
+    }
+
+    /// A source added is silent until routed, then heard; channels removed
+    /// lose their ports and addresses; a restart comes back at the last size.
+    @Test func newChannelsAreSilentUntilRoutedAndRemovedOnesAreGone() async throws {
+        try await withRig(inputs: 2, outputs: 2) { rig in
+            rig.source.setSignal(.silence, playPort: 2)
+            rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
+            let (grown, _) = try await rig.send(["/rig/inputs", "3"])
+            #expect(grown.contains("/rig/inputs ,i 3"))
+            _ = try await rig.source.waitForPorts(matching: "crosspoint:in_3", count: 1, timeout: .seconds(5))
+            try rig.source.connect(from: rig.source.playPort(1), to: "crosspoint:in_3")
+            try await Task.sleep(for: .milliseconds(100))
+            let before = try await rig.record(seconds: 0.2)
+            #expect(A.peak(before.channels[1]) == 0, "in_3 is silent on out_2 until routed")
+            try await rig.sendAndSettle("/matrix/3/2", .float(0.5), .float(0))
+            try await Task.sleep(for: .milliseconds(50))
+            let after = try await rig.record(seconds: 0.2)
+            let heard = A.fitSine(after.channels[1], frequency: 1000, sampleRate: 48_000, in: 2400..<9600)
+            #expect(abs(heard.amplitude - 0.25) < 1e-4, "in_3 heard on out_2 at 0.5: \(heard.amplitude)")
+
+            _ = try await rig.send(["/rig/inputs", "1"])
+            _ = try await rig.send(["/rig/outputs", "1"])
+            try await Self.waitUntil("in_2, in_3 and out_2 leave JACK") {
+                try rig.source.ports(matching: "crosspoint:").sorted() == ["crosspoint:in_1", "crosspoint:out_1"]
+            }
+            let (gone, _) = try await rig.send(["/source/3/volume"])
+            #expect(gone.contains("/error"), "a removed source's address answers /error: \(gone)")
+            let (stateNow, _) = try await rig.send(["/status"])
+            #expect(stateNow.contains("/status/inputs ,i 1") && stateNow.contains("/status/outputs ,i 1"), "\(stateNow)")
+
+            // The full state a subscriber gets: the size, and nothing of what is gone.
+            let client = try OSCTestClient(target: .init(host: "127.0.0.1", port: rig.oscPort))
+            defer { client.close() }
+            try client.send("/subscribe")
+            let state = try await client.collect(for: .milliseconds(500)).map(\.address)
+            #expect(state.contains("/rig/inputs") && state.contains("/source/1/volume"), "\(state.prefix(20))")
+            #expect(!state.contains { $0.hasPrefix("/source/2/") || $0.hasPrefix("/output/2/") }, "removed channels' state")
+
+            // The state file keeps the size: a restart without --inputs comes back at it.
+            try await Task.sleep(for: .milliseconds(1500)) // the state keeper writes 1 s after the last change
+            rig.crosspoint.terminate()
+            let again = try ChildProcess(
+                executable: CrosspointRig.binary,
+                arguments: ["serve", "--jack-server", rig.jack.name, "--no-autostart", "--osc-port", "0", "--http-port", "0",
+                            "--jack-name", "crosspoint-again"] + CrosspointRig.fileArguments(rig.directory),
+                label: "crosspoint serve (restarted)")
+            defer { again.terminate() }
+            let port = try await CrosspointRig.oscPort(of: again)
+            let restarted = try OSCTestClient(target: .init(host: "127.0.0.1", port: port))
+            defer { restarted.close() }
+            try restarted.send("/rig/inputs")
+            let inputs = try await restarted.waitFor(address: "/rig/inputs", timeout: .seconds(5))
+            try restarted.send("/rig/outputs")
+            let outputs = try await restarted.waitFor(address: "/rig/outputs", timeout: .seconds(5))
+            #expect(inputs.arguments == [.int32(1)] && outputs.arguments == [.int32(1)], "restarted at \(inputs), \(outputs)")
+        }
+    }
+
+    static func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ condition: () throws -> Bool) async throws {
+        let clock = ContinuousClock(), end = clock.now + timeout
+        while clock.now < end {
+            if try condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("timed out waiting until \(what)")
+    }
+}
+}
