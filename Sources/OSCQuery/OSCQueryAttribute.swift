@@ -29,7 +29,8 @@ enum OSCQueryAttribute: String, CaseIterable, Sendable {
     }
 
     /// The `EXTENSIONS` object of `HOST_INFO`: every optional attribute and
-    /// bi-directional feature of the proposal, and whether this server has it.
+    /// bi-directional feature of the proposal, and whether this server has it
+    /// (`PATH_ADDED` and `PATH_REMOVED`: `OSCQueryServer.replaceModel(with:)`).
     static let extensions: [(String, Bool)] = [
         ("ACCESS", true),
         ("VALUE", true),
@@ -46,7 +47,7 @@ enum OSCQueryAttribute: String, CaseIterable, Sendable {
         ("LISTEN", true),
         ("PATH_CHANGED", false),
         ("PATH_RENAMED", false),
-        ("PATH_ADDED", false),
-        ("PATH_REMOVED", false),
+        ("PATH_ADDED", true),
+        ("PATH_REMOVED", true),
     ]
 }

@@ -1,15 +1,32 @@
 import JSON
 
-/// A command a client sends over the WebSocket as a text frame:
-/// `{"COMMAND": "LISTEN", "DATA": "/source/1/volume"}`.
+/// A command sent over the WebSocket as a text frame:
+/// `{"COMMAND":"LISTEN","DATA":"/source/1/volume"}`. Clients send LISTEN
+/// and IGNORE; the server sends PATH_ADDED and PATH_REMOVED when its
+/// namespace changes.
 struct OSCQueryCommand: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
         /// Stream the values of exactly this address to the client.
         case listen
         /// Stop streaming this address.
         case ignore
+        /// From the server: a node (and everything below it) was added.
+        case pathAdded
+        /// From the server: a node (and everything below it) was removed.
+        case pathRemoved
         /// A command this server does not know (kept for the log).
         case other(String)
+
+        /// `COMMAND`'s text.
+        var name: String {
+            switch self {
+            case .listen: "LISTEN"
+            case .ignore: "IGNORE"
+            case .pathAdded: "PATH_ADDED"
+            case .pathRemoved: "PATH_REMOVED"
+            case .other(let name): name
+            }
+        }
     }
 
     var kind: Kind
@@ -34,8 +51,21 @@ struct OSCQueryCommand: Equatable, Sendable {
         switch command {
         case "LISTEN": kind = .listen
         case "IGNORE": kind = .ignore
+        case "PATH_ADDED": kind = .pathAdded
+        case "PATH_REMOVED": kind = .pathRemoved
         default: kind = .other(command)
         }
         self.data = data
+    }
+
+    /// The text frame: `{"COMMAND":"PATH_ADDED","DATA":"/source/9"}`, keys
+    /// in that order, no spaces; `DATA` left out when nil.
+    var json: String {
+        var out = JSONBytes()
+        out.beginObject()
+        out.key("COMMAND"); out.string(kind.name)
+        if let data { out.key("DATA"); out.string(data) }
+        out.endObject()
+        return out.text
     }
 }

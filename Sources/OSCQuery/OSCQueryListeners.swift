@@ -12,7 +12,14 @@ public final class OSCQueryListeners: Sendable {
     /// dropped, so a stalled client cannot hold memory without limit.
     static let queueLimit = 4096
 
-    typealias Queue = AsyncStream<ByteBuffer>
+    /// What waits in a client's queue: a binary OSC frame (a value, a
+    /// reply) or a text frame (a command: PATH_ADDED, PATH_REMOVED).
+    enum Frame: Sendable {
+        case binary(ByteBuffer)
+        case text(String)
+    }
+
+    typealias Queue = AsyncStream<Frame>
 
     struct Client {
         let host: String
@@ -59,12 +66,50 @@ public final class OSCQueryListeners: Sendable {
         state.withLock { $0.clients.removeValue(forKey: id) }?.queue.finish()
     }
 
-    func listen(_ id: Int, to path: String) {
-        state.withLock { _ = $0.clients[id]?.paths.insert(path) }
+    /// Adds `path` to a client's LISTENs if `exists(path)`, asked under
+    /// the lock: a namespace change (`endListens(where:)`) then cannot
+    /// miss a LISTEN checked against the namespace it replaced. False when
+    /// it does not exist.
+    func listen(_ id: Int, to path: String, if exists: (String) -> Bool) -> Bool {
+        state.withLock { state in
+            guard exists(path) else { return false }
+            _ = state.clients[id]?.paths.insert(path)
+            return true
+        }
     }
 
     func ignore(_ id: Int, _ path: String) {
         state.withLock { _ = $0.clients[id]?.paths.remove(path) }
+    }
+
+    /// Ends every LISTEN on a path `isGone` says is no longer served. Call
+    /// it after the namespace in force was replaced: a LISTEN checked after
+    /// that is checked against the new one. `isGone` is asked without the
+    /// lock, so that publishing is not held up by a client listening to
+    /// thousands of paths.
+    func endListens(where isGone: (String) -> Bool) {
+        let listening = state.withLock { $0.clients.mapValues(\.paths) }
+        var ended: [Int: Set<String>] = [:]
+        for (id, paths) in listening {
+            let gone = paths.filter(isGone)
+            if !gone.isEmpty { ended[id] = gone }
+        }
+        guard !ended.isEmpty else { return }
+        // A path gone from the namespace in force cannot have been listened
+        // to again since: only paths of the namespace in force are.
+        state.withLock { state in
+            for (id, gone) in ended { state.clients[id]?.paths.subtract(gone) }
+        }
+    }
+
+    /// Queues each text in `texts` as one text frame for every client, in
+    /// order.
+    func sendToEveryone(_ texts: [String]) {
+        guard !texts.isEmpty else { return }
+        let clients = state.withLock { Array($0.clients.values) }
+        for client in clients {
+            for text in texts { yield(.text(text), to: client) }
+        }
     }
 
     /// Queues `message` as one binary OSC frame for every client listening
@@ -75,18 +120,18 @@ public final class OSCQueryListeners: Sendable {
             state.clients.values.filter { $0.paths.contains(message.address) }
         }
         guard !clients.isEmpty, let bytes = OSCCodec.encode(.message(message)) else { return }
-        let frame = ByteBuffer(bytes: bytes)
+        let frame = Frame.binary(ByteBuffer(bytes: bytes))
         for client in clients { yield(frame, to: client) }
     }
 
     /// Queues one frame for one client; false when it is gone.
     func send(_ frame: ByteBuffer, to id: Int) -> Bool {
         guard let client = state.withLock({ $0.clients[id] }) else { return false }
-        yield(frame, to: client)
+        yield(.binary(frame), to: client)
         return true
     }
 
-    private func yield(_ frame: ByteBuffer, to client: Client) {
+    private func yield(_ frame: Frame, to client: Client) {
         switch client.queue.yield(frame) {
         case .enqueued: client.backlog.queued()
         case .dropped: dropped.add(1, ordering: .relaxed) // one in, the oldest out

@@ -86,7 +86,7 @@ public final class OSCQueryNamespace: Sendable {
         while !range.isEmpty {
             let middle = range.lowerBound + range.count / 2
             let candidate = OrderKey(entries[middle].name)
-            if candidate == key { return entries[middle].name == name ? middle : nil }
+            if candidate == key { return middle }
             if candidate < key { range = middle + 1 ..< range.upperBound } else { range = range.lowerBound ..< middle }
         }
         return nil
@@ -133,7 +133,10 @@ public final class OSCQueryNamespace: Sendable {
     }
 
     /// The order of names in an address: numbers by value (`2` before
-    /// `10`), then everything else alphabetically.
+    /// `10`), then everything else alphabetically. A total order: names of
+    /// one value (`1`, `01`) are ordered by their text, so two namespaces
+    /// list the same names in the same order (`OSCQueryNamespaceChange`
+    /// walks them side by side) and a binary search finds either name.
     struct OrderKey: Comparable {
         let number: Int?
         let name: Substring
@@ -145,19 +148,13 @@ public final class OSCQueryNamespace: Sendable {
 
         static func < (a: OrderKey, b: OrderKey) -> Bool {
             switch (a.number, b.number) {
-            case let (x?, y?): x < y
+            case let (x?, y?): x == y ? a.name < b.name : x < y
             case (.some, nil): true
             case (nil, .some): false
             case (nil, nil): a.name < b.name
             }
         }
 
-        static func == (a: OrderKey, b: OrderKey) -> Bool {
-            switch (a.number, b.number) {
-            case let (x?, y?): x == y
-            case (nil, nil): a.name == b.name
-            default: false
-            }
-        }
+        static func == (a: OrderKey, b: OrderKey) -> Bool { a.name == b.name }
     }
 }

@@ -20,7 +20,9 @@ import Synchronization
 ///   the `EXTENSIONS` this server has.
 /// - WebSocket: text frames `{"COMMAND":"LISTEN","DATA":"/path"}` and
 ///   `IGNORE`; changes given to `publish` are pushed to the clients
-///   listening to their address as binary OSC frames. Each WebSocket is a
+///   listening to their address as binary OSC frames. When the namespace
+///   changes (`replaceModel(with:)`) every client is sent `PATH_REMOVED`
+///   and `PATH_ADDED` text frames. Each WebSocket is a
 ///   client session: the binary OSC frames it sends go to `onPacket` with
 ///   the session as their peer (`OSCPeer.Transport.webSocket`), the replies
 ///   come back on it as binary frames, and `send` reaches it later
@@ -56,6 +58,9 @@ public final class OSCQueryServer: Sendable {
     private let onPacket: PacketHandler?
     private let onClose: CloseHandler
     private let phase = Mutex(Phase.idle)
+    /// Held for the whole of a model's replacement, so that clients are
+    /// told of two replacements in the order they were made.
+    private let replacing = Mutex(())
 
     private enum Phase {
         case idle
@@ -75,7 +80,8 @@ public final class OSCQueryServer: Sendable {
     ///   - oscIP: the OSC server's address when it differs from this
     ///     server's (`OSC_IP`); nil leaves it out, meaning the same address.
     ///   - name: the host's name (`NAME`).
-    ///   - model: the namespace and the access rules.
+    ///   - model: the namespace and its values (replaced later with
+    ///     `replaceModel(with:)`).
     ///   - logger: where the server logs; requests are logged at debug level.
     ///   - onPacket: what to do with the OSC packets WebSocket clients send;
     ///     nil accepts none.
@@ -148,6 +154,43 @@ public final class OSCQueryServer: Sendable {
     public func room(for client: OSCPeer) -> Int {
         guard case .webSocket(let id) = client.transport else { return 0 }
         return listeners.room(for: id)
+    }
+
+    /// Serves `model` from now on, in place of the model in force, and
+    /// tells every WebSocket client what changed. Call it after the
+    /// controller's size changed, with the model built from it (for the
+    /// rig, a fresh `RigNamespace(controller:)`).
+    ///
+    /// - Every HTTP answer begun after this returns, and every LISTEN, uses
+    ///   `model`; an answer already begun finishes with the model it began
+    ///   with.
+    /// - LISTENs on paths `model`'s namespace does not have (a removed node
+    ///   and everything below it) end: no more values are sent for them.
+    /// - Every WebSocket client connected now is then sent one text frame
+    ///   per path, `{"COMMAND":"PATH_REMOVED","DATA":"/source/9"}` for each
+    ///   removed node, then `{"COMMAND":"PATH_ADDED","DATA":"/source/9"}` for
+    ///   each added one: only the top-most node of a subtree that went or
+    ///   came (`OSCQueryNamespaceChange`), in namespace order, queued after
+    ///   the frames already waiting for it.
+    ///
+    /// Callable from any thread, while running or not; replacements are
+    /// made one at a time. It compares the two namespaces (about
+    /// 200,000 nodes each at 256x256) on the calling thread: not for a
+    /// real-time or per-message path.
+    /// - Returns: the paths announced as removed and added.
+    @discardableResult
+    public func replaceModel(with model: any OSCQueryModel) -> OSCQueryNamespaceChange {
+        replacing.withLock { _ in
+            let namespace = model.namespace
+            let old = gate.replaceModel(with: model)
+            let change = OSCQueryNamespaceChange(from: old.namespace, to: namespace)
+            guard !change.isEmpty else { return change }
+            listeners.endListens { namespace.node(at: $0) == nil }
+            listeners.sendToEveryone(change.commands.map(\.json))
+            logger.debug("OSCQuery: namespace replaced",
+                         metadata: ["removed": "\(change.removed.count)", "added": "\(change.added.count)"])
+            return change
+        }
     }
 
     // MARK: Starting and stopping

@@ -40,7 +40,12 @@ struct OSCQueryWebSocketSession: Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await frame in frames {
-                    do { try await outbound.write(.binary(frame)) } catch { return }
+                    do {
+                        switch frame {
+                        case .binary(let bytes): try await outbound.write(.binary(bytes))
+                        case .text(let text): try await outbound.write(.text(text))
+                        }
+                    } catch { return }
                     backlog.written()
                 }
             }
@@ -71,18 +76,19 @@ struct OSCQueryWebSocketSession: Sendable {
         }
         switch command.kind {
         case .listen:
-            guard let path = command.data, gate.model.namespace.node(at: path) != nil else {
+            guard listening < Self.maximumListens else { return }
+            // Checked against the namespace in force as the LISTEN is added.
+            guard let path = command.data,
+                  listeners.listen(id, to: path, if: { gate.model.namespace.node(at: $0) != nil }) else {
                 logger.debug("OSCQuery: LISTEN to no node", metadata: ["path": "\(command.data ?? "")"])
                 return
             }
-            guard listening < Self.maximumListens else { return }
             listening += 1
-            listeners.listen(id, to: path)
         case .ignore:
             guard let path = command.data else { return }
             listeners.ignore(id, path)
-        case .other(let name):
-            logger.debug("OSCQuery: unknown command", metadata: ["command": "\(name)"])
+        case .pathAdded, .pathRemoved, .other:
+            logger.debug("OSCQuery: not a client's command", metadata: ["command": "\(command.kind.name)"])
         }
     }
 

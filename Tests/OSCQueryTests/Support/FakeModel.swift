@@ -6,7 +6,8 @@ import Synchronization
 /// A small mixer-like namespace with values the tests change, and access
 /// rules they set per host.
 final class FakeModel: OSCQueryModel {
-    private let volumes = Mutex<[Int: Float]>([1: 0.5, 2: 1.0])
+    /// Sources 1 and 2 at 0.5 and 1.0; any other at 0.75.
+    private let volumes: Mutex<[Int: Float]>
     /// Who is let in: every host, until a test says otherwise of one.
     let door = AccessDoor(FakeModel.policy([:]))
     private let rules = Mutex<[String: AccessPolicy.Access]>([:])
@@ -27,10 +28,20 @@ final class FakeModel: OSCQueryModel {
         return AccessPolicy(allowed: everyone + hosts(.full), readOnly: hosts(.readOnly))
     }
 
-    /// Value keys: 1 and 2 the sources' volumes; the others fixed values.
-    let namespace: OSCQueryNamespace = {
+    /// Value keys: 1…9 the sources' volumes, 11…19 their names; the others
+    /// fixed values.
+    let namespace: OSCQueryNamespace
+
+    /// A rig with `sources` (each 1…9): `/source/N/volume` and `/name`.
+    init(sources: [Int] = [1, 2]) {
+        let first: [Int: Float] = [1: 0.5, 2: 1.0]
+        volumes = Mutex(Dictionary(sources.map { ($0, first[$0] ?? 0.75) }, uniquingKeysWith: { a, _ in a }))
+        namespace = Self.namespace(sources: sources)
+    }
+
+    private static func namespace(sources: [Int]) -> OSCQueryNamespace {
         var nodes = [OSCQueryNode.container("/", description: "Crosspoint test rig")]
-        for source in [1, 2] {
+        for source in sources {
             nodes.append(OSCQueryNode(
                 fullPath: "/source/\(source)/volume", description: "Source \(source) gain",
                 typeTags: "f", access: .readWrite, valueKey: source,
@@ -55,7 +66,7 @@ final class FakeModel: OSCQueryModel {
         nodes.append(OSCQueryNode(fullPath: "/preset/undo", typeTags: "", access: OSCQueryNode.Access.none))
         nodes.append(OSCQueryNode(fullPath: "/status/running", typeTags: "T", access: .read, valueKey: 50))
         return OSCQueryNamespace(nodes)
-    }()
+    }
 
     func values() -> any OSCQueryValues {
         Values(volumes: volumes.withLock { $0 })
@@ -66,8 +77,8 @@ final class FakeModel: OSCQueryModel {
 
         func arguments(_ key: Int) -> [OSCArgument]? {
             switch key {
-            case 1, 2: volumes[key].map { [.float($0)] }
-            case 11, 12: [.string("in \(key - 10)")]
+            case 1...9: volumes[key].map { [.float($0)] }
+            case 11...19: [.string("in \(key - 10)")]
             case 20: [.float(0.1)]
             case 21: [.float(0)]
             case 30: [.float(-0.25), .int32(3)]

@@ -43,6 +43,13 @@ enum WebSocketProbe {
         .text(#"{"COMMAND":"\#(command)","DATA":"\#(path)"}"#)
     }
 
+    /// The next message, which must be a text frame.
+    static func nextText(_ messages: inout WebSocketInboundMessageStream.AsyncIterator) async throws -> String {
+        guard let message = try await messages.next() else { throw Unexpected(description: "connection closed") }
+        guard case .text(let text) = message else { throw Unexpected(description: "not text: \(message)") }
+        return text
+    }
+
     /// The next message, which must be a binary frame holding one OSC message.
     static func nextOSC(_ messages: inout WebSocketInboundMessageStream.AsyncIterator) async throws -> OSCMessage {
         guard let message = try await messages.next() else { throw Unexpected(description: "connection closed") }
