@@ -109,6 +109,7 @@ final class Rig {
         let listeners = configuration.httpPort == nil ? nil : OSCQueryListeners()
         let (keeper, feedback, meters) = (keeper, feedback, meters)
         let discoveryDenied = Mutex<@Sendable () -> Int>({ 0 })
+        let namespaces = DispatchQueue(label: "crosspoint.namespace")
         controller = Controller(
             state: initial, mixer: mixer, catalogue: catalogue, store: store,
             smoothingSeconds: configuration.smoothingSeconds, logger: logger,
@@ -130,8 +131,17 @@ final class Rig {
                  ("denied", .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }())))]
             },
             stateChanged: { keeper.changed() },
-            // A rig that changed size: its ports follow at once (the supervisor).
-            resized: { [host] in host.nudge() })
+            // A rig that changed size: its ports follow at once (the
+            // supervisor), OSCQuery's namespace soon after (its own queue:
+            // 200,000 nodes at 256x256 take a while to describe).
+            resized: { [host] in
+                host.nudge()
+                namespaces.async {
+                    guard let discovery = webSockets.withLock({ $0 }), let controller = sessions.withLock({ $0 }) else { return }
+                    let change = discovery.replaceModel(with: RigNamespace(controller: controller))
+                    logger.info("OSCQuery: namespace follows the size (\(change.removed.count) paths removed, \(change.added.count) added)")
+                }
+            })
         let controller = controller
         sessions.withLock { $0 = controller }
         discovery = configuration.httpPort.map { port in
