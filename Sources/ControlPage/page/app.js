@@ -13,6 +13,7 @@ import { bindLogin } from './login.js';
 import { Session } from './role.js';
 import { buildMix, clearMix } from './mix.js';
 import { showError } from './errors.js';
+import { RigSize, SizeControls } from './rig-size.js';
 import './elements/xp-matrix.js';
 
 // ws://HOST:PORT/ of the page's own origin; ?ws=HOST:PORT for development
@@ -24,8 +25,9 @@ const url = `${scheme}://${params.get('ws') ?? location.host}/`;
 const connection = new Connection(url);
 context.connection = connection;
 const session = new Session(connection);
+const size = new RigSize(connection);
 // For automation and debugging from the console.
-window.crosspoint = { store, connection, session };
+window.crosspoint = { store, connection, session, size };
 
 const root = document.documentElement;
 const statusBar = document.querySelector('#status');
@@ -38,10 +40,17 @@ const matrix = engineer.querySelector('xp-matrix');
 /** The view shown (applyRole): null until the rig has said, then "full" or "mix" with its outputs. */
 let shown = { view: null, outputs: [] };
 
-/** Builds the view shown, for the rig's size, once both are known. */
+// "− N +" in the Sources and Outputs heads: the rig's size, changed by the engineer.
+const sizeControls = [new SizeControls('inputs', engineer.querySelector('#sources .section-head'), size, connection),
+                      new SizeControls('outputs', engineer.querySelector('#outputs .section-head'), size, connection)];
+
+/**
+ * Lays the view shown out for the rig's size, once both are known; again
+ * whenever the rig's size changes (whoever changed it), then only adding
+ * and removing what came and went.
+ */
 function layout() {
-  const inputs = store.value('/status/inputs');
-  const outputCount = store.value('/status/outputs');
+  const { inputs, outputs: outputCount } = size;
   if (!Number.isInteger(inputs) || !Number.isInteger(outputCount)) return;
   root.dataset.size = `${inputs}x${outputCount}`;
   if (shown.view === null) return;
@@ -53,8 +62,7 @@ function layout() {
   }
   setAccess(context.access);
 }
-store.on('/status/inputs', layout);
-store.on('/status/outputs', layout);
+size.addEventListener('change', layout);
 
 /**
  * The role's view: the engineer's page (full or read-only) or the personal
@@ -68,6 +76,7 @@ function applyRole() {
   root.dataset.role = session.name ?? '';
   root.dataset.view = view;
   if (view === 'mix') {
+    for (const controls of sizeControls) controls.close();
     engineer.remove();
     mix.hidden = false;
   } else {

@@ -54,3 +54,34 @@ export function addressOf(strip, name, n) {
   const entry = (catalogue.strips?.[strip] ?? []).find((candidate) => candidate.name === name);
   return entry ? fill(entry.address, strip, n) : null;
 }
+
+/** Patterns of the addresses that belong to one channel of a strip, from the catalogue: built once. */
+const places = new Map();
+
+/**
+ * The channel of a strip ("source", "output") an address belongs to, found
+ * by the catalogue's templates (the part up to the channel: /source/{n}/…,
+ * /safe/source/{n}, /matrix/{n}/… for a source; /output/{n}/…,
+ * /safe/mix/{n}, /matrix/…/{m} for an output), or null: what the page
+ * forgets of a channel the rig removed.
+ */
+export function channelOf(strip, address) {
+  if (!places.has(strip)) {
+    // A strip's own entries name the channel {n}; the matrix's names the source {n} and the output {m}.
+    const templates = (catalogue.strips?.[strip] ?? []).map((entry) => [entry.address, '{n}']);
+    if (catalogue.matrix?.address) templates.push([catalogue.matrix.address, strip === 'output' ? '{m}' : '{n}']);
+    const sources = new Set();
+    for (const [template, mark] of templates) {
+      const at = String(template).indexOf(mark);
+      if (at < 0) continue;
+      const head = template.slice(0, at).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{[nm]\\\}/g, '[^/]+');
+      sources.add(`^${head}(\\d+)(?:/|$)`);
+    }
+    places.set(strip, [...sources].map((source) => new RegExp(source)));
+  }
+  for (const pattern of places.get(strip)) {
+    const match = pattern.exec(address);
+    if (match) return Number(match[1]);
+  }
+  return null;
+}

@@ -4,7 +4,9 @@
 // mix-safe, /safe/mix/{m}: its crosspoints stay through preset recalls and
 // undo), then one wide fader per source into that output, on the console
 // law (/matrix/{n}/{m}/fader), named by the source's live name, over the
-// source's input meter. Nothing of the engineer's page is built.
+// source's input meter. Nothing of the engineer's page is built. When the
+// rig's size changes, an output of the role that goes takes its section
+// with it (and comes back with it), and a new source gets its fader.
 
 import { element } from './strips.js';
 import './elements/xp-fader.js';
@@ -21,7 +23,23 @@ function row(address, nameId, name, meter, extra = {}) {
   ]);
 }
 
-export function mixSection(m, inputs) {
+/** Source n's fader into output m, named by the source's live name. */
+function sourceRow(m, n) {
+  const nameId = `mix-${m}-source-${n}`;
+  const name = element('xp-label', { class: 'mix-name', id: nameId, 'data-name': `/source/${n}/name`,
+                                     fallback: `In ${n}` });
+  return row(`/matrix/${n}/${m}/fader`, nameId, name, { kind: 'input', channel: String(n) },
+             { 'data-source': String(n) });
+}
+
+/** Gives an output's list the faders of sources 1…inputs: appends the new, removes those beyond; the rest stay. */
+function fitSources(list, m, inputs) {
+  const rows = list.children;
+  while (rows.length > inputs) rows[rows.length - 1].remove();
+  for (let n = rows.length + 1; n <= inputs; n++) list.append(sourceRow(m, n));
+}
+
+function mixSection(m, inputs) {
   const id = `mix-${m}`;
   const title = element('h2', { id: `${id}-title`, class: 'mix-title' }, [
     element('xp-label', { 'data-name': `/output/${m}/name`, fallback: `Out ${m}` }),
@@ -36,32 +54,44 @@ export function mixSection(m, inputs) {
     element('xp-switch', { 'data-address': `/safe/mix/${m}`, label: 'Keep my mix', class: 'switch-safe',
                            'aria-label': `Keep my mix on output ${m} through preset recalls` }),
   ]);
-  const sources = Array.from({ length: inputs }, (_, k) => {
-    const n = k + 1;
-    const nameId = `${id}-source-${n}`;
-    const name = element('xp-label', { class: 'mix-name', id: nameId, 'data-name': `/source/${n}/name`,
-                                       fallback: `In ${n}` });
-    return row(`/matrix/${n}/${m}/fader`, nameId, name, { kind: 'input', channel: String(n) },
-               { 'data-source': String(n) });
-  });
+  const sources = element('div', { class: 'mix-sources', role: 'group', 'aria-label': `Sources into output ${m}` });
+  fitSources(sources, m, inputs);
   return element('section', { class: 'mix', 'data-output': String(m), 'aria-labelledby': `${id}-title` }, [
-    title, own, switches,
-    element('div', { class: 'mix-sources', role: 'group', 'aria-label': `Sources into output ${m}` }, sources),
+    title, own, switches, sources,
   ]);
 }
 
-/** Fills `root` with the sections of these outputs; again only when they or the input count changed. */
+/**
+ * Fills `root` with the sections of these outputs (those of the role the rig
+ * has), each with a fader per source. Again when the outputs or the rig's
+ * size change, then only what came or went: a section of an output that
+ * stays, and the faders of sources that stay, are kept as they are.
+ */
 export function buildMix(root, outputs, inputs) {
-  const key = `${outputs.join(',')}/${inputs}`;
-  if (root.dataset.key === key) return;
-  root.dataset.key = key;
-  root.replaceChildren(...(outputs.length > 0
-    ? outputs.map((m) => mixSection(m, inputs))
-    : [element('p', { class: 'mix-empty' }, ['This role has no outputs to mix.'])]));
+  if (outputs.length === 0) {
+    if (!root.querySelector(':scope > .mix-empty')) {
+      root.replaceChildren(element('p', { class: 'mix-empty' }, ['This role has no outputs to mix.']));
+    }
+    return;
+  }
+  root.querySelector(':scope > .mix-empty')?.remove();
+  const sections = new Map([...root.querySelectorAll(':scope > section[data-output]')]
+    .map((section) => [Number(section.dataset.output), section]));
+  for (const [m, section] of sections) if (!outputs.includes(m)) section.remove();
+  let previous = null;
+  for (const m of outputs) {
+    const section = sections.get(m) ?? mixSection(m, inputs);
+    fitSources(section.querySelector('.mix-sources'), m, inputs);
+    // In the role's order; a section already in place is not moved (it may hold the focus).
+    if (!section.isConnected || section.previousElementSibling !== previous) {
+      if (previous) previous.after(section);
+      else root.prepend(section);
+    }
+    previous = section;
+  }
 }
 
 /** Empties the mix (another role, the full page). */
 export function clearMix(root) {
   root.replaceChildren();
-  delete root.dataset.key;
 }

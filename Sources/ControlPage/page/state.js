@@ -39,6 +39,18 @@ export class Store {
     }
   }
 
+  /**
+   * Drops every value at an address `test(address)` picks (the channels a
+   * rig no longer has: nothing shows them again); their listeners are not called.
+   */
+  forget(test) {
+    for (const address of this.#values.keys()) {
+      if (!test(address)) continue;
+      this.#values.delete(address);
+      this.#dirty.delete(address);
+    }
+  }
+
   /** Calls `listener(addresses)` once per flush with the changed addresses starting with `prefix`. Returns an unsubscribe. */
   onPrefix(prefix, listener) {
     const watch = { prefix, listener, changed: new Set() };

@@ -26,13 +26,25 @@ export class StripRow {
                                              { root: container, rootMargin: MARGIN });
   }
 
-  /** Takes the row's strips out and puts these in, pending ones watched. */
-  replace(strips) {
-    this.observer.disconnect();
-    for (const strip of this.container.querySelectorAll('.strip')) this.#empty(strip);
-    this.container.replaceChildren(...strips);
-    for (const strip of strips) {
-      if (!strip.hasAttribute('data-pending')) continue;
+  /**
+   * Gives the row the channel strips 1…count: new ones (`make(n)`, pending)
+   * go after the last, before any strip without a channel (the master);
+   * those beyond count go (`release(strip)` first). The strips that stay are
+   * not touched: their controls, focus and the row's scroll stay as they are.
+   */
+  resize(count, make, release = () => {}) {
+    const strips = [...this.container.querySelectorAll(':scope > .strip[data-channel]')];
+    for (const strip of strips.slice(count)) {
+      this.observer.unobserve(strip);
+      this.#empty(strip);
+      release(strip);
+      strip.remove();
+    }
+    const added = document.createDocumentFragment();
+    for (let n = strips.length + 1; n <= count; n++) added.append(make(n));
+    const pending = [...added.children];
+    this.container.insertBefore(added, this.container.querySelector(':scope > .strip:not([data-channel])'));
+    for (const strip of pending) {
       strip.tabIndex = 0;
       strip.addEventListener('focus', (event) => this.#focused(strip, event));
       this.observer.observe(strip);

@@ -2,8 +2,9 @@
 // source, output and the master, its entries on the engineer's page, laid
 // out by control kind: the number, text fields (the name), toggles (mute,
 // solo, polarity, safe), pans, number fields (delay), then the fader with
-// the strip's meter. Built from the rig's size (/status/inputs, /outputs);
-// only the strips near view have their controls (strip-row.js).
+// the strip's meter. Built for the rig's size (rig-size.js), and added or
+// removed one by one when it changes; only the strips near view have their
+// controls (strip-row.js).
 
 import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';
@@ -130,9 +131,26 @@ const meters = { source: 'input', output: 'output', master: 'master' };
 /** A built strip ("source", "output", "master") at channel n. */
 export const strip = (kind, n) => fillStrip(pendingStrip(kind, n), kind, n, meters[kind]);
 
-/** Fills the containers for a rig of this size; again only when it changed. */
+/** A source strip, built or not, with what it shows in any state: its presence (data-present) and its pair. */
+function sourceStrip(n, inputs) {
+  const section = pendingStrip('source', n);
+  section.watching = { presence: watchPresence(section, n), pair: watchPair(section, n, inputs) };
+  return section;
+}
+
+/** Stops what a source strip watches: it is removed. */
+function unwatch(section) {
+  for (const off of [section.watching?.presence, ...(section.watching?.pair ?? [])]) off?.();
+}
+
+/**
+ * Lays the containers out for a rig of this size: at first every strip,
+ * then (the rig's size changed) only the strips that came or went, so the
+ * others keep their controls, focus and scroll.
+ */
 export function buildStrips(sources, outputs, inputs, outputCount) {
-  if (sources.dataset.count === String(inputs) && outputs.dataset.count === String(outputCount)) return;
+  const had = { inputs: Number(sources.dataset.count ?? -1), outputs: Number(outputs.dataset.count ?? -1) };
+  if (had.inputs === inputs && had.outputs === outputCount) return;
   const why = failure();
   if (why) {
     sources.replaceChildren(element('p', { role: 'alert', class: 'failure' }, [why]));
@@ -144,14 +162,16 @@ export function buildStrips(sources, outputs, inputs, outputCount) {
       fillStrip(section, kind, Number(section.dataset.channel), meters[kind]);
     });
   }
-  // Every source strip, built or not, carries its presence (data-present, dimmed when 0).
-  for (const off of sources.presence ?? []) off();
-  const sourceStrips = Array.from({ length: inputs }, (_, k) => pendingStrip('source', k + 1));
-  sources.presence = sourceStrips.flatMap((section, k) => [watchPresence(section, k + 1),
-                                                           ...watchPair(section, k + 1, inputs)]);
-  sources.row.replace(sourceStrips);
-  outputs.row.replace([...Array.from({ length: outputCount }, (_, k) => pendingStrip('output', k + 1)),
-                       strip('master', 0)]);
+  if (!outputs.querySelector(':scope > .strip.master')) outputs.append(strip('master', 0));
+  sources.row.resize(inputs, (n) => sourceStrip(n, inputs), unwatch);
+  outputs.row.resize(outputCount, (m) => pendingStrip('output', m));
+  // The last odd source that stays gains or loses the right member of its pair (stereo.js).
+  const edge = Math.min(had.inputs, inputs);
+  const lone = edge % 2 === 1 ? sources.querySelector(`:scope > .strip[data-channel="${edge}"]`) : null;
+  if (lone?.watching) {
+    for (const off of lone.watching.pair) off();
+    lone.watching.pair = watchPair(lone, edge, inputs);
+  }
   sources.dataset.count = String(inputs);
   outputs.dataset.count = String(outputCount);
 }

@@ -22,13 +22,15 @@ export function setAccess(access) {
 }
 
 export function applyReadOnly(element) {
-  // A preset whose file cannot be read (data-unreadable) stays disabled whatever the access.
-  if (context.readOnly || element.hasAttribute('data-unreadable')) element.setAttribute('aria-disabled', 'true');
+  // A preset whose file cannot be read (data-unreadable) stays disabled whatever the access;
+  // so does a control that has nothing to do now (data-unavailable: removing the last source).
+  const unavailable = element.hasAttribute('data-unavailable');
+  if (context.readOnly || unavailable || element.hasAttribute('data-unreadable')) element.setAttribute('aria-disabled', 'true');
   else element.removeAttribute('aria-disabled');
   // Native inputs and buttons are disabled outright; matrix cells stay
   // focusable (their level is still read out) and ignore presses.
   const native = element instanceof HTMLInputElement || element instanceof HTMLButtonElement;
-  if (native && !element.classList.contains('cell')) element.disabled = context.readOnly;
+  if (native && !element.classList.contains('cell')) element.disabled = context.readOnly || unavailable;
 }
 
 export class XPControl extends HTMLElement {

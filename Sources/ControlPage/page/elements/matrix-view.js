@@ -84,7 +84,11 @@ export class MatrixView {
     }).observe(this.scroller);
   }
 
-  /** Shows these rows and columns (channel numbers), from the top left. */
+  /**
+   * Shows these rows and columns (channel numbers): another filter, another
+   * size of the rig. What stays in view stays in the document, moved to its
+   * place (a focused cell keeps the focus); the scroll stays where it is.
+   */
   show(rows, cols) {
     this.rows = rows;
     this.cols = cols;
@@ -98,7 +102,7 @@ export class MatrixView {
     if (!this.#rowIndex.has(this.active.i) || !this.#colIndex.has(this.active.o)) {
       this.active = { i: rows[0] ?? 1, o: cols[0] ?? 1 };
     }
-    this.clear();
+    this.#place();
     this.render();
   }
 
@@ -161,11 +165,26 @@ export class MatrixView {
     this.onRender(seen);
   }
 
-  /** Takes every cell and head out (before the rows or columns change). */
-  clear() {
-    for (const map of [this.#cells, this.#rowHeads, this.#colHeads]) {
-      for (const entry of map.values()) { entry.off(); (entry.cell ?? entry.head).remove(); }
-      map.clear();
+  /** Moves the cells and heads in the document to their places among the rows and columns shown; takes out the rest. */
+  #place() {
+    const { cellWidth, cellHeight, headWidth } = this.#size;
+    const drop = (map, key, element) => { map.get(key).off(); element.remove(); map.delete(key); };
+    for (const [key, { cell }] of this.#cells) {
+      const i = Number(cell.dataset.in);
+      const o = Number(cell.dataset.out);
+      const [r, c] = [this.rowOf(i), this.colOf(o)];
+      if (r < 0 || c < 0) { drop(this.#cells, key, cell); continue; }
+      cell.style.left = `${c * cellWidth}px`;
+      cell.style.top = `${r * cellHeight}px`;
+      cell.tabIndex = i === this.active.i && o === this.active.o ? 0 : -1;
+    }
+    for (const [n, { head }] of this.#rowHeads) {
+      if (this.rowOf(n) < 0) drop(this.#rowHeads, n, head);
+      else head.style.top = `${this.rowOf(n) * cellHeight}px`;
+    }
+    for (const [n, { head }] of this.#colHeads) {
+      if (this.colOf(n) < 0) drop(this.#colHeads, n, head);
+      else head.style.left = `${headWidth + this.colOf(n) * cellWidth}px`;
     }
   }
 

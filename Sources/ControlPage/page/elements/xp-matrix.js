@@ -92,26 +92,41 @@ export class XPMatrix extends HTMLElement {
     });
   }
 
-  /** Lays the grid out for a rig of this size (again only when it changed). */
+  /**
+   * Lays the grid out for a rig of this size; again when the size changes
+   * (rig-size.js), keeping what stays: the view's scroll, the cells in view
+   * and the focus, the filters. Crosspoints that went take their last
+   * levels and an open fader with them.
+   */
   configure(inputs, outputs) {
     if (inputs === this.inputs && outputs === this.outputs) return;
     this.inputs = inputs;
     this.outputs = outputs;
-    for (const off of this.#names) off();
-    // A name that changes may change what a filter keeps (once a frame at most).
-    const refilter = () => {
-      const { inputs: rows, outputs: cols } = this.finder.texts;
-      if (!(rows || cols) || this.#refilter) return;
-      this.#refilter = requestAnimationFrame(() => { this.#refilter = 0; this.#filter(); });
+    this.#watchNames(this.#names.source, 'source', inputs);
+    this.#watchNames(this.#names.output, 'output', outputs);
+    const gone = (address) => {
+      const match = CROSSPOINT.exec(address ?? '');
+      return Boolean(match) && (Number(match[1]) > inputs || Number(match[2]) > outputs);
     };
-    this.#names = [
-      ...Array.from({ length: inputs }, (_, k) => store.on(addressOf('source', 'name', k + 1) ?? '', refilter)),
-      ...Array.from({ length: outputs }, (_, k) => store.on(addressOf('output', 'name', k + 1) ?? '', refilter)),
-    ];
+    for (const address of this.#last.keys()) if (gone(address)) this.#last.delete(address);
     this.#filter();
+    if (!this.panel.hidden && gone(this.panel.dataset.address)) this.closePopover();
   }
 
-  #names = [];
+  /** One listener per channel's name (`offs`, channels 1…): a name that changes may change what a filter keeps. */
+  #watchNames(offs, kind, count) {
+    while (offs.length > count) offs.pop()();
+    while (offs.length < count) offs.push(store.on(addressOf(kind, 'name', offs.length + 1) ?? '', () => this.#refilterSoon()));
+  }
+
+  /** Filters again at the next frame (once a frame at most), when a filter is in use. */
+  #refilterSoon() {
+    const { inputs: rows, outputs: cols } = this.finder.texts;
+    if (!(rows || cols) || this.#refilter) return;
+    this.#refilter = requestAnimationFrame(() => { this.#refilter = 0; this.#filter(); });
+  }
+
+  #names = { source: [], output: [] };
   #refilter = 0;
 
   /** Shows the inputs and outputs the filters keep. */
