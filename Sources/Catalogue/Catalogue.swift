@@ -44,7 +44,7 @@ public struct Catalogue: Sendable {
             case .soloGate:
                 blockOf.append(nil)
                 soloGate = blocks.count
-                blocks.append(RampBlock(.source, .gain, .linear))
+                blocks.append(RampBlock(.source, .gate, .linear))
             case .none, .crosspoint:
                 blockOf.append(nil)
             }
@@ -98,7 +98,7 @@ public struct Catalogue: Sendable {
                       set: { $0.sources[$1.channel - 1].solo = $2.isOn }),
             // Polarity is a gain of -1: flipping it ramps through silence.
             Parameter(.source, "invert", .toggle, "polarity inverted", default: .toggle(false),
-                      kernel: .ramp(RampBlock(.source, .gain, .linear), ramp: { $0.isOn ? -1 : 1 }), sharedByPair: true,
+                      kernel: .ramp(RampBlock(.source, .polarity, .linear), ramp: { $0.isOn ? -1 : 1 }), sharedByPair: true,
                       display: .init(.toggle(label: "Ø"), "Invert polarity of {strip}"),
                       get: { .toggle($0.sources[$1.channel - 1].invert) },
                       set: { $0.sources[$1.channel - 1].invert = $2.isOn }),
@@ -119,6 +119,17 @@ public struct Catalogue: Sendable {
                       check: { PortPattern.problem($0.text) },
                       get: { .text($0.sources[$1.channel - 1].patch) },
                       set: { $0.sources[$1.channel - 1].patch = $2.text }),
+            // Where its direct out taps it: the rig's wiring, kept in the
+            // state file (docs/sources.md). The supervisor makes the port.
+            Parameter(.source, "direct", .text(maxLength: 16),
+                      "direct out on the JACK port direct_{n}: off, pre (after polarity, before level and mute) or post (after level and mute; another source's solo never silences it)",
+                      default: .text(DirectTap.off.rawValue),
+                      kernel: .ramp(RampBlock(.source, .direct, .linear), ramp: { DirectTap(rawValue: $0.text)?.number ?? 0 }),
+                      storage: .rig,
+                      display: .init(.choice(options: DirectTap.allCases.map(\.rawValue)), "{Strip} direct out"),
+                      check: { DirectTap(rawValue: $0.text) == nil ? "'\($0.text)' is not a direct out tap: off, pre or post" : nil },
+                      get: { .text($0.sources[$1.channel - 1].direct.rawValue) },
+                      set: { $0.sources[$1.channel - 1].direct = DirectTap(rawValue: $2.text) ?? .off }),
             // Whether anything feeds it: reported by the supervisor from JACK.
             Parameter(.source, "present", .toggle, "present: 1 while any port is connected to its input",
                       default: .toggle(false), kernel: .none, storage: .live,

@@ -102,6 +102,8 @@ public struct Parameter: Sendable {
         case patch
         /// A light, not a control: on while the value is on (presence).
         case presence
+        /// One of a few words (`options`), as a group of radio buttons.
+        case choice(options: [String])
 
         /// Its name in the page's description (`catalogue.json`).
         public var name: String {
@@ -113,10 +115,11 @@ public struct Parameter: Sendable {
             case .text: "text"
             case .patch: "patch"
             case .presence: "presence"
+            case .choice: "choice"
             }
         }
 
-        public static let allNames = ["fader", "pan", "number", "toggle", "text", "patch", "presence"]
+        public static let allNames = ["fader", "pan", "number", "toggle", "text", "patch", "presence", "choice"]
     }
 
     /// How it is shown: its control, and its title for assistive technology

@@ -50,6 +50,8 @@ public enum PageDescription {
                        ("suffix", JSONText.quoted(suffix)), ("unit", JSONText.quoted(unit))]
         case (.text(let placeholder), .text(let maxLength)):
             fields += [("placeholder", JSONText.quoted(placeholder)), ("maxLength", "\(maxLength)")]
+        case (.choice(let options), _):
+            fields += [("options", "[" + options.map(JSONText.quoted).joined(separator: ", ") + "]")]
         default:
             break
         }

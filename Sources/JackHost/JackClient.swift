@@ -125,9 +125,55 @@ final class JackClient: @unchecked Sendable {
         for n in 0..<Mixer.channelLimit {
             context.inputPorts[n].store(0, ordering: .sequentiallyConsistent)
             context.outputPorts[n].store(0, ordering: .sequentiallyConsistent)
+            context.directPorts[n].store(0, ordering: .sequentiallyConsistent)
         }
         inputPorts.removeAll()
         outputPorts.removeAll()
+        directPorts.removeAll()
+        retiring.removeAll()
+    }
+
+    /// Each source's direct out port (`direct_n`), by source index.
+    private(set) var directPorts: [Int: OpaquePointer] = [:]
+    /// Direct out ports taken from the process callback, unregistered once
+    /// the period count passes `after` (a period that had fetched one is over).
+    private var retiring: [Int: (port: OpaquePointer, after: Int)] = [:]
+
+    /// Gives each source whose direct out is on (`wanted`, by source; within
+    /// the rig's size) its port `direct_n`, published to the process
+    /// callback once registered; a port no longer wanted is taken from the
+    /// callback first and unregistered two periods later (or given back if
+    /// wanted again meanwhile). Control side (the supervisor); nil, or what failed.
+    @discardableResult
+    func fitDirects(_ wanted: [Bool]) -> String? {
+        let mixer = context.mixer, periods = mixer.periodsRendered, table = context.directPorts
+        let inputs = min(mixer.inputs, mixer.renderedShape.inputs)
+        for (n, entry) in retiring where periods >= entry.after {
+            retiring[n] = nil
+            aliases[entry.port] = nil
+            jack_port_unregister(handle, entry.port)
+        }
+        var failure: String?
+        for n in 0..<Mixer.channelLimit {
+            let want = n < wanted.count && n < inputs && wanted[n]
+            if want, directPorts[n] == nil {
+                if let (port, _) = retiring.removeValue(forKey: n) {
+                    directPorts[n] = port
+                } else if let port = jack_port_register(handle, "direct_\(n + 1)", "32 bit float mono audio",
+                                                        UInt(JackPortIsOutput.rawValue), 0) {
+                    directPorts[n] = port
+                } else {
+                    failure = "registering port direct_\(n + 1)"
+                    continue
+                }
+                table[n].store(UInt(bitPattern: directPorts[n]), ordering: .releasing)
+            } else if !want, let port = directPorts[n] {
+                table[n].store(0, ordering: .sequentiallyConsistent)
+                directPorts[n] = nil
+                retiring[n] = (port, periods + 2)
+            }
+        }
+        return failure
     }
 
     /// Installs the callbacks and starts processing.

@@ -21,11 +21,13 @@ extension JackHost {
         /// Asked to give clients free sources (`--auto-sources`).
         public var claim: @Sendable ([Claim]) -> Void
 
-        /// What the supervisor reads of the rig's scene.
+        /// What the supervisor reads of the rig's scene: also which
+        /// sources have a direct out (a port `direct_n`).
         public struct Scene: Equatable, Sendable {
-            public var inputs: [String], outputs: [String], patches: [String], links: [Bool]
-            public init(inputs: [String] = [], outputs: [String] = [], patches: [String] = [], links: [Bool] = []) {
-                (self.inputs, self.outputs, self.patches, self.links) = (inputs, outputs, patches, links)
+            public var inputs: [String], outputs: [String], patches: [String], links: [Bool], directs: [Bool]
+            public init(inputs: [String] = [], outputs: [String] = [], patches: [String] = [], links: [Bool] = [],
+                        directs: [Bool] = []) {
+                (self.inputs, self.outputs, self.patches, self.links, self.directs) = (inputs, outputs, patches, links, directs)
             }
         }
 

@@ -120,7 +120,7 @@ public final class JackHost: @unchecked Sendable {
             let report = state.withLock { state -> Report in
                 guard let client = state.client else { return lostFeeds(&seen) }
                 // The rig's size: a port for each channel (JackClient.fitPorts).
-                let failure = client.fitPorts()
+                let failure = client.fitPorts() ?? client.fitDirects(wanted.directs)
                 if failure != portFailure, let failure { logger.error("could not give a channel its JACK port: \(failure)") }
                 portFailure = failure
                 let id = ObjectIdentifier(client)

@@ -14,8 +14,8 @@ import Synchronization
 /// buffers of that many ports and hands them to `Mixer.render`.
 ///
 /// The ports are registered and unregistered by the supervisor
-/// (`JackClient.fitPorts`), which publishes each in `inputPorts` and
-/// `outputPorts` (0: none). A channel without a port yet reads `silence` or
+/// (`JackClient.fitPorts`), which publishes each in `inputPorts`,
+/// `outputPorts` and `directPorts` (0: none). A channel without a port yet reads `silence` or
 /// writes into `scratch`; a port is unregistered only once the audio thread
 /// renders without its channel.
 final class ProcessContext: @unchecked Sendable {
@@ -23,7 +23,11 @@ final class ProcessContext: @unchecked Sendable {
     /// Our ports by channel, as `UInt(bitPattern:)` of the port; 0: none.
     let inputPorts: UnsafeMutablePointer<Atomic<UInt>>
     let outputPorts: UnsafeMutablePointer<Atomic<UInt>>
+    /// Each source's direct out port (`direct_n`), likewise.
+    let directPorts: UnsafeMutablePointer<Atomic<UInt>>
     let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
+    /// Each source's direct out buffer this period; nil: no port.
+    let directBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     /// Read by a channel without a port: never written.
     let silence: UnsafeMutablePointer<Float>
@@ -52,10 +56,14 @@ final class ProcessContext: @unchecked Sendable {
         let channels = Mixer.channelLimit
         inputPorts = .allocate(capacity: channels)
         outputPorts = .allocate(capacity: channels)
+        directPorts = .allocate(capacity: channels)
         for c in 0..<channels {
             (inputPorts + c).initialize(to: Atomic(0))
             (outputPorts + c).initialize(to: Atomic(0))
+            (directPorts + c).initialize(to: Atomic(0))
         }
+        directBuffers = .allocate(capacity: channels)
+        directBuffers.initialize(repeating: nil, count: channels)
         silence = .allocate(capacity: Self.maxFrames)
         silence.initialize(repeating: 0, count: Self.maxFrames)
         scratch = .allocate(capacity: Self.maxFrames)
@@ -69,8 +77,11 @@ final class ProcessContext: @unchecked Sendable {
     deinit {
         inputPorts.deinitialize(count: Mixer.channelLimit)
         outputPorts.deinitialize(count: Mixer.channelLimit)
+        directPorts.deinitialize(count: Mixer.channelLimit)
         inputPorts.deallocate()
         outputPorts.deallocate()
+        directPorts.deallocate()
+        directBuffers.deallocate()
         inputBuffers.deallocate()
         outputBuffers.deallocate()
         silence.deallocate()
@@ -107,7 +118,22 @@ final class ProcessContext: @unchecked Sendable {
                     c.outputBuffers[m] = c.scratch
                 }
             }
-            c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, frames: count)
+            // Direct outs: only the sources with a port.
+            var directs = false
+            for n in 0..<size.inputs {
+                if let port = OpaquePointer(bitPattern: c.directPorts[n].load(ordering: .acquiring)),
+                   let buffer = jack_port_get_buffer(port, frames) {
+                    c.directBuffers[n] = buffer.assumingMemoryBound(to: Float.self)
+                    directs = true
+                } else {
+                    c.directBuffers[n] = nil
+                }
+            }
+            if directs {
+                c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: c.directBuffers, frames: count)
+            } else {
+                c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: nil, frames: count)
+            }
             c.lastFrameTime.store(frameTime, ordering: .releasing)
         }
         return 0

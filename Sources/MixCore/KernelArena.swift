@@ -23,7 +23,8 @@ struct KernelArena: ~Copyable {
     let remaining, movingChunks, periodsToResync: Region<Int32>
     let chunkListed, levelChunk: Region<Bool>
     let gainBases: Region<Int>
-    let sourceMono, sourceLeft, sourceRight, outputGain: Region<Float>
+    let sourceMono, sourceLeft, sourceRight, outputGain, directEnd: Region<Float>
+    let directTap: Region<Int32>
     let gainStart, gainDelta, gainEnd, compactStart, compactDelta: Region<Float>
     let inUse, activeInputs: Region<Int32>
     let activeCount: Region<Int>
@@ -46,7 +47,7 @@ struct KernelArena: ~Copyable {
         let inputs = ramps.inputs, outputs = ramps.outputs
         let slots = ramps.slots, chunks = ramps.slots / RampLayout.lanes
         let inputStride = ramps.inputStride, outputStride = ramps.outputStride
-        let gainBlocks = [RampBlock.Strip.source, .output, .master].map { ramps.bases($0, .gain).count }.reduce(0, +)
+        let gainBlocks = ramps.sourceGainBases.count + ramps.bases(.output, .gain).count + ramps.bases(.master, .gain).count
 
         var end = 0
         func region<Element>(_ count: Int) -> Region<Element> {
@@ -63,6 +64,7 @@ struct KernelArena: ~Copyable {
         // Folded gains.
         (sourceMono, sourceLeft, sourceRight) = (region(inputStride), region(inputStride), region(inputStride))
         outputGain = region(outputStride)
+        (directEnd, directTap) = (region(inputStride), region(inputStride))
         (gainStart, gainDelta, gainEnd, inUse) = (region(outputs * inputStride), region(outputs * inputStride),
                                                   region(outputs * inputStride), region(outputs * inputStride))
         (activeInputs, compactStart, compactDelta, gathered) =

@@ -22,6 +22,10 @@ public struct KernelSwap {
     /// The stretches that stay, in slot order.
     @usableFromInline let runs: UnsafeMutablePointer<Run>
     @usableFromInline let runCount: Int
+    /// The first frame of the period after the one under way when it was
+    /// handed over (nil: no audio thread), for measuring how soon the audio
+    /// thread took it (`Mixer.lastResizeFrames`).
+    @usableFromInline var submittedFrame: UInt32?
 
     /// Control side: a swap to `kernel` (made for `next`) from a kernel made for `old`.
     static func make(kernel: UnsafeMutablePointer<RenderKernel>, from old: RampLayout,
@@ -34,7 +38,7 @@ public struct KernelSwap {
         runs.initialize(from: stays, count: stays.count)
         let swap = UnsafeMutablePointer<KernelSwap>.allocate(capacity: 1)
         swap.initialize(to: KernelSwap(kernel: kernel, remap: remap, remapCount: table.count,
-                                       runs: runs, runCount: stays.count))
+                                       runs: runs, runCount: stays.count, submittedFrame: nil))
         return swap
     }
 

@@ -12,7 +12,7 @@ extension Mixer {
                         outputs output: UnsafePointer<UnsafeMutablePointer<Float>>,
                         frames: Int, frameTime: UInt32? = nil) {
         _ = begin(frames: frames, frameTime: frameTime)
-        render(inputs: input, outputs: output, frames: frames)
+        render(inputs: input, outputs: output, directs: nil, frames: frames)
     }
 
     /// The start of a period: takes every batch handed over, in order.
@@ -44,21 +44,24 @@ extension Mixer {
     /// The rest of the period `begin` started: a cue (timed batch) whose
     /// frame falls inside it splits it: the frames before it render with
     /// the state before, and its ramps start at its frame. Then the meters.
+    /// `directs`: each source's direct out buffer, nil where it has no port
+    /// (`RenderKernel.renderDirects`); nil: none at all.
     @_noLocks
     public func render(inputs input: UnsafePointer<UnsafePointer<Float>>,
-                       outputs output: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) {
+                       outputs output: UnsafePointer<UnsafeMutablePointer<Float>>,
+                       directs: UnsafePointer<UnsafeMutablePointer<Float>?>?, frames: Int) {
         let start = rendering.pointee.periodStart
         let rate = sampleRate.load(ordering: .relaxed)
         var done = 0
         while let offset = cues.pointee.nextOffset(periodStart: start, frames: frames) {
-            renderSegment(input, output, from: done, to: offset, of: frames, sampleRate: rate)
+            renderSegment(input, output, directs, from: done, to: offset, of: frames, sampleRate: rate)
             done = max(done, offset)
             if let batch = cues.pointee.removeFirst() {
                 apply(batch, sampleRate: rate)
                 _ = outbox.push(batch)
             }
         }
-        renderSegment(input, output, from: done, to: frames, of: frames, sampleRate: rate)
+        renderSegment(input, output, directs, from: done, to: frames, of: frames, sampleRate: rate)
         let kernel = rendering.pointee.kernel
         meters.measure(input, inputs: kernel.pointee.inputs, output, outputs: kernel.pointee.outputs, frames: frames)
         periods.add(1, ordering: .relaxed)
@@ -78,22 +81,30 @@ extension Mixer {
 
     /// Renders frames `first..<end` of the period; the kernel sees a period
     /// of that length (its ramps advance by that much). Then the stages
-    /// after the mix: the outputs' delays.
+    /// after the mix: the sources' direct outs, the outputs' delays.
     @inlinable @_noLocks
     func renderSegment(_ input: UnsafePointer<UnsafePointer<Float>>,
                        _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
+                       _ directs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
                        from first: Int, to end: Int, of frames: Int, sampleRate rate: Int) {
         guard end > first else { return }
         let kernel = rendering.pointee.kernel
-        let outputs = kernel.pointee.outputs
+        let (inputs, outputs) = (kernel.pointee.inputs, kernel.pointee.outputs)
         if first == 0 && end == frames {
             kernel.pointee.render(inputs: input, outputs: output, frames: frames)
+            if let directs { kernel.pointee.renderDirects(input, directs, frames: frames) }
             kernel.pointee.delays.process(output, count: outputs, frames: frames, sampleRate: rate)
             return
         }
-        for n in 0..<kernel.pointee.inputs { segmentInputs[n] = input[n] + first }
+        for n in 0..<inputs { segmentInputs[n] = input[n] + first }
         for m in 0..<outputs { segmentOutputs[m] = output[m] + first }
         kernel.pointee.render(inputs: segmentInputs, outputs: segmentOutputs, frames: end - first)
+        if let directs {
+            for n in 0..<inputs {
+                if let buffer = directs[n] { segmentDirects[n] = buffer + first } else { segmentDirects[n] = nil }
+            }
+            kernel.pointee.renderDirects(segmentInputs, segmentDirects, frames: end - first)
+        }
         kernel.pointee.delays.process(segmentOutputs, count: outputs, frames: end - first, sampleRate: rate)
     }
 }

@@ -21,6 +21,8 @@ extension Mixer {
         producer.withLock { _ in
             reclaim()
             let swap = KernelSwap.make(kernel: kernel, from: ramps, to: next)
+            // Where the audio is: the first frame of the period after the one under way.
+            swap.pointee.submittedFrame = attached.load(ordering: .relaxed) ? ownFrameTime.load(ordering: .relaxed) : nil
             for batch in waiting where batch.pointee.generation == generation { batch.pointee.restage(by: UnsafePointer(swap)) }
             backlog.append(ChangeBatch.make(swap: swap, submitted: Self.unixTime(), generation: generation))
             generation += 1
@@ -47,6 +49,9 @@ extension Mixer {
         rendering.pointee.kernel = next
         cues.pointee.restage(by: UnsafePointer(swap), from: rendering.pointee.generation)
         rendering.pointee.generation += 1
+        if let submitted = swap.pointee.submittedFrame {
+            swapDelay.store(max(0, Int(Int32(bitPattern: rendering.pointee.periodStart &- submitted))), ordering: .relaxed)
+        }
         renderedInputs.store(next.pointee.inputs, ordering: .releasing)
         renderedOutputs.store(next.pointee.outputs, ordering: .releasing)
     }

@@ -42,6 +42,7 @@ public final class Mixer: @unchecked Sendable {
     /// Buffer pointers offset into the period, for rendering part of it.
     @usableFromInline let segmentInputs: UnsafeMutablePointer<UnsafePointer<Float>>
     @usableFromInline let segmentOutputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    @usableFromInline let segmentDirects: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     /// Samples per second, for turning fade times into samples.
     @usableFromInline let sampleRate = Atomic<Int>(48_000)
     /// Periods rendered since start.
@@ -50,10 +51,23 @@ public final class Mixer: @unchecked Sendable {
     @usableFromInline let queued = Atomic<Int>(0)
     /// Frames rendered, the frame clock of callers that bring none (offline).
     @usableFromInline let ownFrameTime = Atomic<UInt32>(0)
+    /// How many frames the last change of size waited for the audio thread
+    /// beyond the period under way when it was handed over: 0 when the next
+    /// period rendered at the new size, one period's frames when it waited
+    /// one more (nil: none yet, or none while an audio thread ran). Read
+    /// without a lock: the frame is the audio thread's own count.
+    public var lastResizeFrames: Int? {
+        let frames = swapDelay.load(ordering: .relaxed)
+        return frames < 0 ? nil : frames
+    }
+
     /// The inputs and outputs of the kernel the audio thread renders with
     /// (published at each swap): ports past these are no longer read.
     @usableFromInline let renderedInputs: Atomic<Int>
     @usableFromInline let renderedOutputs: Atomic<Int>
+    /// Frames from the last `reshape` to the start of the period that took
+    /// its kernel; −1: none measured yet.
+    @usableFromInline let swapDelay = Atomic<Int>(-1)
     /// True while an audio thread is calling `process`.
     let attached = Atomic<Bool>(false)
     /// Held while the control side acts as the audio thread (applies
@@ -83,7 +97,7 @@ public final class Mixer: @unchecked Sendable {
     var inFlight = 0
     /// Timed batches handed over and not yet back: at most the cue list's capacity.
     var cuesInFlight = 0
-    private var clock: (any FrameClock)?
+    var clock: (any FrameClock)?
     private let serviceStopping = Atomic<Bool>(false)
 
     /// The audio thread's own: the kernel, the generation of its layout,
@@ -124,6 +138,8 @@ public final class Mixer: @unchecked Sendable {
         cues.initialize(to: CueList(capacity: Self.cueCapacity))
         segmentInputs = .allocate(capacity: Self.channelLimit)
         segmentOutputs = .allocate(capacity: Self.channelLimit)
+        segmentDirects = .allocate(capacity: Self.channelLimit)
+        segmentDirects.initialize(repeating: nil, count: Self.channelLimit)
         meters = MeterBank(capacity: Self.channelLimit)
         stagedInputs = Atomic(ramps.inputs)
         stagedOutputs = Atomic(ramps.outputs)
@@ -147,6 +163,7 @@ public final class Mixer: @unchecked Sendable {
         cues.deallocate()
         segmentInputs.deallocate()
         segmentOutputs.deallocate()
+        segmentDirects.deallocate()
         rendering.pointee.kernel.deinitialize(count: 1)
         rendering.pointee.kernel.deallocate()
         rendering.deinitialize(count: 1)

@@ -13,8 +13,18 @@ public struct RampBlock: Hashable, Sendable {
     /// What the kernel does with the value.
     public enum Role: Hashable, Sendable {
         /// Multiplies into the strip's gain: a source's before its pan, an
-        /// output's, or every output's (master). Gates and polarity are gains.
+        /// output's, or every output's (master). A source's level and mute
+        /// gate: heard on its direct out's `post` tap too.
         case gain
+        /// A source's gain heard on both taps of its direct out, `pre` and
+        /// `post`, as well as in the mix: its polarity (±1, ramped through 0).
+        case polarity
+        /// A source's gain heard in the mix only, never on its direct out:
+        /// the solo gate (another source's solo silences the mix, not a recorder).
+        case gate
+        /// A source's direct out tap: 0 none, 1 `pre`, 2 `post`. Never
+        /// ramped: the tap changes at once.
+        case direct
         /// A source's pan, −1…+1, through the pan law.
         case pan
         /// A source's stereo link, 0…1: how far its pan is its pair's

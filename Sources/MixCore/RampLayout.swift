@@ -67,6 +67,11 @@ public struct RampLayout: Equatable, Sendable {
         blocks.indices.filter { blocks[$0].strip == strip && blocks[$0].role == role }.map { blockBase[$0] }
     }
 
+    /// First slots of a source's gain blocks, in the order the kernel
+    /// multiplies them: polarity (heard on both direct out taps), level and
+    /// mute (on the `post` tap too), then the gates (in the mix only).
+    public var sourceGainBases: [Int] { bases(.source, .polarity) + bases(.source, .gain) + bases(.source, .gate) }
+
     /// The shape a slot's ramp moves in: crosspoints and `.fader` blocks by
     /// the fader law, the rest linearly.
     public func shape(ofSlot slot: Int) -> RampBlock.Shape {

@@ -25,7 +25,8 @@ extension RenderKernel {
                 delays.retarget(output: i - delayBase, seconds: change.value, fade: change.seconds)
                 continue
             }
-            let samples = Self.fadeSamples(change.seconds, rate: rate)
+            // A direct out's tap changes at once.
+            let samples = isDirect(slot: i) ? 0 : Self.fadeSamples(change.seconds, rate: rate)
             targetPosition[i] = change.position
             targetValue[i] = change.value
             let chunk = i / lanes
@@ -67,6 +68,10 @@ extension RenderKernel {
         guard samples >= 1 else { return 0 }
         return samples < 2e9 ? Int32(samples) : 2_000_000_000
     }
+
+    /// Whether a slot is a source's direct out tap, which never ramps.
+    @inlinable @inline(__always) @_noLocks
+    func isDirect(slot i: Int) -> Bool { directBase >= 0 && i >= directBase && i < directBase + inputStride }
 
     /// Whether a slot is an output's delay, which the delay stage takes
     /// rather than a ramp.

@@ -35,6 +35,7 @@ extension RenderKernel {
                 for k in 0..<(from + length - first) { gainEnd[b + k] = old.gainEnd[a + k] }
             }
         }
+        for n in 0..<min(inputs, old.inputs) { (directEnd[n], directTap[n]) = (old.directEnd[n], old.directTap[n]) }
         ratioFrames = old.ratioFrames
         relistMovingChunks()
         delays.exchange(with: &old.delays)

@@ -58,10 +58,15 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let sourceGains: Int
     @usableFromInline let outputGains: Int
     @usableFromInline let masterGains: Int
-    /// First slot of the source pans, links and the output delays; −1: none.
+    /// First slot of the source pans, links, direct out taps and the output delays; −1: none.
     @usableFromInline let panBase: Int
     @usableFromInline let linkBase: Int
+    @usableFromInline let directBase: Int
     @usableFromInline let delayBase: Int
+    /// How many of the source gains (first in `gainBases`) a direct out
+    /// hears at its `pre` tap (polarity) and at its `post` tap (and level, mute).
+    @usableFromInline let directPreGains: Int
+    @usableFromInline let directPostGains: Int
     /// Per chunk of 16 slots: its ramps are levels (fader law).
     @usableFromInline let levelChunk: UnsafeMutablePointer<Bool>
 
@@ -98,6 +103,10 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let sourceRight: UnsafeMutablePointer<Float>
     /// Per output: its gains times the master's.
     @usableFromInline let outputGain: UnsafeMutablePointer<Float>
+    /// Per source: its direct out's gain at the end of the last period, and
+    /// the tap it was for (0: none).
+    @usableFromInline let directEnd: UnsafeMutablePointer<Float>
+    @usableFromInline let directTap: UnsafeMutablePointer<Int32>
 
     /// Effective gain of each crosspoint at the start of the period, and its
     /// change over the period; [output · inputStride + input].
@@ -175,10 +184,13 @@ public struct RenderKernel: ~Copyable {
         self.slots = slots
         self.lanes = lanes
         framesPerBlock = Self.block
-        let gains = [rampLayout.bases(.source, .gain), rampLayout.bases(.output, .gain), rampLayout.bases(.master, .gain)]
+        let gains = [rampLayout.sourceGainBases, rampLayout.bases(.output, .gain), rampLayout.bases(.master, .gain)]
         (sourceGains, outputGains, masterGains) = (gains[0].count, gains[1].count, gains[2].count)
+        directPreGains = rampLayout.bases(.source, .polarity).count
+        directPostGains = directPreGains + rampLayout.bases(.source, .gain).count
         panBase = rampLayout.bases(.source, .pan).first ?? -1
         linkBase = rampLayout.bases(.source, .link).first ?? -1
+        directBase = rampLayout.bases(.source, .direct).first ?? -1
         delayBase = rampLayout.bases(.output, .delay).first ?? -1
         delays = DelayLines(outputs: delayLines ?? outputs, longest: delayLines == 0 ? 0 : longestDelay)
 
@@ -196,6 +208,7 @@ public struct RenderKernel: ~Copyable {
         (sourceMono, sourceLeft, sourceRight, outputGain) =
             (arena.array(arena.sourceMono), arena.array(arena.sourceLeft),
              arena.array(arena.sourceRight), arena.array(arena.outputGain))
+        (directEnd, directTap) = (arena.array(arena.directEnd), arena.array(arena.directTap))
         (gainStart, gainDelta, gainEnd, inUse) =
             (arena.array(arena.gainStart), arena.array(arena.gainDelta), arena.array(arena.gainEnd), arena.array(arena.inUse))
         (activeInputs, activeCount, compactStart, compactDelta) =

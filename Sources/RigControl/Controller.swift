@@ -62,13 +62,14 @@ public final class Controller: @unchecked Sendable {
     /// scene. `stateChanged` is told after every change of the rig state
     /// (scene, safes, preset), under the scene's lock: keep it quick.
     public init(state initial: RigState, mixer: Mixer, catalogue: Catalogue = Catalogue(), store: PresetStore,
-                smoothingSeconds: Float, logger: Logger, subscriptions: Subscriptions = Subscriptions(),
+                smoothingSeconds: Float, directOuts: DirectTap = .off, logger: Logger,
+                subscriptions: Subscriptions = Subscriptions(),
                 scheduler: BundleScheduler? = nil, status: @escaping @Sendable () -> [(String, OSCArgument)] = { [] },
                 stateChanged: @escaping @Sendable () -> Void = {}, resized: @escaping @Sendable () -> Void = {}) {
         self.mixer = mixer
         self.catalogue = catalogue
-        live = LiveScene(state: initial, mixer: mixer, catalogue: catalogue, smoothing: smoothingSeconds, logger: logger,
-                          stateChanged: stateChanged)
+        live = LiveScene(state: initial, mixer: mixer, catalogue: catalogue, smoothing: smoothingSeconds,
+                         directOuts: directOuts, logger: logger, stateChanged: stateChanged)
         sessions = Sessions()
         self.subscriptions = subscriptions
         presets = PresetDesk(store: store, scene: live, reply: subscriptions.reply)

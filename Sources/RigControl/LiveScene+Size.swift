@@ -23,6 +23,7 @@ extension LiveScene {
         let gates = soloGates()
         let (scene, _) = Preset(name: "", scene: state.scene).fitted(inputs: inputs, outputs: outputs)
         state.scene = scene
+        for n in before.inputs..<max(before.inputs, inputs) { state.scene.sources[n].direct = directOuts }
         let link = catalogue.number(.source, "link")
         // A linked source whose partner is gone is heard alone again: its
         // link ramp, kept by the new kernel, is moved back below.

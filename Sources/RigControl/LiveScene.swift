@@ -3,6 +3,7 @@ import Logging
 import MixCore
 import OSC
 import Presets
+import SceneModel
 import Synchronization
 
 /// The scene as it plays, and its changes: the authoritative rig state
@@ -28,6 +29,8 @@ final class LiveScene: @unchecked Sendable {
     /// off the lock too (a full state's messages, OSCQuery's descriptions).
     var addressSpace: AddressSpace { space.withLock { $0 } }
     let space: Mutex<AddressSpace>
+    /// The direct out of a source added while the rig plays (`serve --direct-outs`).
+    let directOuts: DirectTap
     /// Told after every change of the rig state (scene, safes, preset), under the lock.
     let stateChanged: @Sendable () -> Void
     private let logger: Logger
@@ -53,8 +56,9 @@ final class LiveScene: @unchecked Sendable {
     /// Parameters fading now, shown to subscribers as they move (LiveScene+Fades.swift).
     var fades = FadeBook()
 
-    init(state: RigState, mixer: Mixer, catalogue: Catalogue, smoothing: Float, logger: Logger,
-         stateChanged: @escaping @Sendable () -> Void) {
+    init(state: RigState, mixer: Mixer, catalogue: Catalogue, smoothing: Float, directOuts: DirectTap = .off,
+         logger: Logger, stateChanged: @escaping @Sendable () -> Void) {
+        self.directOuts = directOuts
         self.state = state
         self.mixer = mixer
         self.catalogue = catalogue

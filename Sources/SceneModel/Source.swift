@@ -15,6 +15,8 @@ public struct Source: Equatable, Sendable {
     /// The input patch: a regular expression for the ports that feed it
     /// ("" none). The rig's wiring, not the scene's: presets do not hold it.
     public var patch = ""
+    /// Its direct out: none, pre or post. The rig's wiring, like the patch.
+    public var direct = DirectTap.off
     /// Whether any port feeds it now (JACK's, reported by the rig).
     public var present = false
 

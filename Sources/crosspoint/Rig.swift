@@ -24,6 +24,8 @@ final class Rig {
         /// nil: the size the saved state had (else 8).
         var inputs: Int?
         var outputs: Int?
+        /// `--direct-outs`: every source's direct out, and every added one's; nil: as saved.
+        var directOuts: DirectTap?
         var panLaw: PanLaw
         var monoOutputs: Set<Int>
         var smoothingSeconds: Float
@@ -110,9 +112,10 @@ final class Rig {
         let (keeper, feedback, meters) = (keeper, feedback, meters)
         let discoveryDenied = Mutex<@Sendable () -> Int>({ 0 })
         let namespaces = DispatchQueue(label: "crosspoint.namespace")
+        let resizes = ResizeCount()
         controller = Controller(
             state: initial, mixer: mixer, catalogue: catalogue, store: store,
-            smoothingSeconds: configuration.smoothingSeconds, logger: logger,
+            smoothingSeconds: configuration.smoothingSeconds, directOuts: configuration.directOuts ?? .off, logger: logger,
             // Preset saves, deletes and renames are answered from the
             // writer's thread once on disk, timed bundles at their time.
             subscriptions: Subscriptions(feedback: feedback, meters: meters, listeners: listeners.map(WebSocketListeners.init),
@@ -124,6 +127,8 @@ final class Rig {
                  ("inputs", .int32(Int32(mixer.inputs))),
                  ("outputs", .int32(Int32(mixer.outputs))),
                  ("xruns", .int32(Int32(clamping: host.xruns))),
+                 // Frames the last change of size waited beyond the next period (-1: none yet).
+                 ("resize_frames", .int32(Int32(clamping: mixer.lastResizeFrames ?? -1))),
                  ("dsp_load", .float(host.dspLoad)),
                  ("uptime", .float(Float(host.uptime))),
                  ("subscribers", .int32(Int32(feedback.count))),
@@ -136,11 +141,19 @@ final class Rig {
             // 200,000 nodes at 256x256 take a while to describe).
             resized: { [host] in
                 host.nudge()
+                // Only the last of resizes in quick succession is described:
+                // the namespace follows the size the rig has when it is built.
+                let number = resizes.count.add(1, ordering: .relaxed).newValue
                 namespaces.async {
-                    guard let discovery = webSockets.withLock({ $0 }), let controller = sessions.withLock({ $0 }) else { return }
+                    guard number == resizes.count.load(ordering: .relaxed),
+                          let discovery = webSockets.withLock({ $0 }), let controller = sessions.withLock({ $0 }) else { return }
                     let change = discovery.replaceModel(with: RigNamespace(controller: controller))
                     logger.info("OSCQuery: namespace follows the size (\(change.removed.count) paths removed, \(change.added.count) added)")
                 }
+                // What the old kernel and namespace held goes back to the
+                // system (glibc keeps freed memory otherwise): a rig resized
+                // all evening stays at its size.
+                namespaces.asyncAfter(deadline: .now() + .milliseconds(50)) { FreedMemory.giveBack() }
             })
         let controller = controller
         sessions.withLock { $0 = controller }
@@ -223,7 +236,8 @@ final class Rig {
             scene: {
                 let scene = controller.scene
                 return JackHost.Watch.Scene(inputs: scene.sources.map(\.name), outputs: scene.outputs.map(\.name),
-                                            patches: scene.sources.map(\.patch), links: scene.sources.map(\.link))
+                                            patches: scene.sources.map(\.patch), links: scene.sources.map(\.link),
+                                            directs: scene.sources.map { $0.direct != .off })
             },
             presence: { controller.reportPresence($0) },
             ports: { controller.reportPorts($0) },
@@ -329,10 +343,19 @@ final class Rig {
             state.modified = false
             logger.notice("starting with preset '\(scene)'")
         }
-        let (fitted, skipped) = state.fitted(inputs: inputs, outputs: outputs)
+        let (sized, skipped) = state.fitted(inputs: inputs, outputs: outputs)
+        var fitted = sized
+        if let tap = c.directOuts { for n in fitted.scene.sources.indices { fitted.scene.sources[n].direct = tap } }
         if !skipped.isEmpty { logger.warning("the saved scene is larger than the rig; skipped \(skipped.joined(separator: "; "))") }
         return fitted
     }
 }
 
 extension JackHost: AudioClock {}
+
+extension Rig {
+    /// Changes of size so far, for describing only the last of a quick run of them.
+    final class ResizeCount: Sendable {
+        let count = Atomic<Int>(0)
+    }
+}

@@ -9,6 +9,7 @@ import MixCore
 import OSC
 import Presets
 import RigControl
+import SceneModel
 import SystemSupport
 
 struct Serve: ParsableCommand {
@@ -20,6 +21,9 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Number of output ports (out_1 …), 1-512 (default: the size the saved state had, else 8; /rig/outputs changes it while the rig plays).")
     var outputs: Int?
+
+    @Option(help: "Direct outs for every source: pre (after polarity) or post (after level and mute), on JACK ports direct_1 …; also for sources added later (/source/{n}/direct changes one).")
+    var directOuts: DirectTap?
 
     @Option(help: "UDP port to receive OSC on.")
     var oscPort = 9000
@@ -112,6 +116,7 @@ struct Serve: ParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
+        guard directOuts != .off else { throw ValidationError("--direct-outs takes pre or post (leave it out for none)") }
         guard (1...Mixer.channelLimit).contains(inputs ?? 1), (1...Mixer.channelLimit).contains(outputs ?? 1) else {
             throw ValidationError("--inputs and --outputs must be 1-\(Mixer.channelLimit)")
         }
@@ -207,7 +212,7 @@ struct Serve: ParsableCommand {
         osc.policy = try accessPolicy()
         osc.tcp = !noTcp
         let configuration = Rig.Configuration(
-            inputs: inputs, outputs: outputs, panLaw: panLaw, monoOutputs: try monoOutputSet(),
+            inputs: inputs, outputs: outputs, directOuts: directOuts, panLaw: panLaw, monoOutputs: try monoOutputSet(),
             smoothingSeconds: Float(smoothingMs / 1000), longestDelay: Float(maxDelayMs), host: host, osc: osc, httpPort: noHttp ? nil : httpPort,
             subscriptionLease: subscriptionTimeout > 0 ? .milliseconds(Int(subscriptionTimeout * 1000)) : nil,
             autoSubscribe: autoSubscribe,
@@ -228,4 +233,5 @@ struct Serve: ParsableCommand {
 }
 
 extension PanLaw: ExpressibleByArgument {}
+extension DirectTap: ExpressibleByArgument {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -22,7 +22,7 @@ import Testing
         case .level: .number(0.5)
         case .number(let range, _): .number(range.upperBound)
         case .toggle: .toggle(!parameter.defaultValue.isOn)
-        case .text: .text(parameter.name == "patch" ? "^player:out_1$" : "changed")
+        case .text: .text(parameter.name == "patch" ? "^player:out_1$" : parameter.name == "direct" ? "post" : "changed")
         }
     }
 

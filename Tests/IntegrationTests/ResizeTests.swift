@@ -11,11 +11,13 @@ extension Integration {
     /// Records the two tones the source plays (rec_1, rec_2) and the rig's
     /// out_1 and out_2 (rec_3, rec_4) in the same cycles.
     static func tap(_ rig: CrosspointRig) throws -> JackProbe {
-        let tap = try JackProbe(server: rig.jack, clientName: "xp-tap", playPorts: 0, recordPorts: 4)
-        try tap.connect(from: rig.source.playPort(1), to: tap.recordPort(1))
-        try tap.connect(from: rig.source.playPort(2), to: tap.recordPort(2))
-        try tap.connect(from: "crosspoint:out_1", to: tap.recordPort(3))
-        try tap.connect(from: "crosspoint:out_2", to: tap.recordPort(4))
+        try tap(rig, name: "xp-tap", [rig.source.playPort(1), rig.source.playPort(2), "crosspoint:out_1", "crosspoint:out_2"])
+    }
+
+    /// A recorder of `ports`, one each, in order (rec_1, rec_2, …).
+    static func tap(_ rig: CrosspointRig, name: String, _ ports: [String]) throws -> JackProbe {
+        let tap = try JackProbe(server: rig.jack, clientName: name, playPorts: 0, recordPorts: ports.count)
+        for (k, port) in ports.enumerated() { try tap.connect(from: port, to: tap.recordPort(k + 1)) }
         return tap
     }
 
@@ -33,7 +35,8 @@ extension Integration {
     /// `jackd -R` where the machine allows it, while two clients at once
     /// take /rig/inputs and /rig/outputs 8 → 16 → 4 → 12 → 8, twenty times:
     /// both outputs equal their tones at their gains, sample for sample,
-    /// without a gap, and with no more xruns than the same time without resizes.
+    /// without a gap, and with no more xruns than the same time without resizes
+    /// (within the machine's own noise: see below).
     @Test func tonesPlayOnSampleForSampleWhileTheRigResizes() async throws {
         try await withRig(inputs: 8, outputs: 8, arguments: ["--mono-outputs", "1,2"]) { rig in
             rig.playSine(input: 1, frequency: 997, amplitude: 0.5)
@@ -42,12 +45,20 @@ extension Integration {
             try await Task.sleep(for: .milliseconds(100))
             let tap = try Self.tap(rig)
             defer { tap.close() }
-            let seconds = 2.5, frames = Int(2.5 * Double(rig.sampleRate))
+            // JACK2 itself may miss a cycle when a client unregisters a port
+            // another is connected to (seen with plain clients: about one in a
+            // hundred): the channels that come and go are left unconnected,
+            // so that an xrun here would be the rig's own.
+            for k in 3...8 {
+                try rig.source.disconnect(from: rig.source.playPort(k), to: "crosspoint:in_\(k)")
+                try rig.recorder.disconnect(from: "crosspoint:out_\(k)", to: rig.recorder.recordPort(k))
+            }
+            let frames = Int(2.5 * Double(rig.sampleRate))
 
-            // The same time without resizes: the machine's own xruns.
+            // Twice the time without resizes: the machine's own xruns.
             try await tap.startRecording()
             let quietStart = tap.xrunCount
-            try await tap.waitForRecordedFrames(frames)
+            try await tap.waitForRecordedFrames(2 * frames)
             _ = try await tap.stopRecording()
             let quietXruns = tap.xrunCount - quietStart
 
@@ -82,8 +93,16 @@ extension Integration {
                                                    gain: gain, period: rig.jack.periodSize)
                 #expect(error <= 1e-6, "out_\(output - 1) strays from its tone by \(error) (lag \(lag))")
             }
+            // JACK2's dummy backend misses a cycle now and then on its own
+            // (idle, about one in a few seconds here; a client registering and
+            // unregistering ports as fast, about as often): what a resize must
+            // not add to is that rate. Over the same time, the resizing run may
+            // exceed half the quiet run's count only by its noise (three
+            // standard deviations); a missed cycle per resize (160) could not.
             if rig.jack.xrunChecksApply(to: "no more xruns while resizing") {
-                #expect(busyXruns <= quietXruns, "\(busyXruns) xruns while resizing, \(quietXruns) without")
+                let expected = Double(quietXruns) / 2
+                #expect(Double(busyXruns) <= expected + 3 * (expected + 1).squareRoot(),
+                        "\(busyXruns) xruns in 2.5 s while resizing, \(quietXruns) in 5 s without")
             }
         }
     }

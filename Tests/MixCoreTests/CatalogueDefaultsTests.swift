@@ -31,7 +31,7 @@ import Testing
                 checked += 1
             }
         }
-        // 5 sources × 9 (link, patch and presence among them), 15 crosspoints, 3 outputs × 4, the master's 2.
-        #expect(checked == 45 + 15 + 12 + 2)
+        // 5 sources × 10 (link, patch, direct and presence among them), 15 crosspoints, 3 outputs × 4, the master's 2.
+        #expect(checked == 50 + 15 + 12 + 2)
     }
 }

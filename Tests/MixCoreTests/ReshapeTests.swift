@@ -40,7 +40,7 @@ import Testing
                 let ins = inBuffers.prefix(size.inputs).map { UnsafePointer($0) }
                 let outs = Array(outBuffers.prefix(size.outputs))
                 ins.withUnsafeBufferPointer { i in
-                    outs.withUnsafeBufferPointer { o in mixer.render(inputs: i.baseAddress!, outputs: o.baseAddress!, frames: frames) }
+                    outs.withUnsafeBufferPointer { o in mixer.render(inputs: i.baseAddress!, outputs: o.baseAddress!, directs: nil, frames: frames) }
                 }
                 for m in 0..<2 { recorded[m].append(contentsOf: UnsafeBufferPointer(start: outBuffers[m], count: frames)) }
                 clock += frames

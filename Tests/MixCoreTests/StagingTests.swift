@@ -124,7 +124,7 @@ final class ChosenFrames: FrameClock, @unchecked Sendable {
         #expect(rig.mixer.queuedChanges <= 16 + 4 * rig.mixer.rampLayout.slots + 1)
         // Handed over a queue's worth a period: the backlog (which grows
         // with the ramp layout's slots) drains within a few dozen periods.
-        for _ in 0..<32 {
+        for _ in 0..<64 {
             rig.render(periods: 1)
             rig.mixer.service()
         }

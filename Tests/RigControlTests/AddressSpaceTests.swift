@@ -36,7 +36,8 @@ import Testing
         #expect(fast == 72 + 18 + 4 + 4)
         #expect(space.resolve("/source/1/*").map { $0.map(space.address) } == .success([
             "/source/1/name", "/source/1/volume", "/source/1/db", "/source/1/fader", "/source/1/pan", "/source/1/mute",
-            "/source/1/solo", "/source/1/invert", "/source/1/link", "/source/1/patch", "/source/1/present"]))
+            "/source/1/solo", "/source/1/invert", "/source/1/link", "/source/1/patch", "/source/1/direct",
+            "/source/1/present"]))
         for address in ["/matrix/12/10/fader", "/source/3/pan", "/output/10/name", "/master/db", "/source/12/invert",
                         "/output/1/delay", "/matrix/1/1"] {
             #expect(space.literalTarget(address).map(space.address) == address)

@@ -42,6 +42,7 @@ import osc_rate
 import page
 import peer
 import recall
+import resize
 import report
 import saves
 import timing
@@ -66,7 +67,7 @@ def arguments():
     parser.add_argument("--fanout-rounds", type=int, default=3)
     parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
     parser.add_argument("--fullstate-rounds", type=int, default=3)
-    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page"],
+    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page", "resize"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
     parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
@@ -104,6 +105,8 @@ def measure(name, args, workdir):
         return discovery.discovery_benchmarks(b, workdir, Rig, log)
     if name == "page":
         return page.page_benchmarks(b, p, workdir, Rig, log)
+    if name == "resize":
+        return resize.resize_benchmarks(b, workdir, Rig, log)
     raise ValueError(name)
 
 
@@ -122,6 +125,8 @@ def section(name, result, args, binary):
         return discovery_report.discovery_report(result, binary, verdict), discovery.TARGET
     if name == "page":
         return page.page_report(result, binary, verdict), page.TARGET
+    if name == "resize":
+        return resize.resize_report(result, binary, verdict), resize.TARGET
     raise ValueError(name)
 
 
@@ -129,7 +134,8 @@ def section(name, result, args, binary):
 FULL_RUN = [("kernel", None), ("peer", "whole process beside jack_mix_box"), ("osc", "OSC rate and latency"),
             ("recall", "preset recall"), ("saves", "control during preset saves"), ("memory", "memory"),
             ("timing", "timed bundles and one-period recalls"), ("fanout", "feedback fan-out"),
-            ("fullstate", "full state on /subscribe"), ("discovery", "discovery"), ("page", "the control page")]
+            ("fullstate", "full state on /subscribe"), ("discovery", "discovery"), ("page", "the control page"),
+            ("resize", "changing size while it plays")]
 
 
 def write_full_run(args, info, started, results):
@@ -143,7 +149,7 @@ def write_full_run(args, info, started, results):
                 memory.memory_report(results["memory"], results["peer"])]
     report.write_report(args.out, args, info, started, finished, sections, report.full_run_commands(args, binary))
     timing.splice(args.out, timing.timing_report(results["timing"], binary), "")
-    for name in ("fanout", "fullstate", "discovery", "page"):
+    for name in ("fanout", "fullstate", "discovery", "page", "resize"):
         (lines, targets), prefix = section(name, results[name], args, binary)
         note = fanout_report.full_run_note(results[name]) if name == "fanout" else "(From the run above.)"
         report.splice_section(args.out, lines, targets, prefix, note)

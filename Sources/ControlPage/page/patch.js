@@ -5,8 +5,8 @@
 // data-source="{n}", dimmed by the style sheet when 0). docs/sources.md.
 
 import { store } from './state.js';
-import { context, applyReadOnly } from './elements/control.js';
 import { addressOf } from './catalogue.js';
+import { bindSelect } from './choice.js';
 
 /** A pattern that matches exactly this port's full name. */
 export function exactly(port) {
@@ -60,15 +60,7 @@ export function patchPicker(address, title) {
   select.className = 'patch';
   const show = () => fill(select, (store.get('/jack/ports') ?? []).filter((p) => typeof p === 'string'),
                           String(store.value(address, '')));
-  const offs = [store.on('/jack/ports', show), store.on(address, show)];
-  select.disconnect = () => offs.forEach((off) => off());
-  select.addEventListener('change', () => {
-    if (context.readOnly) { show(); return; }
-    context.connection?.send(address, 's', [select.value], { from: select, local: true });
-  });
-  show();
-  applyReadOnly(select);
-  return select;
+  return bindSelect(select, address, show, ['/jack/ports']);
 }
 
 /** A source's presence light: "live" or "absent", in words as well as in colour. */

@@ -11,6 +11,7 @@ import { context, applyReadOnly } from './elements/control.js';
 import { entries, fill, failure } from './catalogue.js';
 import { StripRow } from './strip-row.js';
 import { patchPicker, presenceLight, watchPresence } from './patch.js';
+import { choicePicker } from './choice.js';
 import { watchPair } from './stereo.js';
 import './elements/xp-fader.js';
 import './elements/xp-pan.js';
@@ -87,6 +88,11 @@ export const controls = {
   presence(entry, address, title) {
     return presenceLight(address, title);
   },
+  choice(entry, address, title) {
+    return element('label', { class: `choice-field ${entry.name}` }, [
+      `${entry.name} `, choicePicker(address, title, entry.options ?? []),
+    ]);
+  },
   fader(entry, address, title, n, strip, meter) {
     const parts = [element('xp-fader', { 'data-address': address, 'aria-label': title })];
     if (meter) parts.push(element('xp-meter', { kind: meter, channel: String(n) }));
@@ -99,7 +105,7 @@ export const controls = {
 };
 
 /** The order a strip shows its controls in, by kind; toggles grouped in one row. */
-const layout = ['presence', 'text', 'patch', 'toggle', 'pan', 'number', 'fader'];
+const layout = ['presence', 'text', 'patch', 'choice', 'toggle', 'pan', 'number', 'fader'];
 
 /** The label a strip's section carries: "Source 3", "Master". */
 const stripLabel = (kind, n) => (kind === 'master' ? 'Master' : fill('{Strip}', kind, n));
