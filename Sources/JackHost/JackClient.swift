@@ -146,8 +146,9 @@ final class JackClient: @unchecked Sendable {
     /// wanted again meanwhile). Control side (the supervisor); nil, or what failed.
     @discardableResult
     func fitDirects(_ wanted: [Bool]) -> String? {
-        let mixer = context.mixer, periods = mixer.periodsRendered, table = context.directPorts
+        let mixer = context.mixer, table = context.directPorts
         let inputs = min(mixer.inputs, mixer.renderedShape.inputs)
+        let periods = mixer.periodsRendered
         for (n, entry) in retiring where periods >= entry.after {
             retiring[n] = nil
             aliases[entry.port] = nil
@@ -170,7 +171,8 @@ final class JackClient: @unchecked Sendable {
             } else if !want, let port = directPorts[n] {
                 table[n].store(0, ordering: .sequentiallyConsistent)
                 directPorts[n] = nil
-                retiring[n] = (port, periods + 2)
+                // Counted after the store: a period that had fetched it ends within two.
+                retiring[n] = (port, mixer.periodsRendered + 2)
             }
         }
         return failure

@@ -113,3 +113,17 @@ extension RampLayout {
         return table
     }
 }
+
+extension RampLayout {
+    /// Changes staged for this layout, staged for `next` instead (a slot
+    /// `remap` gives); those whose ramp `next` lacks are dropped.
+    public static func restage(_ changes: [Change], by remap: [Int32]) -> [Change] {
+        changes.compactMap { change in
+            let slot = Int(change.ramp)
+            guard slot >= 0 && slot < remap.count && remap[slot] >= 0 else { return nil }
+            var moved = change
+            moved.ramp = remap[slot]
+            return moved
+        }
+    }
+}

@@ -29,8 +29,9 @@ public final class BundleScheduler: @unchecked Sendable {
         let frame: UInt32?
         let messages: [OSCMessage]
         let peer: OSCPeer
-        /// What the audio thread was given for this bundle.
-        let staged: [Change]
+        /// What the audio thread was given for this bundle (restaged when the
+        /// rig changes size meanwhile, as the mixer's copy is).
+        var staged: [Change]
         let bytes: Int
     }
 
@@ -71,6 +72,16 @@ public final class BundleScheduler: @unchecked Sendable {
             return "this client's bundles waiting for their time would exceed \(clientByteLimit >> 20) MiB"
         }
         return nil
+    }
+
+    /// The rig changed size: every waiting bundle's staged changes move to
+    /// their slots in the new layout (`remap`: old slot to new, −1 gone).
+    public func restage(by remap: [Int32]) {
+        queue.withLock { queue in
+            for index in queue.entries.indices {
+                queue.entries[index].staged = RampLayout.restage(queue.entries[index].staged, by: remap)
+            }
+        }
     }
 
     /// Keeps a bundle until `due` (Unix time), with the changes the audio

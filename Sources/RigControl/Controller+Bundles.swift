@@ -119,7 +119,10 @@ extension Controller {
     /// `handleScheduled` under the lock: the messages' replies. Their changes
     /// do not go to the mixer: only the corrections to `staged` do.
     private func applyScheduled(_ messages: [OSCMessage], from peer: OSCPeer, staged: [Change]) -> [OSCPacket] {
+        let layout = live.ramps
         let replies = messages.flatMap { process($0, from: peer) }
+        // A resize among its messages: what was staged moved with it.
+        let staged = layout == live.ramps ? staged : RampLayout.restage(staged, by: layout.remap(to: live.ramps))
         let corrections = corrections(made: live.pending, staged: staged)
         live.pending.removeAll(keepingCapacity: true)
         if !corrections.isEmpty {

@@ -20,7 +20,7 @@ extension Controller {
         let scene = live.state.scene
         let (inputs, outputs) = name == .rigInputs ? (count, scene.outputCount) : (scene.inputCount, count)
         if (inputs, outputs) != (scene.inputCount, scene.outputCount) {
-            live.resize(inputs: inputs, outputs: outputs)
+            scheduler?.restage(by: live.resize(inputs: inputs, outputs: outputs))
             live.log.notice("\(peer) \(name.address) \(count): the rig is now \(inputs)x\(outputs)")
             resized()
         }
@@ -38,7 +38,7 @@ extension Controller {
         }
         let range = Catalogue.channels
         guard range.contains(number) else {
-            throw ArgumentReader.Failure(reason: "channel count \(Int(number)) out of range (\(Int(range.lowerBound))-\(Int(range.upperBound)))")
+            throw ArgumentReader.Failure(reason: "channel count \(number) out of range (\(Int(range.lowerBound))-\(Int(range.upperBound)))")
         }
         return Int(number)
     }

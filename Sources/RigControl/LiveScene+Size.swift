@@ -14,12 +14,15 @@ extension LiveScene {
     /// over at a period boundary, every channel that stays playing on
     /// (`Mixer.reshape`). What a removal changes for the channels that stay
     /// (a solo gone opens the others' gates, a pair whose right member went
-    /// is unlinked) moves over the smoothing time. Under the lock; the
-    /// packet's changes so far are handed over first, staged as they were.
-    func resize(inputs: Int, outputs: Int) {
+    /// is unlinked) moves over the smoothing time. The undo state is fitted
+    /// to the new size too. Under the lock; the packet's changes so far are
+    /// restaged for the new layout (a bundle's go to the mixer together).
+    /// Returns the old layout's slots in the new (−1: gone), for what else
+    /// holds changes staged for the old one.
+    @discardableResult
+    func resize(inputs: Int, outputs: Int) -> [Int32] {
         let before = (inputs: state.scene.inputCount, outputs: state.scene.outputCount)
-        guard before != (inputs, outputs) else { return }
-        flush()
+        guard before != (inputs, outputs) else { return [] }
         let gates = soloGates()
         let (scene, _) = Preset(name: "", scene: state.scene).fitted(inputs: inputs, outputs: outputs)
         state.scene = scene
@@ -37,7 +40,11 @@ extension LiveScene {
              state.safes.mixes.filter { $0 <= outputs })
         for key in fades.fades.keys where !Self.fits(key, inputs: inputs, outputs: outputs) { fades.end(key) }
         touched.removeAll { !Self.fits($0, inputs: inputs, outputs: outputs) }
-        ramps = catalogue.rampLayout(inputs: inputs, outputs: outputs)
+        undoState = undoState?.fitted(inputs: inputs, outputs: outputs).state
+        let next = catalogue.rampLayout(inputs: inputs, outputs: outputs)
+        let remap = ramps.remap(to: next)
+        pending = RampLayout.restage(pending, by: remap)
+        ramps = next
         space.withLock { $0 = AddressSpace(inputs: inputs, outputs: outputs, catalogue: catalogue) }
         mixer.reshape(to: ramps, initial: catalogue.changes(toReach: state.scene, in: ramps, seconds: 0),
                       layout: mixer.layout.resized(outputs: outputs))
@@ -57,6 +64,7 @@ extension LiveScene {
         }
         touched.append(.command(inputs != before.inputs ? .rigInputs : .rigOutputs))
         changed = true
+        return remap
     }
 
     /// Whether a target names only channels a rig of this size has.
