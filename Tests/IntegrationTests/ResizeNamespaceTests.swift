@@ -16,6 +16,21 @@ extension Integration {
         func withLock<R>(_ body: (inout [String]) -> R) -> R { frames.withLock { body(&$0) } }
     }
 
+    /// What python-oscquery's client reads of each path (tools/oscquery/oscquery_read.py):
+    /// its children's names, or nil for a node the rig does not have.
+    static func pythonOSCQuery(_ rig: CrosspointRig, _ paths: [String]) async throws -> [String: [String]?] {
+        let tool = PerformanceAllocationTests.packageRoot.appendingPathComponent("tools/oscquery/oscquery_read.py").path
+        let reader = try ChildProcess(executable: "python3", arguments: [tool, "127.0.0.1", "\(rig.httpPort)"] + paths)
+        #expect(try await reader.waitForExit(timeout: .seconds(20)) == .exited(0), "\(reader.diagnostics())")
+        let object = try JSONSerialization.jsonObject(with: Data(reader.standardOutput.utf8)) as? [String: Any] ?? [:]
+        var found: [String: [String]?] = [:]
+        for path in paths {
+            // (`updateValue`: a nil is kept as the answer "no such node", not taken as a removal.)
+            found.updateValue((object[path] as? [String: Any]).map { ($0["children"] as? [String]) ?? [] }, forKey: path)
+        }
+        return found
+    }
+
     @Test func aWebSocketClientIsToldOfPathsAddedAndRemoved() async throws {
         try await withRig(inputs: 2, outputs: 2) { rig in
             let port = rig.httpPort
@@ -42,6 +57,9 @@ extension Integration {
                     }
                     let added = try await DiscoveryTests().get(rig, "/source/3")
                     #expect(added.status == 200, "GET /source/3 after the rig grew")
+                    let seen = try await Self.pythonOSCQuery(rig, ["/source/3", "/matrix/3"])
+                    #expect(seen["/source/3"]??.contains("volume") == true && seen["/matrix/3"]??.contains("2") == true,
+                            "python-oscquery reads the new source and its matrix row: \(seen)")
                     _ = try await rig.send(["/rig/inputs", "1"])
                     try await Task.sleep(for: .seconds(10))
                 }
@@ -58,6 +76,9 @@ extension Integration {
             #expect(extensions?["PATH_ADDED"] == true && extensions?["PATH_REMOVED"] == true, "\(String(describing: extensions))")
             let value = try await DiscoveryTests().get(rig, "/source/1/volume?VALUE")
             #expect(value.status == 200, "what stays is served")
+            let seen = try await Self.pythonOSCQuery(rig, ["/source/1", "/source/2"])
+            #expect(seen["/source/1"] != nil && seen["/source/1"]! != nil, "python-oscquery reads what stays: \(seen)")
+            #expect(seen.keys.contains("/source/2") && seen["/source/2"]! == nil, "and not what went: \(seen)")
         }
     }
 }
