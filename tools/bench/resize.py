@@ -114,7 +114,7 @@ def resize_report(results, binary, verdict):
     add("## Changing size while it plays")
     add("")
     add(f"`{binary} serve --inputs N --outputs N` on a private `jackd -d dummy -p 64 -r 48000`"
-        f"{' -R' if all(r['realtime'] for r in results.values()) else ''}; {ROUNDS} messages `/rig/inputs N+1`, "
+        f"{' -R' if all(r['realtime'] for r in results.values()) else ''}; {2 * ROUNDS} messages `/rig/inputs N+1`, "
         "`/rig/inputs N` in turn over UDP (tools/bench/resize.py). **Ports**: from sending to JACK's "
         "port-registration callback for `crosspoint:in_{N+1}` in a watching client (the supervisor registers it "
         "once nudged). **First period**: `/status/resize_frames`, the frames the new kernel waited beyond the next "
