@@ -26,7 +26,7 @@ extension Catalogue {
         let portButton = Command.Button(own: ("[port]", { ($0 ?? 0) >= ports.lowerBound }))
         let fade = 0...Self.longestFade
         let rates = Self.meterRates
-        let scope = "sources, matrix, outputs, master, or a comma-separated list"
+        let scope = "sources, matrix, outputs, master, groups (the DCAs and mute groups; memberships go with their sources), or a comma-separated list"
         let size = Signature(typeTags: "i", range: [Self.channels], unit: [nil])
         return [
             Command(.matrixMap, "Channel map: for each output the input it takes at unity, 0 for none",
@@ -110,6 +110,8 @@ extension Catalogue {
         RecallSafe(.source, "Recall safe for {strip}", display: .init(.toggle(label: "Safe"), "Recall safe {strip}")),
         RecallSafe(.output, "Recall safe for {strip}", display: .init(.toggle(label: "Safe"), "Recall safe {strip}")),
         RecallSafe(.master, "Recall safe for the master", display: .init(.toggle(label: "Safe"), "Recall safe master")),
+        RecallSafe(.dca, "Recall safe for {strip}: its level, mute and name stay through recalls and undo",
+                   display: .init(.toggle(label: "Safe"), "Recall safe {strip}")),
         RecallSafe(.mix, "Mix safe for {strip}: every crosspoint into it keeps its level through recalls and undo",
                    reach: .mix, display: .init(.toggle(label: "Keep my mix"),
                                                "Keep my mix on {strip} through preset recalls")),
@@ -117,11 +119,11 @@ extension Catalogue {
 }
 
 /// A safe: a part of the scene that keeps its live values through recalls
-/// and undo. `/safe/source/{n}`, `/safe/output/{m}`, `/safe/master`, and
+/// and undo. `/safe/source/{n}`, `/safe/output/{m}`, `/safe/master`, `/safe/dca/{g}`, and
 /// `/safe/mix/{m}` (every crosspoint into output m: a performer's mix,
 /// never reached by a pattern).
 public struct RecallSafe: Sendable {
-    public enum Kind: String, Sendable, CaseIterable { case source, output, master, mix }
+    public enum Kind: String, Sendable, CaseIterable { case source, output, master, mix, dca }
 
     public let kind: Kind
     /// For OSCQuery, with `{strip}` as in `Parameter.Display`.
@@ -142,6 +144,7 @@ public struct RecallSafe: Sendable {
         case .source: .source
         case .output, .mix: .output
         case .master: .master
+        case .dca: .dca
         }
     }
 

@@ -15,7 +15,7 @@ extension Catalogue {
     public func change(_ number: Int, at place: Parameter.Place, to value: Parameter.Value,
                        in layout: RampLayout, seconds: Float) -> Change? {
         switch parameters[number].kernel {
-        case .none, .soloGate:
+        case .none, .soloGate, .groups:
             return nil
         case .crosspoint:
             guard case .crosspoint(let i, let o) = place else { return nil }
@@ -40,16 +40,26 @@ extension Catalogue {
         Change(ramp: Int32(slot), position: FaderLaw.position(gain: gain), value: gain, seconds: seconds)
     }
 
-    /// Every place of a strip's parameters on a rig of this size.
-    public func places(_ strip: Parameter.Strip, inputs: Int, outputs: Int) -> [Parameter.Place] {
+    /// Every place of a strip's parameters in `scene` (its size and groups).
+    public func places(_ strip: Parameter.Strip, of scene: Scene) -> [Parameter.Place] {
+        places(strip, inputs: scene.inputCount, outputs: scene.outputCount, dcas: scene.dcas.count,
+               muteGroups: scene.muteGroups.count)
+    }
+
+    /// Every place of a strip's parameters on a rig of this size, with this many groups.
+    public func places(_ strip: Parameter.Strip, inputs: Int, outputs: Int, dcas: Int = 0,
+                       muteGroups: Int = 0) -> [Parameter.Place] {
+        func each(_ count: Int) -> [Int] { (0..<max(0, count)).map { $0 + 1 } }
         switch strip {
-        case .source: (1...max(1, inputs)).prefix(inputs).map { .source($0) }
-        case .output: (1...max(1, outputs)).prefix(outputs).map { .output($0) }
-        case .master: [.master]
-        case .crosspoint:
-            (1...max(1, inputs)).prefix(inputs).flatMap { n in
-                (1...max(1, outputs)).prefix(outputs).map { .crosspoint(input: n, output: $0) }
-            }
+        case .dca: return each(dcas).map { .dca($0) }
+        case .muteGroup: return each(muteGroups).map { .muteGroup($0) }
+        case .dcaMember: return each(inputs).flatMap { n in each(dcas).map { .dcaMember(source: n, dca: $0) } }
+        case .muteGroupMember:
+            return each(inputs).flatMap { n in each(muteGroups).map { .muteGroupMember(source: n, group: $0) } }
+        case .source: return each(inputs).map { .source($0) }
+        case .output: return each(outputs).map { .output($0) }
+        case .master: return [.master]
+        case .crosspoint: return each(inputs).flatMap { n in each(outputs).map { .crosspoint(input: n, output: $0) } }
         }
     }
 
@@ -58,7 +68,7 @@ extension Catalogue {
         var changes: [Change] = []
         changes.reserveCapacity(layout.slots)
         for (number, parameter) in parameters.enumerated() {
-            for place in places(parameter.strip, inputs: scene.inputCount, outputs: scene.outputCount) {
+            for place in places(parameter.strip, of: scene) {
                 if let change = change(number, at: place, to: parameter.get(scene, place), in: layout, seconds: seconds) {
                     changes.append(change)
                 }
@@ -66,6 +76,7 @@ extension Catalogue {
         }
         for n in stride(from: 1, through: scene.inputCount, by: 1) {
             changes.append(soloGate(n, open: !scene.isSilencedBySolo(n), in: layout, seconds: seconds))
+            changes += groupChanges(n, in: scene, layout: layout, seconds: seconds, gateSeconds: seconds)
         }
         return changes
     }

@@ -22,6 +22,11 @@ public struct Catalogue: Sendable {
     /// The solo gates' block: 1 while a source is heard as far as solo
     /// goes, 0 while another source's solo silences it.
     public let soloGateBlock: Int
+    /// The group blocks (`Catalogue+Groups.swift`): each source's gain from
+    /// its DCAs (by the fader law) and its group gate (0 while a DCA or
+    /// mute group it belongs to is muted); −1 without groups.
+    public let groupGainBlock: Int
+    public let groupGateBlock: Int
     /// The longest output delay, in milliseconds.
     public let longestDelay: Float
 
@@ -35,7 +40,7 @@ public struct Catalogue: Sendable {
         self.longestDelay = longestDelay
         let parameters = Self.entries(longestDelay: longestDelay)
         self.parameters = parameters
-        var blocks: [RampBlock] = [], blockOf: [Int?] = [], soloGate = -1
+        var blocks: [RampBlock] = [], blockOf: [Int?] = [], soloGate = -1, groupGain = -1, groupGate = -1
         for parameter in parameters {
             switch parameter.kernel {
             case .ramp(let block, _):
@@ -45,6 +50,11 @@ public struct Catalogue: Sendable {
                 blockOf.append(nil)
                 soloGate = blocks.count
                 blocks.append(RampBlock(.source, .gate, .linear))
+            case .groups:
+                blockOf.append(nil)
+                guard groupGain < 0 else { continue }
+                (groupGain, groupGate) = (blocks.count, blocks.count + 1)
+                blocks += [RampBlock(.source, .gain, .fader), RampBlock(.source, .gain, .linear)]
             case .none, .crosspoint:
                 blockOf.append(nil)
             }
@@ -52,6 +62,8 @@ public struct Catalogue: Sendable {
         self.blocks = blocks
         blockOfParameter = blockOf
         soloGateBlock = soloGate
+        groupGainBlock = groupGain
+        groupGateBlock = groupGate
     }
 
     /// The parameters of one strip, by their number in `parameters`, in order.
@@ -183,6 +195,6 @@ public struct Catalogue: Sendable {
                       display: .init(.toggle(label: "M"), "Mute {strip}"),
                       get: { scene, _ in .toggle(scene.master.mute) },
                       set: { scene, _, value in scene.master.mute = value.isOn }),
-        ]
+        ] + groupEntries
     }
 }

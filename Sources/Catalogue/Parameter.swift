@@ -10,10 +10,12 @@ import SceneModel
 /// ramp layout (`Catalogue`).
 public struct Parameter: Sendable {
     /// Whose parameter it is: the strip fixes the address prefix
-    /// (`/source/{n}`, `/output/{m}`, `/master`, `/matrix/{in}/{out}`) and
-    /// where the value lives in the `Scene`.
+    /// (`/source/{n}`, `/output/{m}`, `/master`, `/matrix/{in}/{out}`,
+    /// `/dca/{g}`, `/mutegroup/{g}`, and a source's membership of a group,
+    /// `/source/{n}/dca/{g}`, `/source/{n}/mutegroup/{g}`) and where the
+    /// value lives in the `Scene`.
     public enum Strip: Hashable, Sendable, CaseIterable {
-        case source, output, master, crosspoint
+        case source, output, master, crosspoint, dca, muteGroup, dcaMember, muteGroupMember
     }
 
     /// What values it takes, and so how it is written and read.
@@ -41,6 +43,10 @@ public struct Parameter: Sendable {
         /// Through the solo gates, which depend on every source's solo
         /// (`Catalogue.soloGate`).
         case soloGate
+        /// Through the member sources' group gain and gate
+        /// (`Catalogue.groupChanges`), which depend on every group's level
+        /// and mute and on the memberships.
+        case groups
     }
 
     /// A parameter's value.
@@ -135,9 +141,12 @@ public struct Parameter: Sendable {
         }
     }
 
-    /// Where one parameter of this kind is: channel numbers are 1-based.
+    /// Where one parameter of this kind is: channel and group numbers are 1-based.
     public enum Place: Hashable, Sendable {
         case source(Int), output(Int), master, crosspoint(input: Int, output: Int)
+        case dca(Int), muteGroup(Int)
+        /// Source n's membership of DCA g, or of mute group g.
+        case dcaMember(source: Int, dca: Int), muteGroupMember(source: Int, group: Int)
     }
 
     public let strip: Strip
@@ -196,19 +205,28 @@ public struct Parameter: Sendable {
     public static func mixOutput(_ place: Place) -> Int? {
         switch place {
         case .crosspoint(_, let m), .output(let m): m
-        case .source, .master: nil
+        case .source, .master, .dca, .muteGroup, .dcaMember, .muteGroupMember: nil
         }
     }
 }
 
 extension Parameter.Place {
-    /// The strip channel (source n, output m; 1 for the master).
+    /// The strip channel (source n, output m, group g; 1 for the master).
     public var channel: Int {
         switch self {
-        case .source(let n): n
+        case .source(let n), .dcaMember(let n, _), .muteGroupMember(let n, _): n
         case .output(let m): m
         case .master: 1
         case .crosspoint(let input, _): input
+        case .dca(let g), .muteGroup(let g): g
+        }
+    }
+
+    /// The group of a group's place or a membership's.
+    public var group: Int {
+        switch self {
+        case .dca(let g), .muteGroup(let g), .dcaMember(_, let g), .muteGroupMember(_, let g): g
+        case .source, .output, .master, .crosspoint: 0
         }
     }
 
@@ -219,19 +237,31 @@ extension Parameter.Place {
         case .output(let m): "/output/\(m)"
         case .master: "/master"
         case .crosspoint(let i, let o): "/matrix/\(i)/\(o)"
+        case .dca(let g): "/dca/\(g)"
+        case .muteGroup(let g): "/mutegroup/\(g)"
+        case .dcaMember(let n, let g): "/source/\(n)/dca/\(g)"
+        case .muteGroupMember(let n, let g): "/source/\(n)/mutegroup/\(g)"
         }
     }
 
     /// A display title for this place: `{strip}` becomes "source 3",
-    /// `{Strip}` "Source 3".
+    /// `{Strip}` "Source 3", `{g}` a membership's group.
     public func titled(_ template: String) -> String {
         let strip = switch self {
         case .source(let n): "source \(n)"
         case .output(let m): "output \(m)"
         case .master: "master"
         case .crosspoint(let i, let o): "crosspoint input \(i) to output \(o)"
+        case .dca(let g): "DCA \(g)"
+        case .muteGroup(let g): "mute group \(g)"
+        case .dcaMember(let n, _), .muteGroupMember(let n, _): "source \(n)"
+        }
+        let title = switch self {
+        case .dcaMember(let n, _), .muteGroupMember(let n, _): "Source \(n)"
+        default: title
         }
         return template.replacing("{strip}", with: strip).replacing("{Strip}", with: title)
+            .replacing("{g}", with: "\(group)")
     }
 
     /// "Source 3", "Output 2", "Master", "Crosspoint input 1 to output 2".
@@ -241,6 +271,10 @@ extension Parameter.Place {
         case .output(let m): "Output \(m)"
         case .master: "Master"
         case .crosspoint(let i, let o): "Crosspoint input \(i) to output \(o)"
+        case .dca(let g): "DCA \(g)"
+        case .muteGroup(let g): "Mute group \(g)"
+        case .dcaMember(let n, let g): "Source \(n) in DCA \(g)"
+        case .muteGroupMember(let n, let g): "Source \(n) in mute group \(g)"
         }
     }
 }

@@ -7,8 +7,13 @@ import JSON
 /// parameters of its own: a new catalogue entry of an existing control kind
 /// appears on it with no page code (docs/page.md, "Built from the catalogue").
 ///
-///     { "strips": { "source": [ENTRY…], "output": […], "master": […] },
-///       "matrix": ENTRY }
+///     { "strips": { "source": [ENTRY…], "output": […], "master": […],
+///                   "dca": […], "mutegroup": […] },
+///       "matrix": ENTRY, "memberships": [ENTRY…] }
+///
+/// (`{n}` in a group's address is its group number; a membership's address
+/// has `{n}` for the source and `{g}` for the group, and its `group` says
+/// which strip the group is: "dca" or "mutegroup".)
 ///
 /// An entry: `name`; `address`, with `{n}` for the channel; `control`
 /// (fader, pan, number, toggle, text); `title`, with `{strip}` ("source 3")
@@ -22,7 +27,8 @@ public enum PageDescription {
 
     public static func json(_ catalogue: Catalogue) -> String {
         var strips: [String] = []
-        for (strip, key) in [(Parameter.Strip.source, "source"), (.output, "output"), (.master, "master")] {
+        for (strip, key) in [(Parameter.Strip.source, "source"), (.output, "output"), (.master, "master"),
+                             (.dca, "dca"), (.muteGroup, "mutegroup")] {
             let prefix = strip == .master ? "/master" : "/\(key)/{n}"
             var entries = catalogue.numbers(of: strip).map { number in
                 entry(catalogue.parameters[number], prefix)
@@ -31,7 +37,15 @@ public enum PageDescription {
             strips.append("\(JSONText.quoted(key)): [\n    " + entries.joined(separator: ",\n    ") + "\n  ]")
         }
         let crosspoint = catalogue.numbers(of: .crosspoint).first.map { entry(catalogue.parameters[$0], "/matrix/{n}/{m}") }
-        return "{\n\"strips\": {\n  " + strips.joined(separator: ",\n  ") + "\n},\n\"matrix\": " + (crosspoint ?? "null") + "\n}\n"
+        let memberships = Catalogue.membershipFields.compactMap { strip, field -> String? in
+            guard let number = catalogue.numbers(of: strip).first else { return nil }
+            let fields = [("name", JSONText.quoted(field)), ("group", JSONText.quoted(field)),
+                          ("address", JSONText.quoted("/source/{n}/\(field)/{g}"))]
+                + common(catalogue.parameters[number].display, pages: ["engineer"])
+            return object(fields)
+        }
+        return "{\n\"strips\": {\n  " + strips.joined(separator: ",\n  ") + "\n},\n\"matrix\": " + (crosspoint ?? "null")
+            + ",\n\"memberships\": [\n  " + memberships.joined(separator: ",\n  ") + "\n]\n}\n"
     }
 
     static func entry(_ parameter: Parameter, _ prefix: String) -> String {

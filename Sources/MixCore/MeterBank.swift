@@ -4,15 +4,21 @@ import Synchronization
 /// accumulated on the audio thread with atomics and taken (read and reset)
 /// by the control side, which turns them into dBFS at its own rate.
 ///
-/// Made for as many channels as a rig may ever have (`capacity` inputs and
-/// as many outputs), so that a rig changing size never reallocates what the
+/// Each source is metered twice: its input as it arrives (`/meters/input`),
+/// and as the matrix hears it (`/meters/source`): after its level, mute,
+/// polarity, DCAs and mute groups, which is the input's period scaled by
+/// the source's gain at the period's end (exact while the gain is settled).
+///
+/// Made for as many channels as a rig may ever have (`capacity` inputs,
+/// as many outputs and as many sources), so that a rig changing size never reallocates what the
 /// audio thread writes and the meters thread reads: each side says how many
 /// channels it means.
 public struct MeterBank: ~Copyable, @unchecked Sendable {
     /// Inputs (and outputs) the bank holds at most.
     public let capacity: Int
     /// Peaks as the bit pattern of a non-negative Float (such patterns order
-    /// like the floats). `capacity` inputs first, then `capacity` outputs.
+    /// like the floats). `capacity` inputs first, then `capacity` outputs,
+    /// then `capacity` sources after their gains.
     @usableFromInline let peaks: UnsafeMutablePointer<Atomic<UInt32>>
     /// Sums of squares in fixed point, `scale` per unit.
     @usableFromInline let sums: UnsafeMutablePointer<Atomic<UInt64>>
@@ -24,7 +30,7 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
-        let count = 2 * self.capacity
+        let count = 3 * self.capacity
         peaks = .allocate(capacity: count)
         sums = .allocate(capacity: count)
         for c in 0..<count {
@@ -34,8 +40,8 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
     }
 
     deinit {
-        peaks.deinitialize(count: 2 * capacity)
-        sums.deinitialize(count: 2 * capacity)
+        peaks.deinitialize(count: 3 * capacity)
+        sums.deinitialize(count: 3 * capacity)
         peaks.deallocate()
         sums.deallocate()
     }
@@ -45,15 +51,17 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
     public func setEnabled(_ on: Bool) { enabled.store(on, ordering: .relaxed) }
 
     /// Levels since the last take of the first `inputs` inputs, then the
-    /// first `outputs` outputs: the linear peak and the sum of squares, over
-    /// `frames` frames. Channels past those are cleared too, so that a
-    /// channel added later starts from nothing.
+    /// first `outputs` outputs, then the first `inputs` sources after their
+    /// gains: the linear peak and the sum of squares, over `frames` frames.
+    /// Channels past those are cleared too, so that a channel added later
+    /// starts from nothing.
     public func take(inputs: Int, outputs: Int) -> (peak: [Float], sumOfSquares: [Double], frames: Int) {
         let count = frames.exchange(0, ordering: .acquiring)
         var peak: [Float] = [], sum: [Double] = []
         peak.reserveCapacity(inputs + outputs)
         sum.reserveCapacity(inputs + outputs)
-        for (first, shown) in [(0, min(inputs, capacity)), (capacity, min(outputs, capacity))] {
+        for (first, shown) in [(0, min(inputs, capacity)), (capacity, min(outputs, capacity)),
+                               (2 * capacity, min(inputs, capacity))] {
             for c in first..<(first + capacity) {
                 let level = Float(bitPattern: takePeak(channel: c))
                 let energy = Double(sums[c].exchange(0, ordering: .relaxed)) / Double(Self.scale)
@@ -68,18 +76,27 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
 
     // MARK: - Audio thread
 
-    /// Adds a period of the first `inputs` inputs and `outputs` outputs.
+    /// Adds a period of the first `inputs` inputs and `outputs` outputs, and
+    /// of the sources after `sourceGains` (each source's gain at the period's
+    /// end; nil: none).
     @_noLocks
     func measure(_ input: UnsafePointer<UnsafePointer<Float>>, inputs: Int,
-                 _ output: UnsafePointer<UnsafeMutablePointer<Float>>, outputs: Int, frames count: Int) {
+                 _ output: UnsafePointer<UnsafeMutablePointer<Float>>, outputs: Int, frames count: Int,
+                 sourceGains: UnsafePointer<Float>? = nil) {
         guard enabled.load(ordering: .relaxed) else { return }
-        for n in 0..<min(inputs, capacity) { accumulate(input[n], count: count, into: n) }
+        for n in 0..<min(inputs, capacity) {
+            let (peak, sum) = accumulate(input[n], count: count, into: n)
+            guard let sourceGains else { continue }
+            let gain = sourceGains[n] < 0 ? -sourceGains[n] : sourceGains[n]
+            store(peak: peak * gain, sum: sum * gain * gain, into: 2 * capacity + n)
+        }
         for m in 0..<min(outputs, capacity) { accumulate(UnsafePointer(output[m]), count: count, into: capacity + m) }
         frames.add(count, ordering: .releasing)
     }
 
-    @_noLocks
-    func accumulate(_ samples: UnsafePointer<Float>, count: Int, into channel: Int) {
+    /// Adds a period of one channel; returns its peak and sum of squares.
+    @_noLocks @discardableResult
+    func accumulate(_ samples: UnsafePointer<Float>, count: Int, into channel: Int) -> (peak: Float, sum: Float) {
         // 16 samples at a time in two 8-lane halves (a scalar loop here cost
         // more than the whole 64x64 mix: each addition waited for the last).
         typealias V = SIMD8<Float>
@@ -113,8 +130,16 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
             if magnitude < 100 { sum += x * x }
             k += 1
         }
-        raisePeak(channel: channel, to: peak.bitPattern)
-        sums[channel].add(UInt64(sum * Self.scale), ordering: .relaxed)
+        store(peak: peak, sum: sum, into: channel)
+        return (peak, sum)
+    }
+
+    @_noLocks
+    func store(peak: Float, sum: Float, into channel: Int) {
+        // A gain makes no finite level infinite here (4 at most), but a
+        // sum is clamped before the conversion all the same.
+        raisePeak(channel: channel, to: min(peak, 1e6).bitPattern)
+        sums[channel].add(UInt64(min(sum, 1e9) * Self.scale), ordering: .relaxed)
     }
 
     /// Raises a channel's peak to `bits` (a non-negative float's pattern)

@@ -63,7 +63,8 @@ extension Mixer {
         }
         renderSegment(input, output, directs, from: done, to: frames, of: frames, sampleRate: rate)
         let kernel = rendering.pointee.kernel
-        meters.measure(input, inputs: kernel.pointee.inputs, output, outputs: kernel.pointee.outputs, frames: frames)
+        meters.measure(input, inputs: kernel.pointee.inputs, output, outputs: kernel.pointee.outputs, frames: frames,
+                       sourceGains: kernel.pointee.sourceMono)
         periods.add(1, ordering: .relaxed)
     }
 

@@ -19,15 +19,26 @@ public struct Preset: Equatable, Sendable {
     }
 
     /// The scene on a rig of another size: what fits is taken, the rest of
-    /// the rig is at its default (nothing routed, unity, centred), and what
-    /// does not fit is listed in `skipped`.
-    public func fitted(inputs: Int, outputs: Int) -> (scene: Scene, skipped: [String]) {
+    /// the rig is at its default (nothing routed, unity, centred; a group at
+    /// 0 dB, unmuted, with no members), and what does not fit is listed in
+    /// `skipped`. `dcas`, `muteGroups`: the rig's groups (nil: the scene's own).
+    public func fitted(inputs: Int, outputs: Int, dcas: Int? = nil,
+                       muteGroups: Int? = nil) -> (scene: Scene, skipped: [String]) {
         let own = scene
-        var fitted = Scene(inputs: inputs, outputs: outputs)
+        let (dcas, muteGroups) = (dcas ?? own.dcas.count, muteGroups ?? own.muteGroups.count)
+        var fitted = Scene(inputs: inputs, outputs: outputs, dcas: dcas, muteGroups: muteGroups)
         fitted.crosspoints = CrosspointMatrix(inputs: inputs, outputs: outputs)
         var skipped: [String] = []
-        for n in 0..<min(inputs, own.inputCount) { fitted.sources[n] = own.sources[n] }
+        for n in 0..<min(inputs, own.inputCount) {
+            fitted.sources[n] = own.sources[n]
+            fitted.sources[n].dcas = own.sources[n].dcas.prefix(dcas)
+            fitted.sources[n].muteGroups = own.sources[n].muteGroups.prefix(muteGroups)
+        }
         if own.inputCount > inputs { skipped.append("sources \(inputs + 1)-\(own.inputCount)") }
+        for g in 0..<min(dcas, own.dcas.count) { fitted.dcas[g] = own.dcas[g] }
+        if own.dcas.count > dcas { skipped.append("DCAs \(dcas + 1)-\(own.dcas.count)") }
+        for g in 0..<min(muteGroups, own.muteGroups.count) { fitted.muteGroups[g] = own.muteGroups[g] }
+        if own.muteGroups.count > muteGroups { skipped.append("mute groups \(muteGroups + 1)-\(own.muteGroups.count)") }
         for m in 0..<min(outputs, own.outputCount) { fitted.outputs[m] = own.outputs[m] }
         if own.outputCount > outputs { skipped.append("outputs \(outputs + 1)-\(own.outputCount)") }
         var dropped = 0

@@ -51,7 +51,14 @@ public enum PresetCoding {
         guard let outputsValue = channels["outputs"] else { throw reader.error(path("channels.outputs"), "missing") }
         let inputs = try reader.integer(inputsValue, at: path("channels.inputs"), in: 1...512)
         let outputs = try reader.integer(outputsValue, at: path("channels.outputs"), in: 1...512)
-        var scene = Scene(inputs: inputs, outputs: outputs)
+        // Groups: none in a file from before them.
+        let dcas = try channels["dcas"].map { (v) throws(FileError) in
+            try reader.integer(v, at: path("channels.dcas"), in: 0...Groups.most)
+        } ?? 0
+        let muteGroups = try channels["mutegroups"].map { (v) throws(FileError) in
+            try reader.integer(v, at: path("channels.mutegroups"), in: 0...Groups.most)
+        } ?? 0
+        var scene = Scene(inputs: inputs, outputs: outputs, dcas: dcas, muteGroups: muteGroups)
         scene.crosspoints = CrosspointMatrix(inputs: inputs, outputs: outputs)
 
         if let list = fields["sources"] {
@@ -102,6 +109,7 @@ public enum PresetCoding {
             try readStrip(.master, .master, value, at: path("master"), into: &scene, reader: reader, catalogue: catalogue,
                           document: document)
         }
+        try decodeGroups(fields, reader: reader, at: prefix, into: &scene, catalogue: catalogue, document: document)
         return scene
     }
 
@@ -112,7 +120,12 @@ public enum PresetCoding {
                           into scene: inout Scene, reader: FieldReader, catalogue: Catalogue,
                           document: Parameter.Document) throws(FileError) {
         let numbers = catalogue.numbers(of: strip, in: document)
-        let object = try reader.object(value, at: path, allowed: numbers.map { catalogue.parameters[$0].name })
+        let memberships = strip == .source ? Catalogue.membershipFields : []
+        let object = try reader.object(value, at: path, allowed: numbers.map { catalogue.parameters[$0].name }
+                                       + memberships.map(\.field))
+        if case .source(let n) = place {
+            try readMemberships(object, at: path, source: n, into: &scene, reader: reader)
+        }
         for number in numbers {
             let parameter = catalogue.parameters[number]
             guard let field = object[parameter.name] else { continue }
@@ -144,16 +157,17 @@ public enum PresetCoding {
             }
             return "\(JSONWriter.quoted(parameter.name)): \(value)"
         }
-        return "{ " + fields.joined(separator: ", ") + " }"
+        let memberships = if case .source(let n) = place { writeMemberships(of: scene, source: n) } else { [String]() }
+        return "{ " + (fields + memberships).joined(separator: ", ") + " }"
     }
 
     /// The fields each object may have, made once (not per object).
     enum FieldNames {
         static let preset: [StaticString] = [
             "format", "version", "name", "notes", "fade", "channels", "sources", "crosspoints", "map",
-            "outputs", "master",
+            "outputs", "master", "dcas", "mutegroups",
         ]
-        static let channels: [StaticString] = ["inputs", "outputs"]
+        static let channels: [StaticString] = ["inputs", "outputs", "dcas", "mutegroups"]
         /// In this order: `decodeScene` reads them by position.
         static let crosspoint: [StaticString] = ["in", "out", "volume"]
     }
@@ -176,7 +190,9 @@ public enum PresetCoding {
     }
 
     static func encodeScene(_ scene: Scene, into w: inout JSONWriter, catalogue: Catalogue, document: Parameter.Document) {
-        w.field("channels", "{ \"inputs\": \(scene.inputCount), \"outputs\": \(scene.outputCount) }")
+        let groups = (scene.dcas.isEmpty ? "" : ", \"dcas\": \(scene.dcas.count)")
+            + (scene.muteGroups.isEmpty ? "" : ", \"mutegroups\": \(scene.muteGroups.count)")
+        w.field("channels", "{ \"inputs\": \(scene.inputCount), \"outputs\": \(scene.outputCount)\(groups) }")
         w.list("sources", scene.sources.indices.map { writeStrip(.source, .source($0 + 1), of: scene, catalogue: catalogue, document: document) })
         var points: [String] = []
         for n in stride(from: 1, through: scene.inputCount, by: 1) {
@@ -187,5 +203,6 @@ public enum PresetCoding {
         w.list("crosspoints", points)
         w.list("outputs", scene.outputs.indices.map { writeStrip(.output, .output($0 + 1), of: scene, catalogue: catalogue, document: document) })
         w.field("master", writeStrip(.master, .master, of: scene, catalogue: catalogue, document: document))
+        encodeGroups(scene, into: &w, catalogue: catalogue, document: document)
     }
 }

@@ -21,6 +21,8 @@ public struct RigState: Equatable, Sendable {
         /// Outputs whose mixes (every crosspoint into them) keep their live
         /// values through recalls and undo: performers' in-ear mixes.
         public var mixes: Set<Int> = []
+        /// DCAs that keep their level, mute and name through recalls and undo.
+        public var dcas: Set<Int> = []
         public init() {}
     }
 
@@ -49,7 +51,8 @@ public struct RigState: Equatable, Sendable {
         // `mixes` only when there are any: a build from before mix safes can
         // still read the file (a rollback keeps the show's state).
         let mixes = safes.mixes.isEmpty ? "" : ", \"mixes\": \(safes.mixes.sorted())"
-        w.field("safes", "{ \"sources\": \(safes.sources.sorted()), \"outputs\": \(safes.outputs.sorted()), \"master\": \(safes.master)\(mixes) }")
+        let dcas = safes.dcas.isEmpty ? "" : ", \"dcas\": \(safes.dcas.sorted())"
+        w.field("safes", "{ \"sources\": \(safes.sources.sorted()), \"outputs\": \(safes.outputs.sorted()), \"master\": \(safes.master)\(mixes)\(dcas) }")
         PresetCoding.encodeScene(scene, into: &w, catalogue: catalogue, document: .state)
         w.close("}")
         return w.data
@@ -60,7 +63,7 @@ public struct RigState: Equatable, Sendable {
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: [
                 "format", "version", "preset", "modified", "max-delay-ms", "safes", "channels", "sources", "crosspoints",
-                "map", "outputs", "master",
+                "map", "outputs", "master", "dcas", "mutegroups",
             ])
             try PresetCoding.checkHeader(fields, reader: reader, format: format)
             if let value = fields["max-delay-ms"] { _ = try longestDelay(value, reader) }
@@ -72,7 +75,7 @@ public struct RigState: Equatable, Sendable {
             }
             if let value = fields["modified"] { state.modified = try reader.bool(value, at: "modified") }
             if let value = fields["safes"] {
-                let safes = try reader.object(value, at: "safes", allowed: ["sources", "outputs", "master", "mixes"])
+                let safes = try reader.object(value, at: "safes", allowed: ["sources", "outputs", "master", "mixes", "dcas"])
                 if let list = safes["sources"] {
                     for (i, v) in try reader.array(list, at: "safes.sources", maxCount: scene.inputCount).enumerated() {
                         state.safes.sources.insert(try reader.integer(v, at: "safes.sources[\(i)]", in: 1...scene.inputCount))
@@ -87,6 +90,12 @@ public struct RigState: Equatable, Sendable {
                 if let list = safes["mixes"] {
                     for (i, v) in try reader.array(list, at: "safes.mixes", maxCount: scene.outputCount).enumerated() {
                         state.safes.mixes.insert(try reader.integer(v, at: "safes.mixes[\(i)]", in: 1...scene.outputCount))
+                    }
+                }
+                if let list = safes["dcas"] {
+                    let count = scene.dcas.count
+                    for (i, v) in try reader.array(list, at: "safes.dcas", maxCount: count).enumerated() {
+                        state.safes.dcas.insert(try reader.integer(v, at: "safes.dcas[\(i)]", in: 1...max(1, count)))
                     }
                 }
             }
@@ -116,10 +125,13 @@ extension RigState {
 
     /// The state on a rig of another size: the scene fitted like a preset,
     /// safes beyond the rig dropped.
-    public func fitted(inputs: Int, outputs: Int) -> (state: RigState, skipped: [String]) {
-        let (scene, skipped) = Preset(name: "", scene: scene).fitted(inputs: inputs, outputs: outputs)
+    public func fitted(inputs: Int, outputs: Int, dcas: Int? = nil,
+                       muteGroups: Int? = nil) -> (state: RigState, skipped: [String]) {
+        let (scene, skipped) = Preset(name: "", scene: scene).fitted(inputs: inputs, outputs: outputs, dcas: dcas,
+                                                                     muteGroups: muteGroups)
         var state = self
         state.scene = scene
+        state.safes.dcas = state.safes.dcas.filter { $0 <= scene.dcas.count }
         state.safes.sources = state.safes.sources.filter { $0 <= inputs }
         state.safes.outputs = state.safes.outputs.filter { $0 <= outputs }
         state.safes.mixes = state.safes.mixes.filter { $0 <= outputs }

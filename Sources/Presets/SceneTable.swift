@@ -1,5 +1,6 @@
 import Catalogue
 import MixCore
+import SceneModel
 import SystemSupport
 
 /// A preset printed for people (`crosspoint preset show`): a table of every
@@ -21,7 +22,7 @@ public struct SceneTable {
                      + (preset.fade.map { ", recall fade \(Self.format(Double($0))) s" } ?? "")]
         if let notes = preset.notes { lines.append("notes: \(notes)") }
         lines.append("")
-        lines += table(.source, "source", catalogue.places(.source, inputs: s.inputCount, outputs: s.outputCount))
+        lines += table(.source, "source", catalogue.places(.source, of: s))
         lines.append("")
         lines.append("crosspoints in use (in -> out: dB)")
         var any = false
@@ -32,24 +33,53 @@ public struct SceneTable {
         }
         if !any { lines.append("  none") }
         lines.append("")
-        lines += table(.output, "output", catalogue.places(.output, inputs: s.inputCount, outputs: s.outputCount))
+        lines += table(.output, "output", catalogue.places(.output, of: s))
         lines.append("")
         lines += table(.master, "master", [.master])
+        if !s.dcas.isEmpty {
+            lines.append("")
+            lines += table(.dca, "dca", catalogue.places(.dca, of: s))
+        }
+        if !s.muteGroups.isEmpty {
+            lines.append("")
+            lines += table(.muteGroup, "mutegroup", catalogue.places(.muteGroup, of: s))
+        }
         return lines.joined(separator: "\n")
     }
 
-    /// A strip's rows: a header, then one row per place.
+    /// A strip's rows: a header, then one row per place. A source's row
+    /// ends with the groups it belongs to ("1,3").
     private func table(_ strip: Parameter.Strip, _ title: String, _ places: [Parameter.Place]) -> [String] {
         let parameters = catalogue.numbers(of: strip, in: .preset).map { catalogue.parameters[$0] }
         let widths = parameters.map(Self.width)
-        var lines = [Self.pad(title, 8) + zip(parameters, widths).map { Self.pad(Self.heading($0), $1) }.joined()]
+        let memberships = strip == .source ? Self.memberships(of: preset.scene, catalogue) : []
+        var lines = [Self.pad(title, 8) + zip(parameters, widths).map { Self.pad(Self.heading($0), $1) }.joined()
+                     + memberships.map { Self.pad($0.heading, 12) }.joined()]
         for place in places {
             let cells = zip(parameters, widths).map { parameter, width in
                 Self.pad(Self.cell(parameter, parameter.get(preset.scene, place)), width)
             }
-            lines.append(Self.pad(place == .master ? "" : "\(place.channel)", 8) + cells.joined())
+            let groups = memberships.map { Self.pad($0.groups(place.channel), 12) }
+            lines.append(Self.pad(place == .master ? "" : "\(place.channel)", 8) + cells.joined() + groups.joined())
         }
         return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+    }
+
+    /// The membership columns of a source table: "dca" and "mutegroup",
+    /// each listing the groups source n belongs to ("1,3"; "-" none).
+    static func memberships(of scene: Scene, _ catalogue: Catalogue)
+        -> [(heading: String, groups: (Int) -> String)] {
+        [(Parameter.Strip.dcaMember, "dca", scene.dcas.count), (.muteGroupMember, "mutegroup", scene.muteGroups.count)]
+            .filter { $0.2 > 0 }
+            .compactMap { strip, heading, count in
+                guard let number = catalogue.numbers(of: strip).first else { return nil }
+                let parameter = catalogue.parameters[number]
+                return (heading, { n in
+                    let places = catalogue.places(strip, inputs: scene.inputCount, outputs: 0, dcas: count, muteGroups: count)
+                        .filter { $0.channel == n && parameter.get(scene, $0).isOn }
+                    return places.isEmpty ? "-" : places.map { "\($0.group)" }.joined(separator: ",")
+                })
+            }
     }
 
     /// A column's heading: "dB" for a level, a delay's unit after its name.

@@ -9,6 +9,7 @@ extension AddressSpace {
     ///
     ///     /matrix/{in}/{out}[/leaf][/delta]   /source/{n}/leaf[/delta]
     ///     /output/{m}/leaf[/delta]   /master/leaf[/delta]
+    ///     /dca/{g}/leaf[/delta]   /mutegroup/{g}/leaf[/delta]
     ///
     /// (an encoder's steps come as fast as a fader's values).
     ///
@@ -33,6 +34,12 @@ extension AddressSpace {
                 (strip, place) = (.output, .output(m))
             } else if head.equals("master") {
                 (strip, place) = (.master, .master)
+            } else if head.equals("dca") {
+                guard let g = parts.next()?.channel(limit: dcas) else { return nil }
+                (strip, place) = (.dca, .dca(g))
+            } else if head.equals("mutegroup") {
+                guard let g = parts.next()?.channel(limit: muteGroups) else { return nil }
+                (strip, place) = (.muteGroup, .muteGroup(g))
             } else {
                 return nil
             }

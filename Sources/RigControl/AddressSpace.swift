@@ -9,6 +9,8 @@ import OSC
 ///     /matrix/{in}/{out}   /matrix/{in}/{out}/{db,fader}
 ///     /output/{m}/{name}   /output/{m}/{db,fader}
 ///     /master/{name}       /master/{db,fader}
+///     /dca/{g}/{name}      /dca/{g}/{db,fader}      /mutegroup/{g}/{name}
+///     /source/{n}/dca/{g}  /source/{n}/mutegroup/{g}  (memberships)
 ///
 /// each continuous one also with `/delta` after it, for relative steps,
 /// `/z` or `/touch` for a finger on its control, and `/current` for where it
@@ -17,19 +19,24 @@ import OSC
 /// the safes:
 ///
 ///     /preset/recall/{name}
-///     /safe/source/{n}   /safe/output/{m}   /safe/mix/{m}   /safe/master
+///     /safe/source/{n}   /safe/output/{m}   /safe/mix/{m}   /safe/master   /safe/dca/{g}
 public struct AddressSpace: Sendable {
     public let inputs: Int
     public let outputs: Int
+    /// The rig's DCAs and mute groups (`serve --dcas`, `--mute-groups`).
+    public let dcas: Int
+    public let muteGroups: Int
     public let catalogue: Catalogue
     /// Per strip, every way of addressing its parameters (`AddressSpace+Forms`).
     let leavesByStrip: [Parameter.Strip: [Leaf]]
     /// The same with their parts as bytes, for the literal fast path.
     let literalLeaves: [Parameter.Strip: [(parts: [[UInt8]], leaf: Leaf)]]
 
-    public init(inputs: Int, outputs: Int, catalogue: Catalogue = Catalogue()) {
+    public init(inputs: Int, outputs: Int, dcas: Int = 0, muteGroups: Int = 0, catalogue: Catalogue = Catalogue()) {
         self.inputs = inputs
         self.outputs = outputs
+        self.dcas = dcas
+        self.muteGroups = muteGroups
         self.catalogue = catalogue
         var leaves: [Parameter.Strip: [Leaf]] = [:]
         for strip in Parameter.Strip.allCases { leaves[strip] = Self.leaves(of: strip, in: catalogue) }
@@ -91,7 +98,7 @@ public struct AddressSpace: Sendable {
     /// what the message does): the strips, then the commands' in the
     /// catalogue's order, the safes after the presets.
     private static let heads: [String] = {
-        var heads = ["source", "matrix", "output", "master"]
+        var heads = ["source", "matrix", "output", "master", "dca", "mutegroup"]
         for command in commandPaths where !heads.contains(command.parts[0]) {
             heads.append(command.parts[0])
             if command.parts[0] == "preset" { heads.append("safe") }
@@ -118,7 +125,14 @@ public struct AddressSpace: Sendable {
     private func resolve(_ head: String, _ rest: [Substring]) throws(ResolveError) -> [Target] {
         switch (head, rest.count) {
         case ("source", 2...3):
-            return parameters(.source, rest.dropFirst(), at: try channels(rest[0], "source", inputs).map { .source($0) })
+            let sources = try channels(rest[0], "source", inputs)
+            return parameters(.source, rest.dropFirst(), at: sources.map { .source($0) })
+                + (rest.count == 3 ? try memberships(sources, rest[1], rest[2]) : [])
+        case ("dca", 2...3):
+            return parameters(.dca, rest.dropFirst(), at: try channels(rest[0], "DCA", dcas).map { .dca($0) })
+        case ("mutegroup", 2...3):
+            return parameters(.muteGroup, rest.dropFirst(),
+                              at: try channels(rest[0], "mute group", muteGroups).map { .muteGroup($0) })
         case ("output", 2...3):
             return parameters(.output, rest.dropFirst(), at: try channels(rest[0], "output", outputs).map { .output($0) })
         case ("master", 1...2):
@@ -138,15 +152,33 @@ public struct AddressSpace: Sendable {
         case ("safe", 1):
             return matches(rest[0], "master") ? [.safe(.master)] : []
         case ("safe", 2):
+            let dcas = matches(rest[0], "dca") ? try channels(rest[1], "DCA", self.dcas).map { Target.safe(.dca($0)) } : []
             let sources = matches(rest[0], "source") ? try channels(rest[1], "source", inputs).map { Target.safe(.source($0)) } : []
             let outputs = matches(rest[0], "output") ? try channels(rest[1], "output", outputs).map { Target.safe(.output($0)) } : []
             // "mix" is never reached by a pattern: `/safe/*/*` is every recall
             // safe as before mix safes, not every performer's mix as well.
             let mixes = rest[0] == "mix" ? try channels(rest[1], "output", self.outputs).map { Target.safe(.mix($0)) } : []
-            return sources + outputs + mixes
+            return sources + outputs + mixes + dcas
         default:
             return []
         }
+    }
+
+    /// The memberships `/source/{n}/dca/{g}` and `/source/{n}/mutegroup/{g}`
+    /// name for `sources`.
+    private func memberships(_ sources: [Int], _ kind: Substring, _ group: Substring) throws(ResolveError) -> [Target] {
+        var targets: [Target] = []
+        if matches(kind, "dca") {
+            let places = try channels(group, "DCA", dcas).flatMap { g in sources.map { Parameter.Place.dcaMember(source: $0, dca: g) } }
+            targets += parameters(.dcaMember, [], at: places)
+        }
+        if matches(kind, "mutegroup") {
+            let places = try channels(group, "mute group", muteGroups).flatMap { g in
+                sources.map { Parameter.Place.muteGroupMember(source: $0, group: g) }
+            }
+            targets += parameters(.muteGroupMember, [], at: places)
+        }
+        return targets
     }
 
     /// The forms (and steps) of `strip`'s parameters that the parts after

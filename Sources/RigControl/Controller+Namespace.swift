@@ -84,11 +84,12 @@ extension Controller {
 extension Controller {
     /// What meter subscribers are sent: one peak or RMS level per channel, in dB.
     static func meterMessages(inputs: Int, outputs: Int) -> [ParameterDescription] {
-        [("input", inputs), ("output", outputs)].flatMap { side, count in
+        [("input", inputs), ("source", inputs), ("output", outputs)].flatMap { side, count in
             [("", "peak"), ("/rms", "RMS")].map { suffix, what in
                 ParameterDescription(
                     address: "/meters/\(side)\(suffix)",
-                    description: "Sent to meter subscribers: each \(side)'s \(what) level in dB (-90 = silence)",
+                    description: "Sent to meter subscribers: each \(side)'s \(what) level in dB (-90 = silence)"
+                        + (side == "source" ? ", after its level, mute, polarity, DCAs and mute groups" : ""),
                     signature: .init(typeTags: String(repeating: "f", count: count),
                                      range: Array(repeating: nil, count: count),
                                      unit: Array(repeating: "gain.db", count: count)),

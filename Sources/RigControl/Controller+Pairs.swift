@@ -45,7 +45,13 @@ extension Controller {
         case .crosspoint(let i, let o):
             guard isLinked(i), let other = partner(of: i) else { return [place] }
             return [place, .crosspoint(input: other, output: mirrored(o))]
-        case .output, .master:
+        case .dcaMember(let n, let g):
+            guard isLinked(n), let other = partner(of: n) else { return [place] }
+            return [place, .dcaMember(source: other, dca: g)]
+        case .muteGroupMember(let n, let g):
+            guard isLinked(n), let other = partner(of: n) else { return [place] }
+            return [place, .muteGroupMember(source: other, group: g)]
+        case .output, .master, .dca, .muteGroup:
             return [place]
         }
     }
@@ -92,6 +98,17 @@ extension Controller {
                 edits += [.set(shared, .source(left), .number(0), fade: fade), .set(shared, .source(right), .number(0), fade: fade)]
             } else {
                 edits.append(.set(shared, .source(right), parameter.get(scene, .source(left)), fade: fade))
+            }
+        }
+        // The pair's groups are the left member's, as one source's.
+        for (number, parameter) in catalogue.parameters.enumerated()
+        where parameter.strip == .dcaMember || parameter.strip == .muteGroupMember {
+            let count = parameter.strip == .dcaMember ? scene.dcas.count : scene.muteGroups.count
+            for g in stride(from: 1, through: count, by: 1) {
+                let (from, to): (Parameter.Place, Parameter.Place) = parameter.strip == .dcaMember
+                    ? (.dcaMember(source: left, dca: g), .dcaMember(source: right, dca: g))
+                    : (.muteGroupMember(source: left, group: g), .muteGroupMember(source: right, group: g))
+                edits.append(.set(number, to, parameter.get(scene, from), fade: fade))
             }
         }
         edits.append(.safe(.source(right), live.state.safes.sources.contains(left)))

@@ -15,6 +15,8 @@ extension LiveScene {
         let parameter = catalogue.parameters[number]
         let old = parameter.get(state.scene, place)
         guard old != value else { return }
+        let members = groupMembers(of: place)
+        let groupsBefore = members.map(groupState)
         parameter.set(&state.scene, place, value)
         switch parameter.storage {
         case .scene: changed = true
@@ -28,6 +30,7 @@ extension LiveScene {
         if let change = catalogue.change(number, at: place, to: value, in: ramps, seconds: seconds) {
             changes.append(change)
         }
+        regroup(members, from: groupsBefore, seconds: seconds, into: &changes)
     }
 
     /// A crosspoint's level.
@@ -65,6 +68,7 @@ extension LiveScene {
         case .output(let m): if on { state.safes.outputs.insert(m) } else { state.safes.outputs.remove(m) }
         case .master: state.safes.master = on
         case .mix(let m): if on { state.safes.mixes.insert(m) } else { state.safes.mixes.remove(m) }
+        case .dca(let g): if on { state.safes.dcas.insert(g) } else { state.safes.dcas.remove(g) }
         }
         touched.append(.safe(safe))
     }
@@ -86,13 +90,12 @@ extension LiveScene {
     /// `seconds`. The rig's wiring and what the rig reports stay as they are.
     func transition(to target: Scene, seconds: Float, into changes: inout [Change]) {
         let gates = soloGates()
-        let size = (inputs: state.scene.inputCount, outputs: state.scene.outputCount)
         for (number, parameter) in catalogue.parameters.enumerated() where parameter.storage == .scene {
             if case .crosspoint = parameter.kernel {
                 transitionCrosspoints(to: target.crosspoints, seconds: seconds, into: &changes)
                 continue
             }
-            for place in catalogue.places(parameter.strip, inputs: size.inputs, outputs: size.outputs) {
+            for place in catalogue.places(parameter.strip, of: state.scene) {
                 set(number, at: place, to: parameter.get(target, place), seconds: seconds, into: &changes)
             }
         }

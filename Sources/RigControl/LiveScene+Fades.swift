@@ -25,7 +25,7 @@ extension LiveScene {
         let parameter = catalogue.parameters[number]
         guard parameter.kind.isContinuous else { return false }
         switch parameter.kernel {
-        case .crosspoint: return true
+        case .crosspoint, .groups: return true
         case .ramp(let block, _): return block.role != .delay
         case .none, .soloGate: return false
         }

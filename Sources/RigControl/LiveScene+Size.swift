@@ -45,7 +45,8 @@ extension LiveScene {
         let remap = ramps.remap(to: next)
         pending = RampLayout.restage(pending, by: remap)
         ramps = next
-        space.withLock { $0 = AddressSpace(inputs: inputs, outputs: outputs, catalogue: catalogue) }
+        space.withLock { $0 = AddressSpace(inputs: inputs, outputs: outputs, dcas: scene.dcas.count,
+                                                 muteGroups: scene.muteGroups.count, catalogue: catalogue) }
         mixer.reshape(to: ramps, initial: catalogue.changes(toReach: state.scene, in: ramps, seconds: 0),
                       layout: mixer.layout.resized(outputs: outputs))
         var changes: [Change] = []
@@ -75,6 +76,8 @@ extension LiveScene {
             case .output(let m): m <= outputs
             case .master: true
             case .crosspoint(let n, let m): n <= inputs && m <= outputs
+            case .dca, .muteGroup: true
+            case .dcaMember(let n, _), .muteGroupMember(let n, _): n <= inputs
             }
         }
         switch target {
@@ -82,7 +85,7 @@ extension LiveScene {
             return fits(place)
         case .safe(.source(let n)): return n <= inputs
         case .safe(.output(let m)), .safe(.mix(let m)): return m <= outputs
-        case .safe(.master), .command, .recallPreset: return true
+        case .safe(.master), .safe(.dca), .command, .recallPreset: return true
         }
     }
 }

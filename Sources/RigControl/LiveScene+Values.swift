@@ -23,6 +23,7 @@ extension LiveScene {
         case .safe(.output(let m)): [.int32(state.safes.outputs.contains(m) ? 1 : 0)]
         case .safe(.master): [.int32(state.safes.master ? 1 : 0)]
         case .safe(.mix(let m)): [.int32(state.safes.mixes.contains(m) ? 1 : 0)]
+        case .safe(.dca(let g)): [.int32(state.safes.dcas.contains(g) ? 1 : 0)]
         default: nil
         }
     }
@@ -61,15 +62,17 @@ extension LiveScene {
     func allParameters(inputs: Int, outputs: Int) -> [Target] {
         var targets: [Target] = []
         let space = addressSpace
-        for strip in [Parameter.Strip.source, .crosspoint, .output, .master] {
+        for strip in [Parameter.Strip.source, .dcaMember, .muteGroupMember, .crosspoint, .output, .master, .dca, .muteGroup] {
             let numbers = catalogue.numbers(of: strip)
-            for place in catalogue.places(strip, inputs: inputs, outputs: outputs) {
+            for place in catalogue.places(strip, inputs: inputs, outputs: outputs, dcas: space.dcas,
+                                          muteGroups: space.muteGroups) {
                 for number in numbers { targets.append(.parameter(number, place, space.forms(number)[0])) }
                 switch place {
                 case .source(let n): targets.append(.safe(.source(n)))
                 case .output(let m): targets.append(contentsOf: [.safe(.output(m)), .safe(.mix(m))])
                 case .master: targets.append(.safe(.master))
-                case .crosspoint: break
+                case .dca(let g): targets.append(.safe(.dca(g)))
+                case .crosspoint, .muteGroup, .dcaMember, .muteGroupMember: break
                 }
             }
         }

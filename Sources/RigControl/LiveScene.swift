@@ -64,7 +64,9 @@ final class LiveScene: @unchecked Sendable {
         self.catalogue = catalogue
         ramps = mixer.rampLayout
         self.smoothing = smoothing
-        space = Mutex(AddressSpace(inputs: state.scene.inputCount, outputs: state.scene.outputCount, catalogue: catalogue))
+        space = Mutex(AddressSpace(inputs: state.scene.inputCount, outputs: state.scene.outputCount,
+                                   dcas: state.scene.dcas.count, muteGroups: state.scene.muteGroups.count,
+                                   catalogue: catalogue))
         self.logger = logger
         self.stateChanged = stateChanged
     }

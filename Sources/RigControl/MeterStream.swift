@@ -5,9 +5,10 @@ import OSC
 import Synchronization
 import SystemSupport
 
-/// Streams level meters to subscribers: `/meters/input` and `/meters/output`
-/// (peak dBFS per channel over the interval), `/meters/input/rms` and
-/// `/meters/output/rms` (RMS, AES17: a sine reads its peak level), at each
+/// Streams level meters to subscribers: `/meters/input`, `/meters/source`
+/// (each source as the matrix hears it: after its level, mute, polarity,
+/// DCAs and mute groups) and `/meters/output` (peak dBFS per channel over
+/// the interval), and each `…/rms` (RMS, AES17: a sine reads its peak level), at each
 /// subscriber's own rate. Levels are floored at −90 dBFS. Subscriptions last
 /// and are limited like feedback ones (`FeedbackHub`).
 public final class MeterStream: @unchecked Sendable {
@@ -46,7 +47,7 @@ public final class MeterStream: @unchecked Sendable {
     /// Meters to `client` (where it sends from) at `rate` per second (1-60).
     public func subscribe(_ client: OSCPeer, rate: Double) {
         let shape = mixer.rampLayout
-        let channels = shape.inputs + shape.outputs
+        let channels = 2 * shape.inputs + shape.outputs // inputs, outputs, sources
         subscribers.withLock { subscribers in
             if subscribers[client] == nil {
                 logger.info("\(client) subscribed to meters at \(rate) Hz")
@@ -136,7 +137,7 @@ public final class MeterStream: @unchecked Sendable {
         return packets
     }
 
-    /// The four meter messages, in one bundle when it fits a datagram.
+    /// The six meter messages, in one bundle when it fits a datagram.
     private func packets(_ s: Subscriber) -> [OSCPacket] {
         let inputs = s.inputs
         func decibels(_ linear: Float) -> OSCArgument {
@@ -144,11 +145,15 @@ public final class MeterStream: @unchecked Sendable {
         }
         // AES17: RMS shown +3.01 dB, so that a sine reads its peak level.
         let rms = s.sum.map { s.frames > 0 ? Float(($0 / Double(s.frames)).squareRoot() * 2.0.squareRoot()) : 0 }
+        // Inputs, outputs, then the sources after their gains (`MeterBank.take`).
+        let outputs = inputs..<(s.peak.count - inputs), sources = (s.peak.count - inputs)...
         let messages = [
             OSCMessage("/meters/input", s.peak[..<inputs].map(decibels)),
-            OSCMessage("/meters/output", s.peak[inputs...].map(decibels)),
+            OSCMessage("/meters/output", s.peak[outputs].map(decibels)),
             OSCMessage("/meters/input/rms", rms[..<inputs].map(decibels)),
-            OSCMessage("/meters/output/rms", rms[inputs...].map(decibels)),
+            OSCMessage("/meters/output/rms", rms[outputs].map(decibels)),
+            OSCMessage("/meters/source", s.peak[sources].map(decibels)),
+            OSCMessage("/meters/source/rms", rms[sources].map(decibels)),
         ]
         let size = 16 + messages.reduce(0) { $0 + 4 + $1.encodedSize }
         return size <= FeedbackHub.datagramLimit ? [.bundle(messages)] : messages.map { .message($0) }

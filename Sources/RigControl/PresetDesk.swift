@@ -44,9 +44,12 @@ final class PresetDesk: @unchecked Sendable {
         static let matrix = RecallScope(rawValue: 2)
         static let outputs = RecallScope(rawValue: 4)
         static let master = RecallScope(rawValue: 8)
-        static let all: RecallScope = [.sources, .matrix, .outputs, .master]
+        /// The DCAs and mute groups themselves (levels, mutes, names); a
+        /// source's memberships go with the source.
+        static let groups = RecallScope(rawValue: 16)
+        static let all: RecallScope = [.sources, .matrix, .outputs, .master, .groups]
 
-        /// "sources", "matrix", "outputs", "master", or a comma-separated list.
+        /// "sources", "matrix", "outputs", "master", "groups", or a comma-separated list.
         init?(_ text: String) {
             var scope: RecallScope = []
             for word in text.split(separator: ",") {
@@ -55,6 +58,7 @@ final class PresetDesk: @unchecked Sendable {
                 case "matrix": scope.insert(.matrix)
                 case "outputs": scope.insert(.outputs)
                 case "master": scope.insert(.master)
+                case "groups": scope.insert(.groups)
                 default: return nil
                 }
             }
@@ -232,12 +236,14 @@ final class PresetDesk: @unchecked Sendable {
         var scope = RecallScope.all
         if let scopeText {
             guard let parsed = RecallScope(scopeText) else {
-                throw ArgumentReader.Failure(reason: "unknown scope '\(scopeText)' (sources, matrix, outputs, master, or a comma-separated list)")
+                throw ArgumentReader.Failure(reason: "unknown scope '\(scopeText)' (sources, matrix, outputs, master, groups, or a comma-separated list)")
             }
             scope = parsed
         }
         let preset = try attempt { try store.load(name) }
-        let (fitted, skipped) = preset.fitted(inputs: scene.state.scene.inputCount, outputs: scene.state.scene.outputCount)
+        let live = scene.state.scene
+        let (fitted, skipped) = preset.fitted(inputs: live.inputCount, outputs: live.outputCount, dcas: live.dcas.count,
+                                              muteGroups: live.muteGroups.count)
         var target = scene.state.scene
         if scope.contains(.sources) {
             for n in target.sources.indices where !scene.state.safes.sources.contains(n + 1) { target.sources[n] = fitted.sources[n] }
@@ -250,6 +256,10 @@ final class PresetDesk: @unchecked Sendable {
             for m in target.outputs.indices where !scene.state.safes.outputs.contains(m + 1) { target.outputs[m] = fitted.outputs[m] }
         }
         if scope.contains(.master) && !scene.state.safes.master { target.master = fitted.master }
+        if scope.contains(.groups) {
+            for g in target.dcas.indices where !scene.state.safes.dcas.contains(g + 1) { target.dcas[g] = fitted.dcas[g] }
+            target.muteGroups = fitted.muteGroups
+        }
 
         let seconds = Float(fade ?? preset.fade ?? Double(scene.smoothing))
         scene.undoState = scene.state
@@ -278,6 +288,7 @@ final class PresetDesk: @unchecked Sendable {
         for n in scene.state.safes.sources { target.sources[n - 1] = scene.state.scene.sources[n - 1] }
         for m in scene.state.safes.outputs { target.outputs[m - 1] = scene.state.scene.outputs[m - 1] }
         if scene.state.safes.master { target.master = scene.state.scene.master }
+        for g in scene.state.safes.dcas { target.dcas[g - 1] = scene.state.scene.dcas[g - 1] }
         keepSafeMixes(in: &target)
         let seconds = Float(fade ?? Double(scene.smoothing))
         scene.undoState = scene.state

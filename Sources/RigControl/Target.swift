@@ -26,7 +26,7 @@ public enum Target: Hashable, Sendable {
     /// A recall safe: the part keeps its live values through recalls. A
     /// mix safe keeps every crosspoint into its output (a performer's mix).
     public enum Safe: Hashable, Sendable {
-        case source(Int), output(Int), master, mix(Int)
+        case source(Int), output(Int), master, mix(Int), dca(Int)
 
         public var kind: RecallSafe.Kind {
             switch self {
@@ -34,6 +34,7 @@ public enum Target: Hashable, Sendable {
             case .output: .output
             case .master: .master
             case .mix: .mix
+            case .dca: .dca
             }
         }
 
@@ -43,6 +44,7 @@ public enum Target: Hashable, Sendable {
             case .source(let n): n
             case .output(let m), .mix(let m): m
             case .master: 1
+            case .dca(let g): g
             }
         }
     }
@@ -81,6 +83,7 @@ extension Parameter.Place {
         case .source(let n): .source(n)
         case .output(let m), .mix(let m): .output(m)
         case .master: .master
+        case .dca(let g): .dca(g)
         }
     }
 }

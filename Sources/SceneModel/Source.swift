@@ -11,6 +11,10 @@ public struct Source: Equatable, Sendable {
     /// Linked with its pair (1-2, 3-4, …): one control, the pan a balance.
     /// Both members hold it, and the shared values, alike.
     public var link = false
+    /// The DCAs and mute groups it belongs to (`/source/{n}/dca/{g}`,
+    /// `/source/{n}/mutegroup/{g}`).
+    public var dcas = Groups()
+    public var muteGroups = Groups()
     public var name: String
     /// The input patch: a regular expression for the ports that feed it
     /// ("" none). The rig's wiring, not the scene's: presets do not hold it.

@@ -24,6 +24,9 @@ final class Rig {
         /// nil: the size the saved state had (else 8).
         var inputs: Int?
         var outputs: Int?
+        /// `--dcas`, `--mute-groups`: the rig's groups, whatever the saved state had.
+        var dcas: Int
+        var muteGroups: Int
         /// `--direct-outs`: every source's direct out, and every added one's; nil: as saved.
         var directOuts: DirectTap?
         var panLaw: PanLaw
@@ -121,11 +124,13 @@ final class Rig {
             subscriptions: Subscriptions(feedback: feedback, meters: meters, listeners: listeners.map(WebSocketListeners.init),
                                          reply: deliver, autoSubscribe: configuration.autoSubscribe),
             scheduler: scheduler,
-            status: { [host, mixer] in
+            status: { [host, mixer, groups = (dcas: initial.scene.dcas.count, muteGroups: initial.scene.muteGroups.count)] in
                 [("sample_rate", .int32(Int32(host.sampleRate))),
                  ("buffer_size", .int32(Int32(host.bufferSize))),
                  ("inputs", .int32(Int32(mixer.inputs))),
                  ("outputs", .int32(Int32(mixer.outputs))),
+                 ("dcas", .int32(Int32(groups.dcas))),
+                 ("mute_groups", .int32(Int32(groups.muteGroups))),
                  ("xruns", .int32(Int32(clamping: host.xruns))),
                  // Frames the last change of size waited beyond the next period (-1: none yet).
                  ("resize_frames", .int32(Int32(clamping: mixer.lastResizeFrames ?? -1))),
@@ -329,7 +334,8 @@ final class Rig {
     /// scene; fitted to the rig's size.
     private static func initialState(_ c: Configuration, store: PresetStore, keeper: StateKeeper,
                                      logger: Logger) throws -> RigState {
-        var state = RigState(scene: Scene(inputs: c.inputs ?? 8, outputs: c.outputs ?? 8))
+        var state = RigState(scene: Scene(inputs: c.inputs ?? 8, outputs: c.outputs ?? 8, dcas: c.dcas,
+                                          muteGroups: c.muteGroups))
         if let saved = keeper.load() {
             state = saved
             logger.notice("restored the rig state from \(keeper.url.path)")
@@ -343,7 +349,7 @@ final class Rig {
             state.modified = false
             logger.notice("starting with preset '\(scene)'")
         }
-        let (sized, skipped) = state.fitted(inputs: inputs, outputs: outputs)
+        let (sized, skipped) = state.fitted(inputs: inputs, outputs: outputs, dcas: c.dcas, muteGroups: c.muteGroups)
         var fitted = sized
         if let tap = c.directOuts { for n in fitted.scene.sources.indices { fitted.scene.sources[n].direct = tap } }
         if !skipped.isEmpty { logger.warning("the saved scene is larger than the rig; skipped \(skipped.joined(separator: "; "))") }

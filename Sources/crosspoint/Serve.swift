@@ -22,6 +22,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Number of output ports (out_1 …), 1-512 (default: the size the saved state had, else 8; /rig/outputs changes it while the rig plays).")
     var outputs: Int?
 
+    @Option(help: "Number of DCAs (/dca/{g}/…), 0-32: each rides its member sources' levels and mutes.")
+    var dcas = 8
+
+    @Option(help: "Number of mute groups (/mutegroup/{g}/…), 0-32: each mutes its member sources.")
+    var muteGroups = 8
+
     @Option(help: "Direct outs for every source: pre (after polarity) or post (after level and mute), on JACK ports direct_1 …; also for sources added later (/source/{n}/direct changes one).")
     var directOuts: DirectTap?
 
@@ -120,6 +126,9 @@ struct Serve: ParsableCommand {
         guard (1...Mixer.channelLimit).contains(inputs ?? 1), (1...Mixer.channelLimit).contains(outputs ?? 1) else {
             throw ValidationError("--inputs and --outputs must be 1-\(Mixer.channelLimit)")
         }
+        guard (0...Groups.most).contains(dcas), (0...Groups.most).contains(muteGroups) else {
+            throw ValidationError("--dcas and --mute-groups must be 0-\(Groups.most)")
+        }
         guard (0...1000).contains(smoothingMs) else { throw ValidationError("--smoothing-ms must be 0-1000") }
         guard (0...10_000).contains(maxDelayMs) else { throw ValidationError("--max-delay-ms must be 0-10000") }
         guard (16...4096).contains(autostartPeriod), autostartPeriod & (autostartPeriod - 1) == 0 else {
@@ -212,7 +221,7 @@ struct Serve: ParsableCommand {
         osc.policy = try accessPolicy()
         osc.tcp = !noTcp
         let configuration = Rig.Configuration(
-            inputs: inputs, outputs: outputs, directOuts: directOuts, panLaw: panLaw, monoOutputs: try monoOutputSet(),
+            inputs: inputs, outputs: outputs, dcas: dcas, muteGroups: muteGroups, directOuts: directOuts, panLaw: panLaw, monoOutputs: try monoOutputSet(),
             smoothingSeconds: Float(smoothingMs / 1000), longestDelay: Float(maxDelayMs), host: host, osc: osc, httpPort: noHttp ? nil : httpPort,
             subscriptionLease: subscriptionTimeout > 0 ? .milliseconds(Int(subscriptionTimeout * 1000)) : nil,
             autoSubscribe: autoSubscribe,

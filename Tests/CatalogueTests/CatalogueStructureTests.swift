@@ -26,9 +26,20 @@ import Testing
         }
     }
 
-    /// The first place of a strip on a 2x2 rig.
+    /// The first place of a strip on a 2x2 rig with two DCAs and two mute groups.
     func place(_ strip: Parameter.Strip) -> Parameter.Place {
-        catalogue.places(strip, inputs: 2, outputs: 2)[0]
+        catalogue.places(strip, inputs: 2, outputs: 2, dcas: 2, muteGroups: 2)[0]
+    }
+
+    /// A 2x2 scene with two DCAs and two mute groups.
+    static func scene() -> Scene { Scene(inputs: 2, outputs: 2, dcas: 2, muteGroups: 2) }
+
+    /// How a file names a parameter's field: a membership by its list (`"dca": [1]`).
+    static func field(_ parameter: Parameter) -> String {
+        if let membership = Catalogue.membershipFields.first(where: { $0.strip == parameter.strip }) {
+            return "\"\(membership.field)\": [1]"
+        }
+        return parameter.strip == .crosspoint ? "\"volume\"" : "\"\(parameter.name)\":"
     }
 
     /// The scene's parameters are fields of presets and of the state file;
@@ -36,42 +47,49 @@ import Testing
     /// reports (presence) of neither.
     @Test func everyParameterIsAFieldOfTheFilesItsStorageNamesAndComesBackFromThem() throws {
         for parameter in catalogue.parameters {
-            var scene = Scene(inputs: 2, outputs: 2)
+            var scene = Self.scene()
             let where_ = place(parameter.strip)
             parameter.set(&scene, where_, Self.other(parameter))
-            let field = parameter.strip == .crosspoint ? "\"volume\"" : "\"\(parameter.name)\":"
+            let field = Self.field(parameter)
             let what = "\(parameter.strip) \(parameter.name)"
 
             let preset = PresetCoding.encode(Preset(name: "x", scene: scene), catalogue: catalogue)
             let inPreset = String(decoding: preset, as: UTF8.self).contains(field)
             #expect(inPreset == parameter.storage.isKept(in: .preset), "\(what): in presets \(inPreset)")
             let read = try PresetCoding.decode(preset, file: "x.json", catalogue: catalogue)
-            let expected = parameter.storage.isKept(in: .preset) ? Self.other(parameter) : parameter.get(Scene(inputs: 2, outputs: 2), where_)
+            let expected = parameter.storage.isKept(in: .preset) ? Self.other(parameter) : parameter.get(Self.scene(), where_)
             #expect(parameter.get(read.scene, where_) == expected, "\(what) from a preset")
 
             let state = RigState(scene: scene).encoded(catalogue: catalogue)
             let inState = String(decoding: state, as: UTF8.self).contains(field)
             #expect(inState == parameter.storage.isKept(in: .state), "\(what): in the state file \(inState)")
             let restored = try RigState.decode(state, file: "state.json", catalogue: catalogue)
-            let kept = parameter.storage.isKept(in: .state) ? Self.other(parameter) : parameter.get(Scene(inputs: 2, outputs: 2), where_)
+            let kept = parameter.storage.isKept(in: .state) ? Self.other(parameter) : parameter.get(Self.scene(), where_)
             #expect(parameter.get(restored.scene, where_) == kept, "\(what) from the state file")
         }
     }
 
     @Test func everyParameterOfPresetsHasADiffLineAndATableColumn() {
         for parameter in catalogue.parameters where parameter.storage.isKept(in: .preset) {
-            var scene = Scene(inputs: 2, outputs: 2)
+            var scene = Self.scene()
             parameter.set(&scene, place(parameter.strip), Self.other(parameter))
-            let lines = SceneDifference(from: Scene(inputs: 2, outputs: 2), to: scene, catalogue: catalogue).lines
+            let lines = SceneDifference(from: Self.scene(), to: scene, catalogue: catalogue).lines
             #expect(lines.count == 1, "\(parameter.strip) \(parameter.name): \(lines)")
             guard parameter.strip != .crosspoint else { continue }
             let table = SceneTable(preset: Preset(name: "x", scene: scene), catalogue: catalogue).text
+            if let membership = Catalogue.membershipFields.first(where: { $0.strip == parameter.strip }) {
+                // A source's row lists its groups: "1" in the column of its kind.
+                let row = table.split(separator: "\n").drop { !$0.hasPrefix("source") }.dropFirst().first ?? ""
+                let cells = row.split(separator: " ").suffix(2).map(String.init) // dca, mutegroup
+                #expect(cells == (parameter.strip == .dcaMember ? ["1", "-"] : ["-", "1"]), "\(parameter.strip): \(table)")
+                continue
+            }
             #expect(table.contains(SceneTable.heading(parameter)), "\(parameter.strip) \(parameter.name) has no column")
         }
     }
 
     @Test func everyParameterFormAndCommandIsAnOSCQueryNode() {
-        let scene = Scene(inputs: 2, outputs: 2)
+        let scene = Self.scene()
         let controller = Controller(
             state: RigState(scene: scene), mixer: Mixer(scene: scene, catalogue: catalogue, panLaw: .balance,
                                                         layout: OutputLayout(outputs: 2)),
@@ -110,8 +128,15 @@ import Testing
         for kind in Parameter.Control.allNames {
             #expect(builders.contains("  \(kind)(entry"), "strips.js has no builder for \(kind) controls")
         }
-        for parameter in catalogue.parameters where parameter.strip != .crosspoint {
-            let key = "\(parameter.strip)"
+        let memberships = try #require(description["memberships"] as? [[String: Any]])
+        for (strip, field) in Catalogue.membershipFields {
+            let entry = memberships.first { $0["group"] as? String == field }
+            #expect(entry?["address"] as? String == "/source/{n}/\(field)/{g}", "\(strip)")
+            #expect(entry?["control"] as? String == "toggle", "\(strip)")
+        }
+        for parameter in catalogue.parameters
+        where ![Parameter.Strip.crosspoint, .dcaMember, .muteGroupMember].contains(parameter.strip) {
+            let key = parameter.strip == .muteGroup ? "mutegroup" : "\(parameter.strip)"
             let entry = strips[key]?.first { $0["name"] as? String == parameter.name }
             #expect(entry?["control"] as? String == parameter.display.control.name, "\(key) \(parameter.name)")
             #expect((entry?["pages"] as? [String])?.contains("engineer") == true, "\(key) \(parameter.name)")

@@ -133,7 +133,14 @@ extension Integration {
         }
         // Per channel: a source safe, an output safe and a mix safe; then the
         // master's safe, the channel map, and the size (/rig/inputs, /rig/outputs).
+        // Then the 8 DCAs (their leaves and safe) and the 8 mute groups.
+        let dcaLeaves = leaves("/dca/1/"), muteGroupLeaves = leaves("/mutegroup/1/")
+        #expect(dcaLeaves == ["name", "volume", "db", "fader", "mute"] && muteGroupLeaves == ["name", "mute"], "groups")
+        #expect(sourceLeaves.isSuperset(of: (1...8).flatMap { ["dca/\($0)", "mutegroup/\($0)"] }), "memberships")
+        #expect((1...8).allSatisfy { values["/safe/dca/\($0)"] != nil && leaves("/dca/\($0)/") == dcaLeaves })
+        let groups = 8 * (dcaLeaves.count + 1) + 8 * muteGroupLeaves.count
         let expectedCount = 3 * n * n + n * (sourceLeaves.count + outputLeaves.count + 3) + masterLeaves.count + 1 + 1 + 2
+            + groups
         #expect(values["/rig/inputs"] == [.int32(Int32(n))] && values["/rig/outputs"] == [.int32(Int32(n))], "the size")
         #expect(values.count == expectedCount, "\(values.count) addresses of \(expectedCount)")
         #expect(values["/safe/master"] != nil)

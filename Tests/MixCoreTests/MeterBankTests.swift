@@ -34,9 +34,35 @@ import Testing
         }
         let taken = bank.take(inputs: 2, outputs: 1)
         #expect(taken.frames == 20 * frames)
+        #expect(taken.peak.count == 5 && taken.peak.suffix(2) == [0, 0], "no source gains given: no source levels")
         for c in 0..<3 {
             #expect(taken.peak[c] == peaks[c], "channel \(c)")
             #expect(abs(taken.sumOfSquares[c] - sums[c]) <= sums[c] * 1e-5 + 1e-6, "channel \(c): \(taken.sumOfSquares[c]) vs \(sums[c])")
         }
+    }
+
+    /// A source's level after its gain is its input's scaled by the gain's
+    /// size (a negative gain is polarity): peak by |g|, sum of squares by g².
+    @Test func aSourceIsMeteredAfterItsGain() {
+        let bank = MeterBank(capacity: 4)
+        bank.setEnabled(true)
+        let frames = 64
+        let buffers = (0..<2).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: frames) }
+        defer { buffers.forEach { $0.deallocate() } }
+        for k in 0..<frames { buffers[0][k] = sinf(Float(k) * 0.3) * 0.5; buffers[1][k] = 0.25 }
+        let gains: [Float] = [-0.5, 0]
+        let inputs = [UnsafePointer(buffers[0]), UnsafePointer(buffers[1])]
+        let outputs = [buffers[1]]
+        inputs.withUnsafeBufferPointer { ins in
+            outputs.withUnsafeBufferPointer { outs in
+                gains.withUnsafeBufferPointer { g in
+                    bank.measure(ins.baseAddress!, inputs: 2, outs.baseAddress!, outputs: 1, frames: frames, sourceGains: g.baseAddress!)
+                }
+            }
+        }
+        let taken = bank.take(inputs: 2, outputs: 1)
+        #expect(taken.peak[3] == taken.peak[0] * 0.5, "source 1 after its gain of −0.5")
+        #expect(abs(taken.sumOfSquares[3] - taken.sumOfSquares[0] * 0.25) <= 1e-6)
+        #expect(taken.peak[4] == 0 && taken.sumOfSquares[4] == 0, "source 2 silenced")
     }
 }

@@ -3,7 +3,7 @@ import Catalogue
 import Testing
 
 @Suite struct AddressSpaceTests {
-    let space = AddressSpace(inputs: 12, outputs: 10)
+    let space = AddressSpace(inputs: 12, outputs: 10, dcas: 8, muteGroups: 8)
 
     /// Addresses near every branch of the literal fast path: valid, out of
     /// range, misspelt, malformed, and patterns it must leave alone.
@@ -63,6 +63,9 @@ import Testing
         ("/master/volume/delta", .master, "volume", .master, .linear),
         ("/master/db/delta", .master, "volume", .master, .decibels),
         ("/master/fader/delta", .master, "volume", .master, .fader),
+        ("/dca/2/volume/delta", .dca, "volume", .dca(2), .linear),
+        ("/dca/2/db/delta", .dca, "volume", .dca(2), .decibels),
+        ("/dca/2/fader/delta", .dca, "volume", .dca(2), .fader),
     ]
 
     @Test func everyContinuousFormTakesADelta() throws {
