@@ -20,6 +20,9 @@ public struct RenderBenchmark: Sendable {
         public var meters = false
         /// Every pair of sources (1-2, 3-4, …) linked, at a balance of 0.3.
         public var linked = false
+        /// 8 DCAs and 8 mute groups in use: every source a member of one
+        /// of each, the DCAs at −1 … −8 dB, the groups unmuted.
+        public var groups = false
         /// Wall-clock time to spend rendering.
         public var seconds: Double = 1
 
@@ -65,7 +68,14 @@ public struct RenderBenchmark: Sendable {
     public func run() -> Result {
         let c = configuration
         var generator = SplitMix(seed: 0x5eed)
-        var scene = Scene(inputs: c.inputs, outputs: c.outputs)
+        var scene = Scene(inputs: c.inputs, outputs: c.outputs, dcas: c.groups ? 8 : 0, muteGroups: c.groups ? 8 : 0)
+        if c.groups {
+            for g in 1...8 { scene.dcas[g - 1].volume = FaderLaw.gain(position: FaderLaw.position(decibels: -Float(g))) }
+            for n in scene.sources.indices {
+                scene.sources[n].dcas.insert(n % 8 + 1)
+                scene.sources[n].muteGroups.insert((n + 3) % 8 + 1)
+            }
+        }
         var active = 0
         for n in 1...c.inputs {
             for m in 1...c.outputs {

@@ -45,6 +45,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Every pair of sources (1-2, 3-4, …) linked, at a balance of 0.3.")
     var linked = false
 
+    @Flag(help: "8 DCAs and 8 mute groups in use: every source a member of one of each, the DCAs at -1 ... -8 dB.")
+    var groups = false
+
     @Flag(help: "Time preset recalls instead of the render kernel.")
     var recall = false
 
@@ -95,6 +98,7 @@ struct BenchCommand: ParsableCommand {
             configurations[index].seconds = seconds
             configurations[index].meters = meters
             configurations[index].linked = linked
+            configurations[index].groups = groups
         }
         if !json {
             print("inputs outputs frames density ramping  active  periods  median_us  p99_us  dsp_load_%")

@@ -15,7 +15,9 @@ One module per section of the report, each measuring and writing its own:
 7. timing.py (timed bundles and one-period recalls), fanout.py and fanout_report.py (64
    subscribers while 4 clients drag faders), fullstate.py (the full state on /subscribe),
    discovery.py and discovery_report.py (OSCQuery at 8x8, 64x64 and 256x256), page.py (the
-   control page in headless Chromium).
+   control page in headless Chromium), resize.py (changing size while it plays), groups.py (8 DCAs
+   and 8 mute groups in the kernel, settled, beside no groups and, with --baseline-binary, a
+   build from before groups).
 
 report.py writes the report and splices sections into it; jackrig.py is the private jackd each
 benchmark runs on, procstat.py reads CPU and memory from /proc, common.py the rest they share.
@@ -23,7 +25,8 @@ benchmark runs on, procstat.py reads CPU and memory from /proc, common.py the re
 `--only recall`, `--only saves`, `--only fanout`, `--only fullstate`, `--only discovery` and
 `--only page` run that benchmark alone and replace its section and its rows of the Targets table
 in an existing --out (BENCHMARKS.md by default); an --out that does not exist gets that section
-alone. `--only timing` replaces its section (it has no rows in the Targets table).
+alone. `--only timing` replaces its section (it has no rows in the Targets table). `--only resize` and
+`--only groups` work as the first ones.
 """
 import argparse
 import datetime
@@ -43,6 +46,7 @@ import page
 import peer
 import recall
 import resize
+import groups
 import report
 import saves
 import timing
@@ -67,9 +71,10 @@ def arguments():
     parser.add_argument("--fanout-rounds", type=int, default=3)
     parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
     parser.add_argument("--fullstate-rounds", type=int, default=3)
-    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page", "resize"],
+    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page", "resize", "groups"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
+    parser.add_argument("--baseline-binary", help="for groups: a crosspoint binary from before groups, measured beside")
     parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
     args = parser.parse_args()
     if args.quick:
@@ -107,6 +112,8 @@ def measure(name, args, workdir):
         return page.page_benchmarks(b, p, workdir, Rig, log)
     if name == "resize":
         return resize.resize_benchmarks(b, workdir, Rig, log)
+    if name == "groups":
+        return groups.groups_benchmarks(b, args.baseline_binary, args.rounds, args.seconds, log)
     raise ValueError(name)
 
 
@@ -127,6 +134,8 @@ def section(name, result, args, binary):
         return page.page_report(result, binary, verdict), page.TARGET
     if name == "resize":
         return resize.resize_report(result, binary, verdict), resize.TARGET
+    if name == "groups":
+        return groups.groups_report(result, binary, verdict), groups.TARGET
     raise ValueError(name)
 
 
@@ -135,7 +144,7 @@ FULL_RUN = [("kernel", None), ("peer", "whole process beside jack_mix_box"), ("o
             ("recall", "preset recall"), ("saves", "control during preset saves"), ("memory", "memory"),
             ("timing", "timed bundles and one-period recalls"), ("fanout", "feedback fan-out"),
             ("fullstate", "full state on /subscribe"), ("discovery", "discovery"), ("page", "the control page"),
-            ("resize", "changing size while it plays")]
+            ("resize", "changing size while it plays"), ("groups", "DCAs and mute groups in the kernel")]
 
 
 def write_full_run(args, info, started, results):
@@ -149,7 +158,7 @@ def write_full_run(args, info, started, results):
                 memory.memory_report(results["memory"], results["peer"])]
     report.write_report(args.out, args, info, started, finished, sections, report.full_run_commands(args, binary))
     timing.splice(args.out, timing.timing_report(results["timing"], binary), "")
-    for name in ("fanout", "fullstate", "discovery", "page", "resize"):
+    for name in ("fanout", "fullstate", "discovery", "page", "resize", "groups"):
         (lines, targets), prefix = section(name, results[name], args, binary)
         note = fanout_report.full_run_note(results[name]) if name == "fanout" else "(From the run above.)"
         report.splice_section(args.out, lines, targets, prefix, note)
