@@ -1,10 +1,11 @@
 import ArgumentParser
+import Glibc
 import Catalogue
 import OSC
 
 struct Send: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Send one OSC message (or a bundle) and print the replies.",
+        abstract: "Send one OSC message (or a bundle) to one rig or several, and print the replies.",
         discussion: """
         Arguments are typed by their look: whole numbers are ints (i), other numbers \
         floats (f), true/false are T/F, anything else a string (s). --types forces \
@@ -15,13 +16,18 @@ struct Send: ParsableCommand {
           crosspoint send --wait 1 /status
           crosspoint send --bundle '/matrix/1/1 0' '/matrix/1/2 1'
           crosspoint send --host stage-left.local --port 9000 /ping
-        Exit status 1 when the server replied /error, or a message could not be \
-        sent; 2 when a query (a message without arguments) or /ping got no answer \
-        within --wait, or the host said nothing listens on the port.
+          crosspoint send --host foh.local --host monitors.local /matrix/1/1 0.5
+          crosspoint send --host 10.0.0.1 --host 10.0.0.2 --at +0.5 --bundle '/preset/recall song2' '/master/db -3'
+        With several --host, the same message or bundle goes to each (one time \
+        tag for all with --at), and each reply line is prefixed by its rig, \
+        'HOST:PORT '. Exit status 1 when a server replied /error, or a message \
+        could not be sent; 2 when a query (a message without arguments) or /ping \
+        got no answer within --wait from some rig, or a host said nothing listens \
+        on the port.
         """)
 
-    @Option(help: "Host the rig runs on: a name, an IPv4 or IPv6 address, or HOST:PORT ([IPv6]:PORT).")
-    var host = "127.0.0.1"
+    @Option(help: "Host a rig runs on: a name, an IPv4 or IPv6 address, or HOST:PORT ([IPv6]:PORT); repeat it for several rigs (default 127.0.0.1).")
+    var host: [String] = []
 
     @Option(help: "Its OSC port (unless --host names one).")
     var port = 9000
@@ -35,6 +41,9 @@ struct Send: ParsableCommand {
     @Flag(help: "Send every message as one bundle; each message is a quoted 'ADDRESS ARGS…'.")
     var bundle = false
 
+    @Option(help: "Send it as a bundle time-tagged TIME: +SECONDS from now (+0.5), or a Unix time in seconds; each rig acts on it at that time on its own clock.")
+    var at: String?
+
     @Argument(help: "The OSC address (with --bundle: the first message).")
     var address: String
 
@@ -45,7 +54,8 @@ struct Send: ParsableCommand {
     func validate() throws {
         guard wait >= 0 && wait.isFinite else { throw ValidationError("--wait must be 0 or more seconds") }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1-65535") }
-        _ = try destination()
+        _ = try destinations()
+        _ = try Self.timeTag(at, now: 0)
         _ = try packet()
     }
 
@@ -54,35 +64,70 @@ struct Send: ParsableCommand {
 
     func run() throws {
         let packet = try packet()
-        let (host, port) = try destination()
-        let client: OSCClient
-        do {
-            client = try OSCClient(host: host, port: port)
-        } catch {
-            print("crosspoint send: \(error)")
-            throw ExitCode.failure
+        let rigs = try destinations().map { host, port -> (client: OSCClient, name: String, host: String) in
+            do {
+                let client = try OSCClient(host: host, port: port)
+                return (client, "\(client.target)", host)
+            } catch {
+                print("crosspoint send: \(error)")
+                throw ExitCode.failure
+            }
         }
-        let where_ = "\(client.target)"
-        guard client.send(packet) else {
-            print(client.refused ? Self.nothingListens(where_, host: host) : "crosspoint send: could not send to \(where_)")
-            throw client.refused ? Self.noAnswer : ExitCode.failure
+        // Every rig is sent the packet first, then each one's replies are
+        // read: all wait together, not one after the other.
+        var failed = false, unanswered = false
+        var sent: [Bool] = []
+        for rig in rigs {
+            let ok = rig.client.send(packet)
+            if !ok {
+                print(prefix(rig.name, rigs.count) + (rig.client.refused ? Self.nothingListens(rig.name, host: rig.host)
+                                                                           : "crosspoint send: could not send to \(rig.name)"))
+                if rig.client.refused { unanswered = true } else { failed = true }
+            }
+            sent.append(ok)
         }
-        let replies = client.receive(for: wait)
-        for reply in replies { print(reply) }
-        if replies.contains(where: { $0.address == "/error" }) { throw ExitCode.failure }
-        if client.refused {
-            print(Self.nothingListens(where_, host: host))
-            throw Self.noAnswer
+        for (index, rig) in rigs.enumerated() where sent[index] {
+            let replies = rig.client.receive(for: index == sent.firstIndex(of: true) ? wait : min(wait, 0.01))
+            for reply in replies { print(prefix(rig.name, rigs.count) + "\(reply)") }
+            if replies.contains(where: { $0.address == "/error" }) { failed = true }
+            if rig.client.refused {
+                print(prefix(rig.name, rigs.count) + Self.nothingListens(rig.name, host: rig.host))
+                unanswered = true
+            } else if replies.isEmpty && Self.expectsAnswer(packet) {
+                // A query or /ping expects an answer; a change is answered only when refused.
+                print(prefix(rig.name, rigs.count)
+                      + "crosspoint send: nothing answered from \(rig.name) within \(wait) s (is the rig running, on that port?)")
+                unanswered = true
+            }
         }
-        // A query or /ping expects an answer; a change is answered only when refused.
-        if replies.isEmpty && Self.expectsAnswer(packet) {
-            print("crosspoint send: nothing answered from \(where_) within \(wait) s (is the rig running, on that port?)")
-            throw Self.noAnswer
-        }
+        if failed { throw ExitCode.failure }
+        if unanswered { throw Self.noAnswer }
     }
 
-    /// The host and port to send to: `--host` may carry the port itself.
-    func destination() throws -> (host: String, port: Int) {
+    /// A reply line's prefix: the rig's address when there are several.
+    private func prefix(_ rig: String, _ count: Int) -> String { count > 1 ? "\(rig) " : "" }
+
+    /// Each `--host` to send to, with its port (127.0.0.1 when none is given).
+    func destinations() throws -> [(host: String, port: Int)] {
+        try (host.isEmpty ? ["127.0.0.1"] : host).map { try destination($0) }
+    }
+
+    /// The time tag `--at` gives: `+SECONDS` from `now` (a Unix time), or a
+    /// Unix time in seconds; nil without `--at`.
+    static func timeTag(_ at: String?, now: Double) throws -> OSCTimeTag? {
+        guard let at else { return nil }
+        let relative = at.hasPrefix("+")
+        guard let value = Double(relative ? String(at.dropFirst()) : at), value.isFinite, value >= 0 else {
+            throw ValidationError("--at \(at): expected +SECONDS from now (+0.5) or a Unix time in seconds")
+        }
+        guard relative || value > 946_684_800 else { // 2000-01-01: a time, not a duration without its '+'
+            throw ValidationError("--at \(at): a Unix time in seconds, or +\(at) for that many seconds from now")
+        }
+        return OSCTimeTag(unixTime: relative ? now + value : value)
+    }
+
+    /// One `--host`'s host and port: `--host` may carry the port itself.
+    func destination(_ host: String) throws -> (host: String, port: Int) {
         var (name, number) = (host, port)
         if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
             // [IPv6]:PORT or [IPv6]
@@ -106,15 +151,27 @@ struct Send: ParsableCommand {
         return (name, number)
     }
 
-    /// The message, or the bundle, with its arguments typed.
+    /// The message, or the bundle, with its arguments typed; a bundle
+    /// time-tagged by `--at` (a lone message too).
     func packet() throws -> OSCPacket {
-        guard bundle else { return .message(OSCMessage(address, try Self.typed(arguments, types: types))) }
+        let tag = try Self.timeTag(at, now: Self.unixNow())
+        guard bundle else {
+            let message = OSCMessage(address, try Self.typed(arguments, types: types))
+            return tag.map { .bundle([message], at: $0) } ?? .message(message)
+        }
         let messages = try ([address] + arguments).map { text in
             let words = text.split(separator: " ").map(String.init)
             guard let first = words.first else { throw ValidationError("empty message in bundle") }
             return OSCMessage(first, try Self.typed(Array(words.dropFirst()), types: nil))
         }
-        return .bundle(messages)
+        return .bundle(messages, at: tag ?? .immediately)
+    }
+
+    /// The Unix time now, from the system's clock (what time tags count from).
+    static func unixNow() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Whether the rig answers what is sent: a command the catalogue says
