@@ -37,6 +37,7 @@ extension ServiceAdvertisement {
         retry = nil
         if let group { avahi_entry_group_free(group) }
         group = nil
+        forgetNeighbours()
         if let client { avahi_client_free(client) }
         client = nil
         established = false
@@ -49,6 +50,7 @@ extension ServiceAdvertisement {
         case AVAHI_CLIENT_S_RUNNING:
             absenceLogged = false
             register(client)
+            browse(client)
         case AVAHI_CLIENT_S_REGISTERING, AVAHI_CLIENT_S_COLLISION:
             // The host's own name is being (re)established: withdraw until
             // the daemon runs again, then register anew.
@@ -112,9 +114,12 @@ extension ServiceAdvertisement {
         for _ in 0..<32 {
             var result: Int32 = 0
             for service in services {
+                var txt: UnsafeMutablePointer<AvahiStringList>?
+                for entry in service.txt { txt = avahi_string_list_add(txt, entry) }
                 result = avahi_entry_group_add_service_strlst(
                     group, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name, service.type,
-                    nil, nil, UInt16(clamping: service.port), nil)
+                    nil, nil, UInt16(clamping: service.port), txt)
+                avahi_string_list_free(txt)
                 if result < 0 { break }
             }
             if result == Int32(AVAHI_ERR_COLLISION) {

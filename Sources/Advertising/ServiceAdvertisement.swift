@@ -21,6 +21,10 @@ import Synchronization
 ///   at notice level; ``name`` and the `renamed` callback follow.
 ///
 /// ``stop()`` withdraws the services (the daemon sends goodbye packets).
+///
+/// It also finds the other rigs (`neighbourType`: their services marked
+/// `app=crosspoint`), for the page's list of rigs
+/// (`ServiceAdvertisement+Neighbours.swift`).
 public final class ServiceAdvertisement: @unchecked Sendable {
     /// What is advertised.
     public let services: [AdvertisedService]
@@ -29,6 +33,10 @@ public final class ServiceAdvertisement: @unchecked Sendable {
     public let interface: Int32?
     let logger: Logger
     let renamed: @Sendable (String) -> Void
+    /// The service type whose other instances are browsed for (nil: none),
+    /// and who is told the rigs found, sorted, on Avahi's thread.
+    let neighbourType: String?
+    let neighboursChanged: @Sendable ([Neighbour]) -> Void
     /// How long to wait before trying again to reach a daemon when the
     /// client could not even be made (no system D-Bus).
     static let retryMilliseconds: UInt32 = 5000
@@ -40,6 +48,9 @@ public final class ServiceAdvertisement: @unchecked Sendable {
     var client: OpaquePointer?
     var group: OpaquePointer?
     var retry: OpaquePointer?
+    var browser: OpaquePointer?
+    /// The other rigs found, by instance name.
+    var neighbours: [String: Neighbour] = [:]
     /// The absence of a daemon is logged once, until one has been reached.
     var absenceLogged = false
     /// The group's services are established under the current name.
@@ -52,13 +63,18 @@ public final class ServiceAdvertisement: @unchecked Sendable {
     ///   - services: the types and ports, all under `name`.
     ///   - interface: an interface index to advertise on only; nil for all.
     ///   - renamed: told the new name after a collision, on Avahi's thread.
+    ///   - neighbourType: browse for other rigs' services of this type.
+    ///   - neighboursChanged: told the rigs found whenever they change, on Avahi's thread.
     public init(name: String, services: [AdvertisedService], interface: Int32? = nil, logger: Logger,
-                renamed: @escaping @Sendable (String) -> Void = { _ in }) {
+                renamed: @escaping @Sendable (String) -> Void = { _ in }, neighbourType: String? = nil,
+                neighboursChanged: @escaping @Sendable ([Neighbour]) -> Void = { _ in }) {
         currentName = Mutex(name)
         self.services = services
         self.interface = interface
         self.logger = logger
         self.renamed = renamed
+        self.neighbourType = neighbourType
+        self.neighboursChanged = neighboursChanged
     }
 
     deinit {

@@ -2,6 +2,9 @@
 #define CROSSPOINT_CAVAHI_SHIM_H
 #include <avahi-client/client.h>
 #include <avahi-client/publish.h>
+#include <avahi-client/lookup.h>
+#include <avahi-common/strlst.h>
+#include <avahi-common/address.h>
 #include <avahi-common/alternative.h>
 #include <avahi-common/error.h>
 #include <avahi-common/malloc.h>

@@ -65,6 +65,9 @@ extension Catalogue {
             Command(.jackPorts,
                     "Replies /jack/ports with the full names (client:port) of every other JACK client's output port, sorted: what a source may be patched to",
                     answers: true),
+            Command(.rigs,
+                    "Replies /rigs with the name and page address of every other Crosspoint rig DNS-SD finds (name, url, name, url, …, sorted by name); subscribers are sent it whenever that list changes",
+                    answers: true),
             Command(.rigInputs, "Sources: set while the rig plays, added or removed at the end (full control only); "
                     + "without an argument, replies /rig/inputs with how many there are", size, [], button: nil,
                     effect: .changesWithArguments, hasValue: true, answers: true),

@@ -28,6 +28,7 @@ public struct Command: Sendable {
         case jackPorts = "/jack/ports"
         case rigInputs = "/rig/inputs"
         case rigOutputs = "/rig/outputs"
+        case rigs = "/rigs"
         case login = "/login"
         case logout = "/logout"
         case role = "/role"

@@ -37,6 +37,14 @@ extension Controller {
                 return reject(message, error.reason, from: peer)
             }
             return [.message(jack.portsMessage())]
+        case .rigs:
+            guard targets.count == 1 else { return reject(message, "\(name.address) takes no patterns", from: peer) }
+            do throws(ArgumentReader.Failure) {
+                try ArgumentReader(arguments: message.arguments).none()
+            } catch {
+                return reject(message, error.reason, from: peer)
+            }
+            return [.message(otherRigs.message())]
         case .rigInputs, .rigOutputs:
             return message.arguments.isEmpty ? nil : resize(name, targets, message, from: peer)
         case .matrixMap, .matrixClear, .status, .ping:

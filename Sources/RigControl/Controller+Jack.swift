@@ -33,6 +33,13 @@ extension Controller {
         guard jack.update(ports), let feedback = subscriptions.feedback, feedback.count > 0 else { return }
         feedback.publish([jack.portsMessage()])
     }
+
+    /// The other rigs DNS-SD finds, by name and page address: subscribers
+    /// are sent `/rigs` when the list changed.
+    public func reportOtherRigs(_ rigs: [(name: String, url: String)]) {
+        guard otherRigs.update(rigs), let feedback = subscriptions.feedback, feedback.count > 0 else { return }
+        feedback.publish([otherRigs.message()])
+    }
 }
 
 extension Controller {

@@ -39,6 +39,7 @@ public final class Controller: @unchecked Sendable {
     let subscriptions: Subscriptions
     let presets: PresetDesk
     let jack = JackView()
+    let otherRigs = OtherRigs()
     /// Where bundles for the future wait; nil: they apply at once.
     let scheduler: BundleScheduler?
     /// For what happens outside a message (a session gone, rules reloaded);

@@ -295,13 +295,18 @@ final class Rig {
     /// its own thread; a missing daemon is logged, not fatal.
     private func advertise() {
         guard configuration.advertise else { return }
-        var services = [AdvertisedService(type: "_osc._udp", port: server.port)]
-        if configuration.osc.tcp { services.append(AdvertisedService(type: "_osc._tcp", port: server.port)) }
-        if let discovery { services.append(AdvertisedService(type: "_oscjson._tcp", port: discovery.port)) }
+        // Each service marked as a Crosspoint rig's, so that other rigs list it.
+        let ours = [ServiceAdvertisement.ours]
+        var services = [AdvertisedService(type: "_osc._udp", port: server.port, txt: ours)]
+        if configuration.osc.tcp { services.append(AdvertisedService(type: "_osc._tcp", port: server.port, txt: ours)) }
+        if let discovery { services.append(AdvertisedService(type: "_oscjson._tcp", port: discovery.port, txt: ours)) }
         let advertisement = ServiceAdvertisement(
             name: configuration.name, services: services,
             interface: ServiceAdvertisement.interfaceIndex(holding: configuration.osc.bind), logger: logger,
-            renamed: { [discovery] in discovery?.name = $0 })
+            renamed: { [discovery] in discovery?.name = $0 },
+            // The other rigs, for the page's list: their pages are on their OSCQuery port.
+            neighbourType: discovery == nil ? nil : "_oscjson._tcp",
+            neighboursChanged: { [controller] in controller.reportOtherRigs($0.map { ($0.name, $0.pageURL) }) })
         advertisement.start()
         self.advertisement = advertisement
     }
