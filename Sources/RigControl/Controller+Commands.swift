@@ -29,22 +29,15 @@ extension Controller {
             } catch {
                 return reject(message, error.reason, from: peer)
             }
-        case .jackPorts:
+        case .jackPorts, .rigs:
+            // What the rig sees around it: the other JACK clients' ports, the other rigs.
             guard targets.count == 1 else { return reject(message, "\(name.address) takes no patterns", from: peer) }
             do throws(ArgumentReader.Failure) {
                 try ArgumentReader(arguments: message.arguments).none()
             } catch {
                 return reject(message, error.reason, from: peer)
             }
-            return [.message(jack.portsMessage())]
-        case .rigs:
-            guard targets.count == 1 else { return reject(message, "\(name.address) takes no patterns", from: peer) }
-            do throws(ArgumentReader.Failure) {
-                try ArgumentReader(arguments: message.arguments).none()
-            } catch {
-                return reject(message, error.reason, from: peer)
-            }
-            return [.message(otherRigs.message())]
+            return [.message(name == .rigs ? otherRigs.message() : jack.portsMessage())]
         case .rigInputs, .rigOutputs:
             return message.arguments.isEmpty ? nil : resize(name, targets, message, from: peer)
         case .matrixMap, .matrixClear, .status, .ping:
