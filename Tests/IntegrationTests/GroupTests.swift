@@ -223,6 +223,20 @@ extension Integration {
         }
     }
 
+    /// A linked pair belongs to its groups as one source: linking gives the
+    /// right member the left's, and a membership sent to either is both's.
+    @Test func aLinkedPairsMembersShareTheirGroups() async throws {
+        try await withRig(inputs: 2, outputs: 2) { rig in
+            try await rig.sendAndSettle("/source/1/dca/2", .int32(1))
+            try await rig.sendAndSettle("/source/2/mutegroup/3", .int32(1))
+            try await rig.sendAndSettle("/source/2/link", .int32(1))
+            #expect(try await Self.query(rig, "/source/2/dca/2") == .int32(1), "the left's DCA")
+            #expect(try await Self.query(rig, "/source/2/mutegroup/3") == .int32(0), "the left's (no) mute group")
+            try await rig.sendAndSettle("/source/2/dca/5", .int32(1))
+            #expect(try await Self.query(rig, "/source/1/dca/5") == .int32(1), "sent to either, both's")
+        }
+    }
+
     static func levelAtEnd(_ signal: [Float], _ frequency: Float) -> Float {
         A.fitSine(signal, frequency: Double(frequency), sampleRate: 48_000, in: (signal.count - 4800)..<signal.count).amplitude
     }

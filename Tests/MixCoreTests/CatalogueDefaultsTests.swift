@@ -10,10 +10,10 @@ import Testing
 @Suite struct CatalogueDefaultsTests {
     @Test func everyParameterOfANewSceneHasItsCataloguedDefault() {
         let catalogue = Catalogue()
-        let scene = Scene(inputs: 5, outputs: 3)
+        let scene = Scene(inputs: 5, outputs: 3, dcas: 2, muteGroups: 3)
         var checked = 0
         for parameter in catalogue.parameters {
-            for place in catalogue.places(parameter.strip, inputs: 5, outputs: 3) {
+            for place in catalogue.places(parameter.strip, of: scene) {
                 var expected = parameter.defaultValue
                 switch (expected, place) {
                 // Names are numbered: "in_{n}", "out_{m}".
@@ -21,6 +21,9 @@ import Testing
                     expected = .text(template.replacingOccurrences(of: "{n}", with: "\(n)"))
                 case (.text(let template), .output(let m)):
                     expected = .text(template.replacingOccurrences(of: "{m}", with: "\(m)"))
+                // "dca_{g}", "mutegroup_{g}".
+                case (.text(let template), .dca(let g)), (.text(let template), .muteGroup(let g)):
+                    expected = .text(template.replacingOccurrences(of: "{g}", with: "\(g)"))
                 // A new scene routes input k to output k at unity.
                 case (_, .crosspoint(let input, let output)) where input == output:
                     expected = .number(1)
@@ -31,7 +34,8 @@ import Testing
                 checked += 1
             }
         }
-        // 5 sources × 10 (link, patch, direct and presence among them), 15 crosspoints, 3 outputs × 4, the master's 2.
-        #expect(checked == 50 + 15 + 12 + 2)
+        // 5 sources × 10 (link, patch, direct and presence among them), 15 crosspoints, 3 outputs × 4, the
+        // master's 2; 5 × 2 DCA and 5 × 3 mute-group memberships, 2 DCAs × 3, 3 mute groups × 2.
+        #expect(checked == 50 + 15 + 12 + 2 + 10 + 15 + 6 + 6)
     }
 }
