@@ -9,11 +9,14 @@ import JSON
 ///
 ///     { "strips": { "source": [ENTRY…], "output": […], "master": […],
 ///                   "dca": […], "mutegroup": […] },
-///       "matrix": ENTRY, "memberships": [ENTRY…] }
+///       "matrix": ENTRY, "memberships": [ENTRY…],
+///       "places": { "source": { "strip": "source {n}", "Strip": "Source {n}" }, … } }
 ///
 /// (`{n}` in a group's address is its group number; a membership's address
 /// has `{n}` for the source and `{g}` for the group, and its `group` says
-/// which strip the group is: "dca" or "mutegroup".)
+/// which strip the group is: "dca" or "mutegroup".) `places` says how
+/// titles name a place of each strip (`{strip}`, `{Strip}`), "DCA 2" and
+/// "mute group 2" as the rig's own titles do, so the page words none itself.
 ///
 /// An entry: `name`; `address`, with `{n}` for the channel; `control`
 /// (fader, pan, number, toggle, text); `title`, with `{strip}` ("source 3")
@@ -45,7 +48,21 @@ public enum PageDescription {
             return object(fields)
         }
         return "{\n\"strips\": {\n  " + strips.joined(separator: ",\n  ") + "\n},\n\"matrix\": " + (crosspoint ?? "null")
-            + ",\n\"memberships\": [\n  " + memberships.joined(separator: ",\n  ") + "\n]\n}\n"
+            + ",\n\"memberships\": [\n  " + memberships.joined(separator: ",\n  ") + "\n],\n\"places\": " + places() + "\n}\n"
+    }
+
+    /// Each strip's place names, from the catalogue's own titles (`Place.titled`):
+    /// a place at a marker channel, the marker written back as `{n}`.
+    static func places() -> String {
+        let marker = 987_654_321
+        let places: [(String, Parameter.Place)] = [("source", .source(marker)), ("output", .output(marker)),
+                                                   ("master", .master), ("dca", .dca(marker)),
+                                                   ("mutegroup", .muteGroup(marker))]
+        let named = places.map { key, place in
+            let name = { (template: String) in JSONText.quoted(place.titled(template).replacing("\(marker)", with: "{n}")) }
+            return "\(JSONText.quoted(key)): { \"strip\": \(name("{strip}")), \"Strip\": \(name("{Strip}")) }"
+        }
+        return "{\n  " + named.joined(separator: ",\n  ") + "\n}"
     }
 
     static func entry(_ parameter: Parameter, _ prefix: String) -> String {

@@ -146,6 +146,13 @@ import Testing
             #expect(entries.contains { $0["address"] as? String == safe.address("{n}") }, "\(safe.kind) safe")
         }
         #expect((description["matrix"] as? [String: Any])?["address"] as? String == "/matrix/{n}/{m}/fader")
+        // How titles name each strip's places, as the rig's own titles do.
+        let places = try #require(description["places"] as? [String: [String: String]])
+        #expect(Set(places.keys) == Set(strips.keys), "\(places)")
+        #expect(places["dca"] == ["strip": "DCA {n}", "Strip": "DCA {n}"])
+        #expect(places["mutegroup"] == ["strip": "mute group {n}", "Strip": "Mute group {n}"])
+        #expect(places["source"] == ["strip": "source {n}", "Strip": "Source {n}"])
+        #expect(places["master"] == ["strip": "master", "Strip": "Master"])
     }
 
     /// Which parameters a performer's role may change is the catalogue's

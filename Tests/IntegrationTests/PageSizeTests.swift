@@ -40,6 +40,7 @@ extension Integration {
                 #expect(cells > 0 && cells < 2_000, "\(screen): \(cells) cells in the document")
                 #expect(page.number("strips") == Double(2 * size + 1), "a strip (built or not) per channel and the master")
                 #expect((page.number("built_strips") ?? 0) < 60, "\(screen): only strips near view are built: \(page)")
+                #expect(page.number("dca_strips") == 8, "and a strip per DCA (the default 8), all built")
                 // Column heads read horizontally, the number at 15 px and the name at 14 px.
                 #expect(page.string("col_head_writing_mode") == "horizontal-tb")
                 #expect((page.number("col_head_font_px") ?? 0) >= 14)

@@ -6,7 +6,8 @@ Chromium (Selenium) against a running `crosspoint serve`, and prints what it saw
 
 Scenarios (each prints one JSON object on the last line of stdout):
   ready       a fresh load: ms from navigation start to populated (tools/page/populated.js),
-              the DOM's element count then, the cells and built strips in the document
+              the DOM's element count then, the cells and built strips in the document (a
+              channel's or the master's; the DCA strips, all built, counted apart)
   far-cell    keyboard only, from /matrix/1/1: End, ArrowLeft x6, ArrowDown x(N-57), Space:
               the cell focused at each step, whether it is in the view, the rig's value
   find        the overview, the jump and the filters: a tap on the overview's bottom right
@@ -51,8 +52,9 @@ return {
   shown: document.querySelector('xp-matrix').dataset.shown ?? null,
   scroll: [scroller.scrollTop, scroller.scrollLeft],
   elements: document.getElementsByTagName('*').length,
-  built_strips: document.querySelectorAll('.strip:not([data-pending])').length,
-  strips: document.querySelectorAll('.strip').length,
+  built_strips: document.querySelectorAll('.strip:not(.dca):not([data-pending])').length,
+  strips: document.querySelectorAll('.strip.source, .strip.output, .strip.master').length,
+  dca_strips: document.querySelectorAll('.strip.dca').length,
   overview_hidden: document.querySelector('xp-matrix .matrix-overview')?.hidden ?? null,
   col_head_font_px: parseFloat(getComputedStyle(document.querySelector('xp-matrix .col-head .head-number')).fontSize),
   col_head_name_font_px: parseFloat(getComputedStyle(document.querySelector('xp-matrix .col-head .head-name')).fontSize),
@@ -115,6 +117,7 @@ def scenario_find(browsers, osc, args):
     result = {"populated_ms": populated, "before": matrix(driver)}
     # The overview: a tap near its bottom right corner moves the view there.
     overview = driver.find_element(By.CSS_SELECTOR, "xp-matrix .matrix-overview canvas")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", overview)
     size = overview.size
     ActionChains(driver).move_to_element_with_offset(overview, size["width"] // 2 - 2, size["height"] // 2 - 2) \
         .click().perform()

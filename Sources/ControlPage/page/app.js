@@ -14,6 +14,8 @@ import { Session } from './role.js';
 import { buildMix, clearMix } from './mix.js';
 import { showError } from './errors.js';
 import { RigSize, SizeControls } from './rig-size.js';
+import { groups } from './groups.js';
+import { buildGroups } from './group-strips.js';
 import './elements/xp-matrix.js';
 
 // ws://HOST:PORT/ of the page's own origin; ?ws=HOST:PORT for development
@@ -27,7 +29,7 @@ context.connection = connection;
 const session = new Session(connection);
 const size = new RigSize(connection);
 // For automation and debugging from the console.
-window.crosspoint = { store, connection, session, size };
+window.crosspoint = { store, connection, session, size, groups };
 
 const root = document.documentElement;
 const statusBar = document.querySelector('#status');
@@ -36,6 +38,8 @@ const mix = document.querySelector('main#mix');
 const sources = engineer.querySelector('#sources .strips');
 const outputs = engineer.querySelector('#outputs .strips');
 const matrix = engineer.querySelector('xp-matrix');
+const groupSection = engineer.querySelector('#groups');
+const groupLink = statusBar.querySelector('nav a[href="#groups"]');
 
 /** The view shown (applyRole): null until the rig has said, then "full" or "mix" with its outputs. */
 let shown = { view: null, outputs: [] };
@@ -58,11 +62,14 @@ function layout() {
     buildMix(mix, shown.outputs.filter((m) => m <= outputCount), inputs);
   } else {
     buildStrips(sources, outputs, inputs, outputCount);
+    buildGroups(groupSection, groupLink);
     matrix.configure(inputs, outputCount);
   }
   setAccess(context.access);
 }
 size.addEventListener('change', layout);
+// The rig's DCAs and mute groups (/status/dcas, /status/mute_groups), however many it says.
+groups.addEventListener('count', layout);
 
 /**
  * The role's view: the engineer's page (full or read-only) or the personal

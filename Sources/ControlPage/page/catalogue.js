@@ -8,15 +8,16 @@
 const url = new URL('catalogue.json', import.meta.url);
 
 /**
- * The description: { strips: { source, output, master }, matrix }, or an
- * empty one with `failed` set to why, if it could not be read (the strips
- * then say so: `failure()`).
+ * The description: { strips: { source, output, master, dca, mutegroup },
+ * matrix, memberships, places }, or an empty one with `failed` set to why,
+ * if it could not be read (the strips then say so: `failure()`).
  */
 export const catalogue = await fetch(url)
   .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
   .catch((error) => {
     console.error(`catalogue.json: ${error.message}`);
-    return { strips: { source: [], output: [], master: [] }, matrix: null, failed: error.message };
+    return { strips: { source: [], output: [], master: [], dca: [], mutegroup: [] }, matrix: null, memberships: [],
+             failed: error.message };
   });
 
 /** Why the controls could not be built, for the page to show; null when they can. */
@@ -26,22 +27,40 @@ export function failure() {
     : null;
 }
 
-/** The entries of a strip ("source", "output", "master") shown on a page ("engineer", "mix"), in catalogue order. */
+/** The entries of a strip ("source", "output", "master", "dca", "mutegroup") shown on a page ("engineer", "mix"), in catalogue order. */
 export function entries(strip, page) {
   return (catalogue.strips?.[strip] ?? []).filter((entry) => entry.pages?.includes(page));
 }
 
-/** How a place is named in titles: "source 3" and "Source 3", "master" and "Master". */
+/**
+ * A source's memberships of groups shown on a page: one entry per kind of
+ * group, its `group` the strip of the group ("dca", "mutegroup"), its
+ * address /source/{n}/dca/{g}.
+ */
+export function memberships(page) {
+  return (catalogue.memberships ?? []).filter((entry) => entry.pages?.includes(page));
+}
+
+/**
+ * How a place is named in titles, as the rig says (catalogue.json's
+ * `places`): "source 3" and "Source 3", "master" and "Master", "DCA 2",
+ * "mute group 2" and "Mute group 2".
+ */
 function names(strip, n) {
+  const place = catalogue.places?.[strip];
+  if (place) return { lower: place.strip.replaceAll('{n}', String(n)), upper: place.Strip.replaceAll('{n}', String(n)) };
   const lower = strip === 'master' ? 'master' : `${strip} ${n}`;
   return { lower, upper: lower.charAt(0).toUpperCase() + lower.slice(1) };
 }
 
-/** An entry's template with its place filled in: {n} (and {m}, for the matrix's output), {strip}, {Strip}. */
-export function fill(template, strip, n, m) {
+/**
+ * An entry's template with its place filled in: {n} (and {m}, for the
+ * matrix's output; {g}, for a membership's group), {strip}, {Strip}.
+ */
+export function fill(template, strip, n, m, g) {
   const { lower, upper } = names(strip, n);
   return String(template ?? '')
-    .replaceAll('{n}', String(n)).replaceAll('{m}', String(m))
+    .replaceAll('{n}', String(n)).replaceAll('{m}', String(m)).replaceAll('{g}', String(g))
     .replaceAll('{strip}', lower).replaceAll('{Strip}', upper);
 }
 

@@ -1,10 +1,12 @@
 // Channel strips, built from the rig's catalogue (catalogue.js): for each
-// source, output and the master, its entries on the engineer's page, laid
-// out by control kind: the number, text fields (the name), toggles (mute,
-// solo, polarity, safe), pans, number fields (delay), then the fader with
-// the strip's meter. Built for the rig's size (rig-size.js), and added or
-// removed one by one when it changes; only the strips near view have their
-// controls (strip-row.js).
+// source, output, the master and each DCA, its entries on the engineer's
+// page, laid out by control kind: the number, text fields (the name),
+// toggles (mute, solo, polarity, safe), pans, number fields (delay), then
+// the fader with the strip's meter (a DCA has none: no signal goes through
+// it). A source strip also shows its groups under its toggles
+// (memberships.js, group-mute.js). Built for the rig's size (rig-size.js),
+// and added or removed one by one when it changes; only the strips near
+// view have their controls (strip-row.js).
 
 import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';
@@ -13,6 +15,8 @@ import { StripRow } from './strip-row.js';
 import { patchPicker, presenceLight, watchPresence } from './patch.js';
 import { choicePicker } from './choice.js';
 import { watchPair } from './stereo.js';
+import { watchGroupMute, showGroups } from './group-mute.js';
+import { groupParts } from './memberships.js';
 import './elements/xp-fader.js';
 import './elements/xp-pan.js';
 import './elements/xp-switch.js';
@@ -107,46 +111,56 @@ export const controls = {
 /** The order a strip shows its controls in, by kind; toggles grouped in one row. */
 const layout = ['presence', 'text', 'patch', 'choice', 'toggle', 'pan', 'number', 'fader'];
 
-/** The label a strip's section carries: "Source 3", "Master". */
+/** The label a strip's section carries: "Source 3", "Master", "DCA 2". */
 const stripLabel = (kind, n) => (kind === 'master' ? 'Master' : fill('{Strip}', kind, n));
+
+/** The short number a strip shows at its top: "In 3", "Out 2", "Master", "DCA 2". */
+const shortLabel = (kind, n) => ({ source: `In ${n}`, output: `Out ${n}` })[kind] ?? stripLabel(kind, n);
+
+/** Strips of channels, which a row builds when near view; a group's (DCA) carries data-group and is built at once. */
+const CHANNELS = ['source', 'output'];
 
 /** An empty strip: its section, numbered and labelled, with no controls yet. */
 export function pendingStrip(kind, n) {
   const attributes = { class: `strip ${kind}`, 'aria-label': stripLabel(kind, n) };
-  if (kind !== 'master') attributes['data-channel'] = String(n);
-  if (kind !== 'master') attributes['data-pending'] = '';
+  if (CHANNELS.includes(kind)) Object.assign(attributes, { 'data-channel': String(n), 'data-pending': '' });
+  else if (kind !== 'master') attributes['data-group'] = String(n);
   return element('section', attributes);
 }
 
 /** Fills a strip's section with its controls, from the catalogue's entries for the engineer's page. */
 export function fillStrip(section, kind, n, meter) {
   const shown = entries(kind, 'engineer');
-  const parts = [element('div', { class: 'number' }, [kind === 'master' ? 'Master' : `${kind === 'source' ? 'In' : 'Out'} ${n}`])];
+  const parts = [element('div', { class: 'number' }, [shortLabel(kind, n)])];
   for (const control of layout) {
     const made = shown.filter((entry) => entry.control === control)
       .map((entry) => controls[control](entry, fill(entry.address, kind, n), fill(entry.title, kind, n), n, kind, meter));
-    if (made.length === 0) continue;
-    parts.push(...(control === 'toggle' ? [element('div', { class: 'switches' }, made)] : made));
+    if (made.length > 0) parts.push(...(control === 'toggle' ? [element('div', { class: 'switches' }, made)] : made));
+    // A source's groups under its switches: the group-mute badge, the "Groups" disclosure.
+    if (control === 'toggle' && kind === 'source') parts.push(...groupParts(n));
   }
   section.replaceChildren(...parts);
+  if (kind === 'source') showGroups(section, n);
   return section;
 }
 
 const meters = { source: 'input', output: 'output', master: 'master' };
 
-/** A built strip ("source", "output", "master") at channel n. */
+/** A built strip ("source", "output", "master", "dca") at channel (or group) n. */
 export const strip = (kind, n) => fillStrip(pendingStrip(kind, n), kind, n, meters[kind]);
 
 /** A source strip, built or not, with what it shows in any state: its presence (data-present) and its pair. */
 function sourceStrip(n, inputs) {
   const section = pendingStrip('source', n);
-  section.watching = { presence: watchPresence(section, n), pair: watchPair(section, n, inputs) };
+  section.watching = { presence: watchPresence(section, n), pair: watchPair(section, n, inputs),
+                       groups: watchGroupMute(section, n) };
   return section;
 }
 
 /** Stops what a source strip watches: it is removed. */
 function unwatch(section) {
-  for (const off of [section.watching?.presence, ...(section.watching?.pair ?? [])]) off?.();
+  const { presence, pair = [], groups } = section.watching ?? {};
+  for (const off of [presence, ...pair, groups]) off?.();
 }
 
 /**
