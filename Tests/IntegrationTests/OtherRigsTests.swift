@@ -40,5 +40,30 @@ extension Integration {
             #expect(after.hasPrefix("/rigs") && !after.contains(b), "a rig that stops leaves the list: \(after)")
         }
     }
+
+    /// Each rig's page (headless Chromium, run inside the namespace) lists
+    /// the other in its status bar, as a link to the other's page.
+    @Test func eachRigsPageListsTheOther() async throws {
+        let name = AdvertisingTests.uniqueName
+        let (a, b) = (name + " page A", name + " page B")
+        try await AdvertisingTests().withNamespacedRig(arguments: ["--name", a]) { network, first in
+            let second = try await AdvertisingTests.NamespacedRig.start(in: network, ["--name", b])
+            defer { second.stop() }
+            for (rig, own, other, otherRig) in [(first, a, b, second), (second, b, a, first)] {
+                let report = try await network.output(
+                    of: "python3", [Integration.PageTests.tool("rigs_check.py"), "list", "--http-port", "\(rig.httpPort)",
+                                    "--osc-port", "\(rig.oscPort)", "--expect", other], timeout: .seconds(120))
+                let line = try #require(report.split(separator: "\n").last { $0.hasPrefix("{") }, "\(report)")
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let rigs = try #require(json["rigs"] as? [String: Any], "\(line)")
+                let links = rigs["links"] as? [[String: Any]] ?? []
+                #expect(json["loaded"] as? Bool == true, "\(line)")
+                #expect(rigs["shown"] as? Bool == true && rigs["label"] as? String == "Other rigs", "\(line)")
+                #expect(links.contains { $0["name"] as? String == other
+                    && $0["href"] as? String == "http://127.0.0.1:\(otherRig.httpPort)/" }, "\(line)")
+                #expect(!links.contains { $0["name"] as? String == own }, "not itself: \(line)")
+            }
+        }
+    }
 }
 }

@@ -9,6 +9,7 @@ import { context, setAccess } from './elements/control.js';
 import { buildStrips } from './strips.js';
 import { bindPresets } from './presets.js';
 import { bindStatus } from './status.js';
+import { bindRigs } from './rigs.js';
 import { bindLogin } from './login.js';
 import { Session } from './role.js';
 import { buildMix, clearMix } from './mix.js';
@@ -98,6 +99,7 @@ function applyRole() {
 session.addEventListener('change', applyRole);
 
 bindStatus(statusBar, connection, session);
+bindRigs(statusBar.querySelector('#rigs'));
 bindLogin(statusBar, session);
 bindPresets(engineer.querySelector('#presets'), connection);
 

@@ -17,6 +17,7 @@ const SUBSCRIBE_SEQUENCE = [
   ['/preset/list'],
   ['/preset/current'],
   ['/jack/ports'],
+  ['/rigs'],
 ];
 
 export class Connection extends EventTarget {
