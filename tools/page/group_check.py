@@ -59,7 +59,7 @@ return Object.fromEntries([...document.querySelectorAll('section.strip.source[da
   return [n, {
     group_muted: strip.dataset.groupMuted ?? null,
     badge: badge ? badge.textContent : null,
-    badge_shown: badge ? badge.checkVisibility() : false,
+    badge_shown: badge ? badge.checkVisibility({visibilityProperty: true}) : false,
     own_mute: strip.querySelector(`[data-address="/source/${n}/mute"]`)?.getAttribute('aria-checked') ?? null,
     groups_shown: details ? details.checkVisibility() : false,
     groups_open: details ? details.open : false,
