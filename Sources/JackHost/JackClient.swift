@@ -237,19 +237,25 @@ final class JackClient: @unchecked Sendable {
     /// Every other client's output port, in JACK's port order.
     func otherOutputPorts() -> [String] { ports(flags: JackPortIsOutput) }
 
+    /// Every other client's input port, in JACK's port order.
+    func otherInputPorts() -> [String] { ports(flags: JackPortIsInput) }
+
     /// For each of our inputs, the ports connected to it.
-    func inputFeeds() -> [Set<String>] {
-        inputPorts.map { port in
-            guard let list = jack_port_get_all_connections(handle, port) else { return [] }
-            defer { jack_free(list) }
-            var names: Set<String> = []
-            var index = 0
-            while let entry = list[index] {
-                names.insert(String(cString: entry))
-                index += 1
-            }
-            return names
+    func inputFeeds() -> [Set<String>] { inputPorts.map(connectedNames) }
+
+    /// For each of our outputs, the ports it feeds.
+    func outputSends() -> [Set<String>] { outputPorts.map(connectedNames) }
+
+    private func connectedNames(_ port: OpaquePointer) -> Set<String> {
+        guard let list = jack_port_get_all_connections(handle, port) else { return [] }
+        defer { jack_free(list) }
+        var names: Set<String> = []
+        var index = 0
+        while let entry = list[index] {
+            names.insert(String(cString: entry))
+            index += 1
         }
+        return names
     }
 
     /// Disconnects source → destination; true when they are not connected now.

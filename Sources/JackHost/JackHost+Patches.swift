@@ -3,8 +3,8 @@ import Logging
 import SystemSupport
 
 /// The supervisor's watch over what feeds the sources: the input patches
-/// (`Patchbay`), `--connect-inputs` for ports that appear after the start,
-/// each source's presence, and the other clients' ports. It runs on the
+/// (`Patchbay`), `--connect-inputs` and `--connect-outputs` for ports that
+/// appear after the start, each source's presence, and the other clients' ports. It runs on the
 /// supervisor's thread when JACK said a port came or went or a connection
 /// changed (the callbacks only set atomics), or the patches changed: within
 /// 100 ms of a client registering its ports.
@@ -119,7 +119,10 @@ extension JackHost {
                 logger.warning("patch of source \(feed.source): could not connect \(feed.port) -> \(ours)")
             }
         }
-        if portsChanged || seen.presence == nil { connectLateInputs(client, ports: ports, feeds: feeds) }
+        if portsChanged || seen.presence == nil {
+            connectLateInputs(client, ports: ports, feeds: feeds)
+            connectLateOutputs(client)
+        }
         if !connect.isEmpty || !disconnect.isEmpty || portsChanged { feeds = client.inputFeeds() }
         let presence = feeds.map { !$0.isEmpty }
         if presence != seen.presence {
@@ -138,6 +141,20 @@ extension JackHost {
         for (index, port) in matching.prefix(feeds.count).enumerated() where !feeds[index].contains(port) {
             let ours = "\(client.name):in_\(index + 1)"
             if client.connect(port, ours) { logger.info("connected \(port) -> \(ours) (--connect-inputs)") }
+        }
+    }
+
+    /// `--connect-outputs` for ports that appeared after the start (a
+    /// network link's send ports, a recorder started later): output k feeds
+    /// the k-th matching input port, as at the start; a pair already
+    /// connected is left as it is, and nothing is disconnected.
+    private func connectLateOutputs(_ client: JackClient) {
+        guard let text = options.connectOutputs, let pattern = try? PortPattern(text) else { return }
+        let sends = client.outputSends()
+        let matching = client.otherInputPorts().filter { pattern.matches($0) }
+        for (index, port) in matching.prefix(sends.count).enumerated() where !sends[index].contains(port) {
+            let ours = "\(client.name):out_\(index + 1)"
+            if client.connect(ours, port) { logger.info("connected \(ours) -> \(port) (--connect-outputs)") }
         }
     }
 }

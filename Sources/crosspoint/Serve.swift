@@ -88,7 +88,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Connect our inputs, in order, to the JACK output ports matching this regular expression (e.g. 'system:capture_.*').")
     var connectInputs: String?
 
-    @Option(help: "Connect our outputs, in order, to the JACK input ports matching this regular expression (e.g. 'system:playback_.*').")
+    @Option(help: "Connect our outputs, in order, to the JACK input ports matching this regular expression (e.g. 'system:playback_.*'), also those that appear later (a network link's ports that come back, a recorder started after the rig).")
     var connectOutputs: String?
 
     @Option(help: "A JACK client whose name matches this regular expression, and whose ports no patch names, takes the first free source (two or more ports: the first free pair, linked) with a patch naming its ports (docs/sources.md).")

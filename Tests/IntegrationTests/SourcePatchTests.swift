@@ -168,6 +168,33 @@ extension Integration {
         }
     }
 
+    /// The other way round: a client whose input ports match
+    /// `--connect-outputs` and that starts after the rig (a network link's
+    /// send ports coming back, a recorder) is fed by out_1, out_2 within a
+    /// second, and hears them; the rig's first connections stay.
+    @Test func connectOutputsAlsoConnectsPortsThatAppearLater() async throws {
+        try await withRig(arguments: ["--connect-outputs", "^late:rec_"]) { rig in
+            rig.playSine(input: 1, frequency: 1000, amplitude: 0.5)
+            rig.playSine(input: 2, frequency: 500, amplitude: 0.25)
+            let late = try JackProbe(server: rig.jack, clientName: "late", playPorts: 0, recordPorts: 2)
+            defer { late.close() }
+            let connected = try await Self.within(.seconds(1)) {
+                try late.connections(of: "late:rec_1") == ["crosspoint:out_1"]
+                    && late.connections(of: "late:rec_2") == ["crosspoint:out_2"]
+            }
+            #expect(connected != nil, "rec_1 \((try? late.connections(of: "late:rec_1")) ?? [])")
+            #expect(try late.connections(of: "crosspoint:out_1").contains("xp-recorder:rec_1"), "nothing disconnected")
+            try await late.startRecording()
+            try await late.waitForRecordedFrames(rig.sampleRate / 2)
+            let take = try await late.stopRecording()
+            for (port, frequency, amplitude) in [(1, 1000.0, Float(0.5)), (2, 500.0, Float(0.25))] {
+                let fit = SignalAnalysis.fitSine(take.samples(ofPort: port), frequency: frequency,
+                                                 sampleRate: Double(rig.sampleRate))
+                #expect(abs(fit.amplitude - amplitude) < 0.01, "out_\(port) heard by the late client: \(fit)")
+            }
+        }
+    }
+
     @Test func badPatchesAndASetPresenceAreRefusedAndChangeNothing() async throws {
         try await Self.withOpenInputs { rig in
             try rig.osc.send("/source/3/patch", .string("^player:play_1$"))

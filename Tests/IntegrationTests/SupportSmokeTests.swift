@@ -197,6 +197,49 @@ extension Integration {
         }
     }
 
+    @Test("LinkedNamespaces: two namespaces joined by a veth pair, a cut that cuts, jackd inside",
+          .enabled(if: LinkedNamespaces.isAvailable, "needs network namespaces and a veth pair; the reason is noted on stderr"))
+    func linkedNamespaces() async throws {
+        let network = try await LinkedNamespaces()
+        defer { network.stop() }
+        // Each side has lo and its end of the link, nothing of the machine's.
+        for side in LinkedNamespaces.Side.allCases {
+            let links = try await network.output(side, "ip", ["-br", "address"])
+            #expect(links.contains("xplink") && links.contains(side.address) && !links.contains(side.other.address),
+                    "\(side): \(links)")
+            #expect(!links.contains("eth0"), "\(side): \(links)")
+        }
+        // UDP from A's namespace to B's address, from sockets made inside.
+        let receiver = try network.inNetwork(of: .b) {
+            try OSCTestClient(target: .init(host: "127.0.0.1", port: 9), bindHost: "0.0.0.0")
+        }
+        defer { receiver.close() }
+        let sender = try network.inNetwork(of: .a) {
+            try OSCTestClient(target: .init(host: LinkedNamespaces.Side.b.address, port: receiver.localEndpoint.port),
+                              bindHost: "0.0.0.0")
+        }
+        defer { sender.close() }
+        func arrives(_ text: String, within limit: Duration) async -> Bool {
+            let deadline = ContinuousClock.now + limit
+            while ContinuousClock.now < deadline {
+                try? sender.send("/link", .string(text))
+                if (try? await receiver.waitFor(address: "/link", timeout: .milliseconds(200)) { $0.argument(0)?.stringValue == text }) != nil {
+                    return true
+                }
+            }
+            return false
+        }
+        #expect(await arrives("before", within: .seconds(3)))
+        try await network.cut(.b)
+        #expect(await arrives("during", within: .seconds(1)) == false, "the cut let a datagram through")
+        try await network.restore(.b)
+        #expect(await arrives("after", within: .seconds(5)), "the link did not come back")
+        // A JACK server inside a side, reached from here through /dev/shm.
+        let server = try await JackServer.start(launcher: network.launcher(.a))
+        defer { server.stop() }
+        #expect(try server.portNames(matching: "^system:").count == 4)
+    }
+
     /// A UDP port that was free a moment ago (the kernel's choice).
     private static func freeUDPPort() throws -> Int {
         let probe = try OSCTestClient(target: .init(host: "127.0.0.1", port: 9))

@@ -42,12 +42,15 @@
  *   recording                      the first period is recorded
  * then records for SECONDS and writes OUTFILE: the text line
  *   "jack-tap rate=R channels=C frames=F periods=K overflowed=O\n"
- * then F * C float32 samples, interleaved, then K records of four unsigned
+ * then F * C float32 samples, interleaved, then K records of five unsigned
  * 64-bit integers: the period's first sample index in the recording, its
  * frame time (jack_last_frame_time), JACK's time in microseconds of that
- * frame (current_usecs of jack_get_cycle_times), and the record ports whose
+ * frame (current_usecs of jack_get_cycle_times), the record ports whose
  * buffer changed while the period was being read (bit c for in_(c+1); see
- * record_process). Prints "done" and exits 0.
+ * record_process), and jack_get_time() when the recorder's process
+ * callback began: the clock itself, where current_usecs is the backend's
+ * idea of the cycle (a netjack2 slave's was up to 2 s off around a dropped
+ * link, a loaded dummy server's up to 9 ms). Prints "done" and exits 0.
  *
  * Build: cc -O2 -o jack-tap jack_tap.c -ljack -lm
  */
@@ -80,7 +83,7 @@ static double sample_rate;
 
 /* The recording, preallocated. */
 static float *samples;
-static uint64_t (*periods)[4];
+static uint64_t (*periods)[5];
 static size_t capacity_frames, capacity_periods;
 static _Atomic size_t recorded_frames, recorded_periods;
 static _Atomic int recording, overflowed;
@@ -126,6 +129,7 @@ static int play_process(jack_nframes_t frames, void *argument) {
 static int record_process(jack_nframes_t frames, void *argument) {
     (void)argument;
     if (!atomic_load_explicit(&recording, memory_order_acquire)) return 0;
+    jack_time_t entered = jack_get_time();
     size_t done = atomic_load_explicit(&recorded_frames, memory_order_relaxed);
     size_t count = atomic_load_explicit(&recorded_periods, memory_order_relaxed);
     if (done + frames > capacity_frames || count >= capacity_periods) {
@@ -153,6 +157,7 @@ static int record_process(jack_nframes_t frames, void *argument) {
         if (jack_port_get_buffer(record_ports[c], frames) != read_from[c]) changed |= (uint64_t)1 << c;
     }
     periods[count][3] = changed;
+    periods[count][4] = entered;
     atomic_store_explicit(&recorded_periods, count + 1, memory_order_release);
     atomic_store_explicit(&recorded_frames, done + frames, memory_order_release);
     return 0;

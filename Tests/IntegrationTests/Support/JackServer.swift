@@ -101,6 +101,12 @@ public final class JackServer: @unchecked Sendable {
     ///   - realtime: try `jackd -R` first (the default). False starts `-r`
     ///     directly, as does `CROSSPOINT_TEST_JACK_REALTIME=0`.
     ///   - capturePorts, playbackPorts: the dummy backend's `system:` ports.
+    ///   - driver: another backend and its options, everything after `-d`
+    ///     (a netjack2 slave: `["net", "-a", MASTER_IP, "-n", NAME]`);
+    ///     `sampleRate`, `periodSize` and the port counts then do not apply.
+    ///   - launcher: starts `jackd` with these arguments, environment and
+    ///     label some other way (inside a network namespace: ``LinkedNamespaces``);
+    ///     by default a plain ``ChildProcess``.
     ///   - timeout: how long to wait for the server to accept clients.
     public static func start(
         name: String? = nil,
@@ -110,6 +116,8 @@ public final class JackServer: @unchecked Sendable {
         realtime: Bool = true,
         capturePorts: Int = 2,
         playbackPorts: Int = 2,
+        driver: [String]? = nil,
+        launcher: Launch? = nil,
         timeout: Duration = .seconds(15)
     ) async throws -> JackServer {
         removeLeftoversOfDeadTestProcesses()
@@ -117,15 +125,14 @@ public final class JackServer: @unchecked Sendable {
         let generated = name == nil
         let name = name ?? "xp-test-\(getpid())-\(counter.wrappingAdd(1, ordering: .relaxed).newValue)"
         func launch(realtime: Bool, reason: String?) async throws -> JackServer {
-            let process = try ChildProcess(
-                executable: "jackd",
-                arguments: ["-n", name, realtime ? "-R" : "-r"] + (synchronous ? ["-S"] : []) + ["-d", "dummy",
-                            "-r", "\(sampleRate)", "-p", "\(periodSize)",
-                            "-C", "\(capturePorts)", "-P", "\(playbackPorts)"],
-                // No D-Bus device reservation: there is no sound card to reserve.
-                environment: ["JACK_NO_AUDIO_RESERVATION": "1"],
-                label: "jackd \(name)"
-            )
+            let backend = driver ?? ["dummy", "-r", "\(sampleRate)", "-p", "\(periodSize)",
+                                     "-C", "\(capturePorts)", "-P", "\(playbackPorts)"]
+            let arguments = ["-n", name, realtime ? "-R" : "-r"] + (synchronous ? ["-S"] : []) + ["-d"] + backend
+            // No D-Bus device reservation: there is no sound card to reserve.
+            let environment = ["JACK_NO_AUDIO_RESERVATION": "1"]
+            let process = try launcher?("jackd", arguments, environment, "jackd \(name)")
+                ?? ChildProcess(executable: "jackd", arguments: arguments, environment: environment,
+                                label: "jackd \(name)")
             do {
                 let (actualRate, actualPeriod) = try await waitUntilReady(name: name, process: process, timeout: timeout)
                 return JackServer(name: name, process: process, sampleRate: actualRate, periodSize: actualPeriod,
@@ -165,6 +172,9 @@ public final class JackServer: @unchecked Sendable {
         FileHandle.standardError.write(Data("note: jackd \(name) runs without real-time scheduling: \(reasonText)\n".utf8))
         return try await launch(realtime: false, reason: reasonText)
     }
+
+    /// Starts a process: executable, arguments, environment, label.
+    public typealias Launch = (String, [String], [String: String], String) throws -> ChildProcess
 
     private init(name: String, process: ChildProcess, sampleRate: Int, periodSize: Int,
                  isRealtime: Bool, realtimeUnavailableReason: String?) {

@@ -82,6 +82,11 @@ final class JackTap: @unchecked Sendable {
         /// the read, so the period's channels may come from two different
         /// cycles (see tools/jack-tap/jack_tap.c, `record_process`).
         var changedPorts: [UInt64]
+        /// `jack_get_time()` when the recorder's process callback began, for
+        /// each period: the clock itself, where ``periodMicroseconds`` are
+        /// the backend's account (a netjack2 slave's was up to 2 s off around
+        /// a dropped link, a loaded `dummy` server's up to 9 ms).
+        var callbackMicroseconds: [UInt64]
 
         /// The frame time at JACK time `microseconds`, from the period that
         /// holds it (or the nearest one), at the nominal rate.
@@ -210,7 +215,7 @@ final class JackTap: @unchecked Sendable {
         }
         let samplesStart = newline + 1
         let periodsStart = samplesStart + frames * channels * 4
-        let recordSize = 4 * 8
+        let recordSize = 5 * 8
         guard data.count == periodsStart + count * recordSize else {
             throw Failure.badOutput("\(file.path) has \(data.count) bytes, the header says \(periodsStart + count * recordSize)")
         }
@@ -218,6 +223,7 @@ final class JackTap: @unchecked Sendable {
         var periods: [Recording.Period] = []
         var microseconds: [UInt64] = []
         var changedPorts: [UInt64] = []
+        var callbacks: [UInt64] = []
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             for channel in 0..<channels {
                 audio[channel] = (0..<frames).map { frame in
@@ -231,11 +237,13 @@ final class JackTap: @unchecked Sendable {
                 periods.append(.init(offset: Int(offset), frameTime: UInt32(truncatingIfNeeded: frameTime)))
                 microseconds.append(bytes.loadUnaligned(fromByteOffset: base + 16, as: UInt64.self))
                 changedPorts.append(bytes.loadUnaligned(fromByteOffset: base + 24, as: UInt64.self))
+                callbacks.append(bytes.loadUnaligned(fromByteOffset: base + 32, as: UInt64.self))
             }
         }
         let recording = Recording(channels: audio, sampleRate: rate, firstFrameTime: periods.first?.frameTime ?? 0,
                                   periods: periods, overflowed: overflowed != 0)
-        return Take(recording: recording, periodMicroseconds: microseconds, changedPorts: changedPorts)
+        return Take(recording: recording, periodMicroseconds: microseconds, changedPorts: changedPorts,
+                    callbackMicroseconds: callbacks)
     }
 
     /// For a recording of a ``Signal/code(_:)`` signal: the frame time (mod
