@@ -84,15 +84,6 @@ extension Integration.TwoRigsTests {
             try await network.output(.a, "jack_load", ["-s", servers[.a]!.name, "netmanager"])
         }
 
-        /// What docs/scaling.md says to do on the master after a dropped
-        /// link: unload and load the netmanager, which removes the link
-        /// client it keeps for the gone slave; the slave then joins again
-        /// under its own name.
-        func reloadNetManager() async throws {
-            try await network.output(.a, "jack_unload", ["netmanager", servers[.a]!.name])
-            try await loadNetManager()
-        }
-
         func waitForPorts(on side: Side, matching pattern: String, count: Int,
                           timeout: Duration = .seconds(15)) async throws {
             let deadline = ContinuousClock.now + timeout
