@@ -306,45 +306,10 @@ public final class JackHost: @unchecked Sendable {
     }
 }
 
-// MARK: - The sample clock, for bundles with a time
-
 extension JackHost {
-    /// JACK's frame time at a Unix time: the wall clock and JACK's
-    /// microsecond clock are read together, and JACK maps its time to frames.
-    public func frame(atUnixTime time: Double) -> UInt32? {
-        state.withLock { state in
-            guard let client = state.client?.handle else { return nil }
-            let (jackNow, wallNow) = Self.clocksTogether()
-            let offset = (time - wallNow) * 1_000_000
-            let target = offset >= 0 ? jackNow &+ UInt64(offset) : jackNow &- UInt64(min(-offset, Double(jackNow)))
-            return jack_time_to_frames(client, target)
-        }
+    /// Runs `body` with the JACK client's handle (nil while JACK is away),
+    /// under the host's lock: for the clocks (`JackHost+Clock.swift`).
+    func withClient<T>(_ body: (OpaquePointer?) -> T) -> T {
+        state.withLock { body($0.client?.handle) }
     }
-
-    /// JACK's microsecond clock and the wall clock at one instant: the wall
-    /// clock read between two readings of JACK's, taking the tightest of a
-    /// few tries. (Read once each, a thread preempted between the two
-    /// readings, as on a loaded machine, would misplace a time tag by the
-    /// length of the preemption: 18 frames, 0.4 ms, were seen.)
-    static func clocksTogether() -> (jack: UInt64, wall: Double) {
-        var best: (jack: UInt64, wall: Double, spread: UInt64)?
-        for _ in 0..<8 {
-            let before = jack_get_time()
-            let wall = Date().timeIntervalSince1970
-            let after = jack_get_time()
-            let spread = after &- before
-            if best == nil || spread < best!.spread { best = (before &+ spread / 2, wall, spread) }
-            if spread <= 4 { break }
-        }
-        return best.map { ($0.jack, $0.wall) } ?? (jack_get_time(), Date().timeIntervalSince1970)
-    }
-
-    /// The frame time of the period the audio thread processed last: what
-    /// counts for scheduling is where the audio is, which on a busy machine
-    /// can lag the wall clock's idea of the current frame.
-    public func lastProcessedFrame() -> UInt32? {
-        state.withLock { state in state.client == nil ? nil : context.lastFrameTime.load(ordering: .acquiring) }
-    }
-
-    public var periodFrames: Int { max(1, bufferSize) }
 }

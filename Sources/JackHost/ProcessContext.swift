@@ -94,11 +94,20 @@ final class ProcessContext: @unchecked Sendable {
         guard let context else { return 0 }
         Unmanaged<ProcessContext>.fromOpaque(context)._withUnsafeGuaranteedRef { c in
             let count = Int(frames)
-            // The frame time of this period's first sample: timed changes apply at their frame.
+            // The frame time of this period's first sample, and the span of
+            // JACK's microsecond clock it covers (this wakeup's time up to the
+            // next's): a cue due in it lands at its frame (`PeriodSpan`).
             var frameTime: UInt32 = 0
-            if let client = c.client { frameTime = jack_last_frame_time(client) }
+            var start: jack_time_t = 0, next: jack_time_t = 0
+            var periodMicroseconds: Float = 0
+            if let client = c.client,
+               jack_get_cycle_times(client, &frameTime, &start, &next, &periodMicroseconds) != 0 || next <= start {
+                frameTime = jack_last_frame_time(client)
+                start = jack_frames_to_time(client, frameTime)
+                next = jack_frames_to_time(client, frameTime &+ frames)
+            }
             // The period's size: a kernel of a new size, if one was handed over, from here on.
-            let size = c.mixer.begin(frames: count, frameTime: frameTime)
+            let size = c.mixer.begin(frames: count, frameTime: frameTime, span: PeriodSpan(start: start, end: next))
             // Plain `if let`, no `Optional.map` or `??`: in an unoptimised
             // build those instantiate generic metadata on the first call,
             // which allocates and locks (the allocation test caught it).

@@ -20,9 +20,10 @@ public struct ChangeBatch {
     /// batch's due time, or when a batch for now was submitted. While no
     /// audio thread runs, batches apply in this order.
     public let time: Double
-    /// The JACK frame a timed batch applies at, set when it is handed to the
-    /// audio thread (JACK's own mapping of `time`).
-    public var frame: UInt32 = 0
+    /// When a timed batch applies on the cue clock (`CueClock`: JACK's
+    /// microseconds), set when it is handed to the audio thread; its frame
+    /// is worked out in the period it falls due (`PeriodSpan`).
+    public var due: UInt64 = 0
     /// The layout its slots are staged for, counted from the mixer's first
     /// (`Mixer.reshape`): a timed batch waiting across a change of size is
     /// restaged for the new one (`restage`).

@@ -1,10 +1,11 @@
-/// The timed batches the audio thread holds, each waiting for its JACK
-/// frame: a fixed-size ring kept in frame order, owned by the audio thread
-/// (by the control side only while no audio thread is attached).
+/// The timed batches the audio thread holds, each waiting for its time on
+/// the cue clock (`ChangeBatch.due`): a fixed-size ring kept in time order,
+/// owned by the audio thread (by the control side only while no audio
+/// thread is attached).
 ///
 /// The cue due first is always at the head, so a period looks at the cues
 /// it applies and one more, whatever the list holds. A cue goes in behind
-/// every cue due at or before its frame (equal frames keep arrival order);
+/// every cue due at or before its time (equal times keep arrival order);
 /// the control side hands them over earliest first, so that is the tail.
 ///
 /// Small on purpose: the control side hands over only batches due within
@@ -34,20 +35,14 @@ public struct CueList: ~Copyable {
         return i >= capacity ? i - capacity : i
     }
 
-    /// Whether frame `a` comes before frame `b`. Frame times wrap at 2³²;
-    /// the difference, read as signed, is the distance (a cue is never more
-    /// than seconds away).
-    @inlinable @inline(__always) @_noLocks
-    static func isBefore(_ a: UInt32, _ b: UInt32) -> Bool { Int32(bitPattern: a &- b) < 0 }
-
-    /// Puts a cue in its place by frame; false when the list is full.
+    /// Puts a cue in its place by time; false when the list is full.
     @inlinable @_noLocks
     mutating func insert(_ batch: ChangeBatch.Pointer) -> Bool {
         guard count < capacity else { return false }
-        let frame = batch.pointee.frame
+        let due = batch.pointee.due
         var k = count
         while k > 0 {
-            guard let earlier = entries[index(k - 1)], Self.isBefore(frame, earlier.pointee.frame) else { break }
+            guard let earlier = entries[index(k - 1)], due < earlier.pointee.due else { break }
             entries[index(k)] = earlier
             k -= 1
         }
@@ -56,14 +51,12 @@ public struct CueList: ~Copyable {
         return true
     }
 
-    /// The offset into a period of `frames` starting at frame `start` of the
-    /// cue due first, if it falls before the period's end (0 for a cue whose
-    /// frame has passed).
+    /// The offset into a period of `frames` covering `span` of the cue due
+    /// first, if it falls in this period (0 for a cue whose time has passed).
     @inlinable @_noLocks
-    func nextOffset(periodStart start: UInt32, frames: Int) -> Int? {
+    func nextOffset(in span: PeriodSpan, frames: Int) -> Int? {
         guard count > 0, let batch = entries[head] else { return nil }
-        let offset = max(0, Int(Int32(bitPattern: batch.pointee.frame &- start)))
-        return offset < frames ? offset : nil
+        return span.offset(of: batch.pointee.due, frames: frames)
     }
 
     /// Takes the cue due first out.

@@ -1,17 +1,17 @@
 import Synchronization
 
 /// What the audio thread runs: take the batches handed over (a kernel of a
-/// new size among them), apply each at its frame, render. Everything here
+/// new size among them), apply each at its time, render. Everything here
 /// is `@_noLocks`.
 extension Mixer {
     /// One period, offline or from a caller whose buffers do not depend on
-    /// the size (`begin` then `render`). `frameTime` is the JACK frame of its
-    /// first sample (nil: the mixer counts frames itself, for offline use).
+    /// the size (`begin` then `render`), counting frames itself: offline,
+    /// cues wait on frames.
     @_noLocks
     public func process(inputs input: UnsafePointer<UnsafePointer<Float>>,
                         outputs output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                        frames: Int, frameTime: UInt32? = nil) {
-        _ = begin(frames: frames, frameTime: frameTime)
+                        frames: Int) {
+        _ = begin(frames: frames)
         render(inputs: input, outputs: output, directs: nil, frames: frames)
     }
 
@@ -19,15 +19,23 @@ extension Mixer {
     /// Batches for now apply before the first sample; a kernel swap takes
     /// effect here, so the period renders whole at one size. Returns that
     /// size: the caller hands `render` that many input and output buffers.
+    /// `frameTime` is the JACK frame of the period's first sample and `span`
+    /// what it covers of the cue clock, JACK's microseconds (nil, offline:
+    /// the mixer counts frames itself, and cues wait on frames).
     ///
     /// Not inlinable on purpose: callers in other modules always call this
     /// module's copy, compiled optimised for the kernel's CPU target.
     @_noLocks
-    public func begin(frames: Int, frameTime: UInt32? = nil) -> (inputs: Int, outputs: Int) {
+    public func begin(frames: Int, frameTime: UInt32? = nil, span: PeriodSpan? = nil) -> (inputs: Int, outputs: Int) {
         let start: UInt32
         if let frameTime { start = frameTime } else { start = ownFrameTime.load(ordering: .relaxed) }
         ownFrameTime.store(start &+ UInt32(truncatingIfNeeded: frames), ordering: .relaxed)
         rendering.pointee.periodStart = start
+        if let span {
+            rendering.pointee.span = span
+        } else {
+            rendering.pointee.span = PeriodSpan(start: UInt64(start), end: UInt64(start) + UInt64(frames))
+        }
         let rate = sampleRate.load(ordering: .relaxed)
         while let batch = inbox.pop() {
             // (Nested, not `&&`: its autoclosure would retain.)
@@ -42,7 +50,7 @@ extension Mixer {
     }
 
     /// The rest of the period `begin` started: a cue (timed batch) whose
-    /// frame falls inside it splits it: the frames before it render with
+    /// time falls inside it splits it at its frame: the frames before it render with
     /// the state before, and its ramps start at its frame. Then the meters.
     /// `directs`: each source's direct out buffer, nil where it has no port
     /// (`RenderKernel.renderDirects`); nil: none at all.
@@ -50,10 +58,10 @@ extension Mixer {
     public func render(inputs input: UnsafePointer<UnsafePointer<Float>>,
                        outputs output: UnsafePointer<UnsafeMutablePointer<Float>>,
                        directs: UnsafePointer<UnsafeMutablePointer<Float>?>?, frames: Int) {
-        let start = rendering.pointee.periodStart
+        let span = rendering.pointee.span
         let rate = sampleRate.load(ordering: .relaxed)
         var done = 0
-        while let offset = cues.pointee.nextOffset(periodStart: start, frames: frames) {
+        while let offset = cues.pointee.nextOffset(in: span, frames: frames) {
             renderSegment(input, output, directs, from: done, to: offset, of: frames, sampleRate: rate)
             done = max(done, offset)
             if let batch = cues.pointee.removeFirst() {

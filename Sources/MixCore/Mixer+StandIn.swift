@@ -4,7 +4,7 @@ extension Mixer {
     /// Does the audio thread's work while none runs: applies every batch for
     /// now (inbox and backlog) and every timed batch whose time has come, in
     /// the order of their times; timed batches the audio thread held go back
-    /// to `waiting` (their frames belong to a clock that may not come back).
+    /// to `waiting` (their times belong to a clock that may not come back).
     /// A kernel swap among the batches for now is a barrier: what came
     /// before it applies to the kernel it replaces, then it is taken, then
     /// the rest.

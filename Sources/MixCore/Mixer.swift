@@ -37,7 +37,7 @@ public final class Mixer: @unchecked Sendable {
     @usableFromInline let inbox: BatchRing
     /// Audio thread to control side: spent batches, to free.
     @usableFromInline let outbox: BatchRing
-    /// Timed batches waiting for their frame; the audio thread's.
+    /// Timed batches waiting for their time; the audio thread's.
     @usableFromInline let cues: UnsafeMutablePointer<CueList>
     /// Buffer pointers offset into the period, for rendering part of it.
     @usableFromInline let segmentInputs: UnsafeMutablePointer<UnsafePointer<Float>>
@@ -97,16 +97,17 @@ public final class Mixer: @unchecked Sendable {
     var inFlight = 0
     /// Timed batches handed over and not yet back: at most the cue list's capacity.
     var cuesInFlight = 0
-    var clock: (any FrameClock)?
+    var clock: (any CueClock)?
     private let serviceStopping = Atomic<Bool>(false)
 
     /// The audio thread's own: the kernel, the generation of its layout,
-    /// and the first frame of the period under way.
+    /// the first frame of the period under way and its span of the cue clock.
     @usableFromInline
     struct Rendering {
         @usableFromInline var kernel: UnsafeMutablePointer<RenderKernel>
         @usableFromInline var generation = 0
         @usableFromInline var periodStart: UInt32 = 0
+        @usableFromInline var span = PeriodSpan(start: 0, end: 1)
         @usableFromInline init(kernel: UnsafeMutablePointer<RenderKernel>) { self.kernel = kernel }
     }
 
@@ -185,7 +186,7 @@ public final class Mixer: @unchecked Sendable {
     public func setSampleRate(_ rate: Int) { sampleRate.store(max(1, rate), ordering: .relaxed) }
 
     /// The clock timed batches are scheduled on; set before any is submitted.
-    public func use(clock: any FrameClock) { producer.withLock { _ in self.clock = clock } }
+    public func use(clock: any CueClock) { producer.withLock { _ in self.clock = clock } }
 
     /// The audio thread starts (true) or has stopped (false) calling `process`.
     public func setAttached(_ isAttached: Bool) {
@@ -205,9 +206,10 @@ public final class Mixer: @unchecked Sendable {
     }
 
     /// Hands changes to the audio thread as one batch that takes effect at
-    /// the JACK frame of a Unix time (`due`): at once if the batch is within
-    /// `handOverHorizon`, else later from `service()`. The time is mapped to
-    /// a frame when the batch is handed over. Never waits.
+    /// a Unix time (`due`): at once if the batch is within `handOverHorizon`,
+    /// else later from `service()`. The time is mapped to the cue clock
+    /// (JACK's microseconds) when the batch is handed over, and to a frame
+    /// by the audio thread in the period it falls due. Never waits.
     public func submit(_ changes: [Change], due: Double) {
         guard !changes.isEmpty else { return }
         producer.withLock { _ in
@@ -329,7 +331,7 @@ public final class Mixer: @unchecked Sendable {
     }
 
     /// Hands timed batches due within the horizon to the audio thread,
-    /// stamped with their frame, earliest first, while there is room.
+    /// stamped with their time on the cue clock, earliest first, while there is room.
     func handOver(now: Double) {
         // A swap still waiting in the backlog goes first: the timed batches
         // are staged for the layout it brings.
@@ -337,8 +339,8 @@ public final class Mixer: @unchecked Sendable {
         while let first = waiting.first, first.pointee.time - now <= Self.handOverHorizon,
               cuesInFlight < Self.cueCapacity, inFlight < inbox.capacity,
               attached.load(ordering: .sequentiallyConsistent),
-              let frame = clock?.frame(atUnixTime: first.pointee.time) {
-            first.pointee.frame = frame
+              let due = clock?.cueTime(atUnixTime: first.pointee.time) {
+            first.pointee.due = due
             guard inbox.push(first) else { break }
             waiting.removeFirst()
             inFlight += 1

@@ -6,7 +6,10 @@ import Synchronization
 import SystemSupport
 
 /// JACK's sample clock, as the scheduler needs it.
-public protocol AudioClock: FrameClock {
+public protocol AudioClock: Sendable {
+    /// The frame at a Unix time, as the clock maps it now; nil while the
+    /// clock is not running (JACK away).
+    func frame(atUnixTime time: Double) -> UInt32?
     /// The frame time of the period processed last; nil while JACK is away.
     func lastProcessedFrame() -> UInt32?
     /// Frames per period.

@@ -100,17 +100,17 @@ import Testing
         #expect(lost.isEmpty, "\(lost.count) of \(rounds) peaks lost (\(suspects.count) taken meanwhile), e.g. \(lost.prefix(3))")
     }
 
-    /// Cues come out in frame order whatever order they went in, equal
-    /// frames in arrival order, across the wrap of the frame clock.
-    @Test func theCueListKeepsFrameOrder() {
+    /// Cues come out in time order whatever order they went in, equal
+    /// times in arrival order.
+    @Test func theCueListKeepsTimeOrder() {
         var random = SplitMix(seed: 7)
         var list = CueList(capacity: 1024)
-        let base: UInt32 = .max - 5000 // the clock wraps among them
+        let base: UInt64 = 1_000_000_000_000 // JACK's microseconds, some days after boot
         var batches: [ChangeBatch.Pointer] = []
         defer { batches.forEach(ChangeBatch.free) }
         for k in 0..<1024 {
             let batch = ChangeBatch.make(staged: [], due: Double(k), submitted: 0) // the time: arrival order
-            batch.pointee.frame = base &+ UInt32(random.next() % 10_000 / 3 * 3)
+            batch.pointee.due = base + UInt64(random.next() % 10_000 / 3 * 3)
             batches.append(batch)
             let inserted = list.insert(batch)
             #expect(inserted)
@@ -124,27 +124,27 @@ import Testing
         let empty = list.isEmpty
         #expect(out.count == 1024 && empty)
         for (a, b) in zip(out, out.dropFirst()) {
-            let distance = Int32(bitPattern: b.pointee.frame &- a.pointee.frame)
-            #expect(distance > 0 || (distance == 0 && a.pointee.time < b.pointee.time))
+            #expect(a.pointee.due < b.pointee.due || (a.pointee.due == b.pointee.due && a.pointee.time < b.pointee.time))
         }
     }
 
     /// The cue due first is the one a period looks at: its offset, 0 once
-    /// its frame has passed, none beyond the period.
+    /// its time has passed, none beyond the period (offline: periods in frames).
     @Test func theNextCueIsTheOneDueFirst() {
         var list = CueList(capacity: 4)
         let late = ChangeBatch.make(staged: [], due: 1, submitted: 0), early = ChangeBatch.make(staged: [], due: 1, submitted: 1)
         defer { [late, early].forEach(ChangeBatch.free) }
-        late.pointee.frame = 1000
-        early.pointee.frame = 900
+        late.pointee.due = 1000
+        early.pointee.due = 900
         _ = list.insert(late)
         _ = list.insert(early)
-        let offsets = [list.nextOffset(periodStart: 896, frames: 64), list.nextOffset(periodStart: 1000, frames: 64),
-                       list.nextOffset(periodStart: 800, frames: 64)]
+        func span(_ start: UInt64) -> PeriodSpan { PeriodSpan(start: start, end: start + 64) }
+        let offsets = [list.nextOffset(in: span(896), frames: 64), list.nextOffset(in: span(1000), frames: 64),
+                       list.nextOffset(in: span(800), frames: 64)]
         #expect(offsets == [4, 0, nil])
         let first = list.removeFirst()
         #expect(first == early)
-        let then = list.nextOffset(periodStart: 960, frames: 64)
+        let then = list.nextOffset(in: span(960), frames: 64)
         #expect(then == 40)
     }
 }

@@ -3,8 +3,9 @@ import Synchronization
 import Testing
 @testable import MixCore
 
-/// A frame clock that maps each due time to the frame a test chose for it.
-final class ChosenFrames: FrameClock, @unchecked Sendable {
+/// A cue clock that maps each due time to the frame a test chose for it:
+/// offline, periods are measured in frames.
+final class ChosenFrames: CueClock, @unchecked Sendable {
     private let frames = Mutex<[Double: UInt32]>([:])
     /// A due time a little ahead (within the hand-over horizon) that maps to `frame`.
     func due(atFrame frame: UInt32, offset: Double = 0) -> Double {
@@ -12,7 +13,7 @@ final class ChosenFrames: FrameClock, @unchecked Sendable {
         frames.withLock { $0[time] = frame }
         return time
     }
-    func frame(atUnixTime time: Double) -> UInt32? { frames.withLock { $0[time] } }
+    func cueTime(atUnixTime time: Double) -> UInt64? { frames.withLock { $0[time] }.map(UInt64.init) }
 }
 
 /// Batches of any size in one period, timed batches at their frame, and a

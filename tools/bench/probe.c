@@ -32,12 +32,15 @@
  *       The same two clients. Each trial sets /matrix/1/1 to 0 (no fade),
  *       waits, then picks a time 100-300 ms ahead, reads the wall clock and
  *       jack_get_time() together, asks JACK which frame that time will be
- *       (jack_time_to_frames, as crosspoint maps a time tag), and sends a
- *       bundle with that time tag holding /matrix/1/1 1 0. The sink notes
- *       the frame of the first non-zero sample (the cycle's
- *       jack_last_frame_time plus its offset). Error = that frame - the
- *       expected one, in frames. Prints one JSON line: every trial's error
- *       in order, the median and 99th percentile of |error|, the largest.
+ *       (jack_time_to_frames then, "ahead"), and sends a bundle with that
+ *       time tag holding /matrix/1/1 1 0. The sink notes the frame JACK's
+ *       map gives for that time in the cycle it falls in (the time's place
+ *       in the cycle's span, jack_get_cycle_times: as crosspoint places a
+ *       time tag) and the frame of the first non-zero sample (the cycle's
+ *       frame plus its offset). Error = that frame - the expected one, in
+ *       frames. Prints one JSON line: every trial's error in order, the
+ *       median and 99th percentile of |error|, the largest, and the same
+ *       against the map made ahead.
  *   probe saves OSC_PORT ROUNDS SAVES
  *       Control while presets are written, on a serve with crosspoint:in_1
  *       and out_1 (the same two JACK clients as latency). Each round has two
@@ -84,6 +87,9 @@ static double phase;
 static _Atomic int armed;          /* the sink is waiting for the first non-zero sample */
 static _Atomic int64_t seen_frame_time_us, seen_wake_us;
 static _Atomic uint32_t seen_frame; /* the frame of the first moved sample */
+/* timetag: the bundle's time on JACK's clock, and the frame JACK's map gives
+   for it in the cycle it falls in (-1: not yet), as crosspoint places it. */
+static _Atomic int64_t due_us, due_frame;
 /* recall mode: the sink compares with a settled value and counts its cycles */
 static _Atomic int compare_settled;  /* 1: "moved" = differs from settled_value; 0: non-zero */
 static _Atomic float settled_value, last_value;
@@ -111,6 +117,16 @@ static int sink_process(jack_nframes_t frames, void *argument) {
     (void)argument;
     jack_time_t wake = jack_get_time();
     const float *in = jack_port_get_buffer(sink_port, frames);
+    int64_t due = atomic_load(&due_us);
+    jack_nframes_t cycle_frame;
+    jack_time_t cycle_start, cycle_end;
+    float cycle_period;
+    if (due > 0 && atomic_load(&due_frame) < 0
+        && jack_get_cycle_times(sink_client, &cycle_frame, &cycle_start, &cycle_end, &cycle_period) == 0
+        && (jack_time_t)due < cycle_end) {
+        double offset = (jack_time_t)due > cycle_start ? (double)((jack_time_t)due - cycle_start) / (double)(cycle_end - cycle_start) * frames : 0;
+        atomic_store(&due_frame, (int64_t)cycle_frame + (int64_t)llround(offset));
+    }
     int64_t cycle = atomic_fetch_add(&sink_cycle, 1);
     if (!atomic_load(&armed)) {
         atomic_store(&last_value, in[frames - 1]);
@@ -434,8 +450,9 @@ static int run_timetag(int port, int trials) {
     struct sockaddr_in to;
     int s = osc_socket(port, &to);
     double *error = calloc((size_t)trials, sizeof(double)), *magnitude = calloc((size_t)trials, sizeof(double));
+    double *ahead_magnitude = calloc((size_t)trials, sizeof(double));
     int done = 0;
-    if (!error || !magnitude || trials < 1) return 64;
+    if (!error || !magnitude || !ahead_magnitude || trials < 1) return 64;
     srand(11);
     for (int t = 0; t < trials; t++) {
         send_matrix(s, &to, 1, 1, 0, 0);
@@ -457,7 +474,9 @@ static int run_timetag(int port, int trials) {
                 wall = w;
             }
         }
-        uint32_t expected = jack_time_to_frames(sink_client, jack_now + (jack_time_t)(ahead * 1e6));
+        uint32_t expected_ahead = jack_time_to_frames(sink_client, jack_now + (jack_time_t)(ahead * 1e6));
+        atomic_store(&due_frame, -1);
+        atomic_store(&due_us, (int64_t)(jack_now + (jack_time_t)(ahead * 1e6)));
         double due = wall.tv_sec + wall.tv_nsec * 1e-9 + ahead + 2208988800.0; /* NTP seconds */
         uint64_t tag = ((uint64_t)due << 32) | (uint64_t)((due - (double)(uint64_t)due) * 4294967296.0);
         uint8_t packet[600];
@@ -470,8 +489,15 @@ static int run_timetag(int port, int trials) {
             fprintf(stderr, "probe: trial %d: the bundle never took effect\n", t);
             continue;
         }
-        error[done] = (double)(int32_t)(atomic_load(&seen_frame) - expected);
+        int64_t expected = atomic_load(&due_frame);
+        atomic_store(&due_us, 0);
+        if (expected < 0) {
+            fprintf(stderr, "probe: trial %d: the sink never ran the cycle its time fell in\n", t);
+            continue;
+        }
+        error[done] = (double)(int32_t)(atomic_load(&seen_frame) - (uint32_t)expected);
         magnitude[done] = fabs(error[done]);
+        ahead_magnitude[done] = fabs((double)(int32_t)(atomic_load(&seen_frame) - expected_ahead));
         done++;
     }
     if (done == 0) return 1;
@@ -479,8 +505,11 @@ static int run_timetag(int port, int trials) {
            (int)jack_get_buffer_size(sink_client));
     for (int i = 0; i < done; i++) printf("%s%.0f", i ? ", " : "", error[i]);
     qsort(magnitude, (size_t)done, sizeof(double), compare_doubles);
-    printf("], \"abs_error_frames_p50\": %.0f, \"abs_error_frames_p99\": %.0f, \"abs_error_frames_max\": %.0f}\n",
-           percentile(magnitude, done, 0.5), percentile(magnitude, done, 0.99), magnitude[done - 1]);
+    qsort(ahead_magnitude, (size_t)done, sizeof(double), compare_doubles);
+    printf("], \"abs_error_frames_p50\": %.0f, \"abs_error_frames_p99\": %.0f, \"abs_error_frames_max\": %.0f, "
+           "\"ahead_abs_error_frames_p50\": %.0f, \"ahead_abs_error_frames_p99\": %.0f, \"ahead_abs_error_frames_max\": %.0f}\n",
+           percentile(magnitude, done, 0.5), percentile(magnitude, done, 0.99), magnitude[done - 1],
+           percentile(ahead_magnitude, done, 0.5), percentile(ahead_magnitude, done, 0.99), ahead_magnitude[done - 1]);
     jack_client_close(sink_client);
     jack_client_close(dc);
     return 0;

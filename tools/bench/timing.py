@@ -4,7 +4,8 @@
    bundles timed 100-300 ms ahead to a rig on `jackd -R -S` (real-time
    scheduling where the machine allows it) at 64 and at 256 frames a period,
    and finds on crosspoint's recorded output the frame each took effect at,
-   against the frame JACK's clock gives for its time tag.
+   against the frame JACK's clock gives for its time tag in the cycle it
+   falls in (and, beside, against JACK's map made when the bundle was sent).
 2. Whole-scene recalls in one period: `crosspoint bench --recall` at
    64x64 … 512x512 (every parameter moves): the audio thread's period that
    takes the recall (the whole batch applied, then the period rendered),
@@ -59,16 +60,20 @@ def timing_report(result, binary):
     add(f"Time tags: `crosspoint-probe timetag P {result['trials']}` (tools/bench/probe.c) against "
         f"`{binary} serve --inputs 2 --outputs 2` on `jackd {'-R' if realtime else '-r'} -S -d dummy -r 48000 "
         "-p PERIOD`. Each trial sends a bundle timed 100-300 ms ahead holding `/matrix/1/1 1 0` (the crosspoint "
-        "at 0 before), asking JACK (`jack_time_to_frames`) which frame its time tag will be; error = the frame "
-        "of the first moved sample on `crosspoint:out_1` minus that frame.")
+        "at 0 before); error = the frame of the first moved sample on `crosspoint:out_1` minus the frame JACK's "
+        "map gives for its time tag in the cycle the time falls in (its place in that cycle's span, "
+        "`jack_get_cycle_times`, read by the probe's own client in that cycle). Beside it, |error| against "
+        "JACK's map made when the bundle was sent (`jack_time_to_frames`, 100-300 ms ahead), which moves with the "
+        "clock's estimate from period to period.")
     add("")
-    add("| frames per period | trials | \\|error\\| p50 (frames) | p99 | largest | target | |")
-    add("|---|---|---|---|---|---|---|")
+    add("| frames per period | trials | \\|error\\| p50 (frames) | p99 | largest | target | | against the map made ahead: p50 | p99 | largest |")
+    add("|---|---|---|---|---|---|---|---|---|---|")
     for period, t in sorted(tags.items()):
         ok = t["abs_error_frames_p99"] <= 1 and t["seen"] == t["trials"]
         add(f"| {period} | {t['seen']} of {t['trials']} | {t['abs_error_frames_p50']:.0f} | "
             f"{t['abs_error_frames_p99']:.0f} | {t['abs_error_frames_max']:.0f} | ±1 frame | "
-            f"{'met' if ok else '**not met**'} |")
+            f"{'met' if ok else '**not met**'} | {t.get('ahead_abs_error_frames_p50', float('nan')):.0f} | "
+            f"{t.get('ahead_abs_error_frames_p99', float('nan')):.0f} | {t.get('ahead_abs_error_frames_max', float('nan')):.0f} |")
     add("")
     add(f"Whole-scene recalls: `{binary} bench --recall --inputs N --outputs N --trials {result['recall_trials']}`. "
         "Every crosspoint, source and output moves at each recall (presets A and B alternately). The audio thread's "

@@ -42,7 +42,7 @@
  *   recording                      the first period is recorded
  * then records for SECONDS and writes OUTFILE: the text line
  *   "jack-tap rate=R channels=C frames=F periods=K overflowed=O\n"
- * then F * C float32 samples, interleaved, then K records of five unsigned
+ * then F * C float32 samples, interleaved, then K records of six unsigned
  * 64-bit integers: the period's first sample index in the recording, its
  * frame time (jack_last_frame_time), JACK's time in microseconds of that
  * frame (current_usecs of jack_get_cycle_times), the record ports whose
@@ -50,7 +50,9 @@
  * record_process), and jack_get_time() when the recorder's process
  * callback began: the clock itself, where current_usecs is the backend's
  * idea of the cycle (a netjack2 slave's was up to 2 s off around a dropped
- * link, a loaded dummy server's up to 9 ms). Prints "done" and exits 0.
+ * link, a loaded dummy server's up to 9 ms), and next_usecs of
+ * jack_get_cycle_times (when JACK expects the next cycle: with current_usecs,
+ * the span JACK maps a time into frames by in that cycle; 0 if unknown). Prints "done" and exits 0.
  *
  * Build: cc -O2 -o jack-tap jack_tap.c -ljack -lm
  */
@@ -83,7 +85,7 @@ static double sample_rate;
 
 /* The recording, preallocated. */
 static float *samples;
-static uint64_t (*periods)[5];
+static uint64_t (*periods)[6];
 static size_t capacity_frames, capacity_periods;
 static _Atomic size_t recorded_frames, recorded_periods;
 static _Atomic int recording, overflowed;
@@ -142,6 +144,7 @@ static int record_process(jack_nframes_t frames, void *argument) {
     if (jack_get_cycle_times(recorder, &current_frames, &current_usecs, &next_usecs, &period_usecs) != 0) {
         current_frames = jack_last_frame_time(recorder);
         current_usecs = jack_frames_to_time(recorder, current_frames);
+        next_usecs = 0;
     }
     periods[count][0] = done;
     periods[count][1] = current_frames;
@@ -158,6 +161,7 @@ static int record_process(jack_nframes_t frames, void *argument) {
     }
     periods[count][3] = changed;
     periods[count][4] = entered;
+    periods[count][5] = next_usecs;
     atomic_store_explicit(&recorded_periods, count + 1, memory_order_release);
     atomic_store_explicit(&recorded_frames, done + frames, memory_order_release);
     return 0;

@@ -247,7 +247,15 @@ public final class JackProbe: @unchecked Sendable {
     /// clock and JACK's microsecond clock read together, then JACK's map, as
     /// the rig maps a bundle's time tag.
     public func frameTime(atUnixTime time: Double) throws -> UInt32 {
-        try withClient { client in
+        let microseconds = try jackTime(atUnixTime: time)
+        return try withClient { jack_time_to_frames($0, microseconds) }
+    }
+
+    /// JACK's microsecond clock (`jack_get_time`) at a Unix time: the wall
+    /// clock and JACK's read together. With ``Recording/sampleIndex(atJackTime:)``,
+    /// the sample JACK's map gives for that time in the period it falls in.
+    public func jackTime(atUnixTime time: Double) throws -> UInt64 {
+        try withClient { _ in
             // The wall clock read between two readings of JACK's clock, the
             // tightest of a few tries (a preemption between them would move the answer).
             var best: (jack: UInt64, wall: Double, spread: UInt64)?
@@ -264,7 +272,7 @@ public final class JackProbe: @unchecked Sendable {
             }
             guard let best else { throw Failure.closed }
             let ahead = time - best.wall
-            return jack_time_to_frames(client, best.jack &+ UInt64(max(0, ahead) * 1_000_000))
+            return best.jack &+ UInt64(max(0, ahead) * 1_000_000)
         }
     }
 
@@ -338,7 +346,8 @@ public final class JackProbe: @unchecked Sendable {
         var periods: [Recording.Period] = []
         periods.reserveCapacity(periodCount)
         for index in 0..<periodCount where engine.periodOffsets[index] < frames {
-            periods.append(.init(offset: engine.periodOffsets[index], frameTime: engine.periodFrameTimes[index]))
+            periods.append(.init(offset: engine.periodOffsets[index], frameTime: engine.periodFrameTimes[index],
+                                 cycle: engine.periodCycleStarts[index]..<engine.periodCycleEnds[index]))
         }
         return Recording(channels: channels, sampleRate: sampleRate,
                          firstFrameTime: engine.firstFrameTime.load(ordering: .relaxed),

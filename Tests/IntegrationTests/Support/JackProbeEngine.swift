@@ -55,6 +55,9 @@ final class JackProbeEngine: @unchecked Sendable {
     let channels: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let periodOffsets: UnsafeMutablePointer<Int>
     let periodFrameTimes: UnsafeMutablePointer<UInt32>
+    /// Each period's span of JACK's microsecond clock (`jack_get_cycle_times`).
+    let periodCycleStarts: UnsafeMutablePointer<UInt64>
+    let periodCycleEnds: UnsafeMutablePointer<UInt64>
     private var writePosition = 0
     private var periodCount = 0
 
@@ -93,6 +96,10 @@ final class JackProbeEngine: @unchecked Sendable {
         periodOffsets.initialize(repeating: 0, count: periodCapacity)
         periodFrameTimes = .allocate(capacity: periodCapacity)
         periodFrameTimes.initialize(repeating: 0, count: periodCapacity)
+        periodCycleStarts = .allocate(capacity: periodCapacity)
+        periodCycleStarts.initialize(repeating: 0, count: periodCapacity)
+        periodCycleEnds = .allocate(capacity: periodCapacity)
+        periodCycleEnds.initialize(repeating: 0, count: periodCapacity)
     }
 
     deinit {
@@ -100,6 +107,8 @@ final class JackProbeEngine: @unchecked Sendable {
         channels.deallocate()
         periodOffsets.deallocate()
         periodFrameTimes.deallocate()
+        periodCycleStarts.deallocate()
+        periodCycleEnds.deallocate()
         signals.deinitialize(count: playCount)
         signals.deallocate()
         phases.deallocate()
@@ -132,10 +141,16 @@ final class JackProbeEngine: @unchecked Sendable {
     /// The process callback body. Called on JACK's thread only.
     func process(frames: Int) {
         let nframes = jack_nframes_t(frames)
-        let frameTime = jack_last_frame_time(client)
+        var frameTime: jack_nframes_t = 0
+        var cycle: (start: jack_time_t, end: jack_time_t) = (0, 0)
+        var periodMicroseconds: Float = 0
+        if jack_get_cycle_times(client, &frameTime, &cycle.start, &cycle.end, &periodMicroseconds) != 0 {
+            frameTime = jack_last_frame_time(client)
+            cycle = (0, 0)
+        }
         processCycles.wrappingAdd(1, ordering: .relaxed)
         play(frames: frames, nframes: nframes)
-        record(frames: frames, nframes: nframes, frameTime: frameTime)
+        record(frames: frames, nframes: nframes, frameTime: frameTime, cycle: cycle)
     }
 
     private func play(frames: Int, nframes: jack_nframes_t) {
@@ -162,7 +177,8 @@ final class JackProbeEngine: @unchecked Sendable {
         }
     }
 
-    private func record(frames: Int, nframes: jack_nframes_t, frameTime: jack_nframes_t) {
+    private func record(frames: Int, nframes: jack_nframes_t, frameTime: jack_nframes_t,
+                        cycle: (start: jack_time_t, end: jack_time_t)) {
         var state = recordState.load(ordering: .acquiring)
         if state == RecordState.armed {
             writePosition = 0
@@ -197,6 +213,8 @@ final class JackProbeEngine: @unchecked Sendable {
         if periodCount < periodCapacity {
             periodOffsets[periodCount] = writePosition
             periodFrameTimes[periodCount] = frameTime
+            periodCycleStarts[periodCount] = cycle.start
+            periodCycleEnds[periodCount] = cycle.end
             periodCount += 1
         }
         writePosition += count

@@ -215,7 +215,7 @@ final class JackTap: @unchecked Sendable {
         }
         let samplesStart = newline + 1
         let periodsStart = samplesStart + frames * channels * 4
-        let recordSize = 5 * 8
+        let recordSize = 6 * 8
         guard data.count == periodsStart + count * recordSize else {
             throw Failure.badOutput("\(file.path) has \(data.count) bytes, the header says \(periodsStart + count * recordSize)")
         }
@@ -234,8 +234,11 @@ final class JackTap: @unchecked Sendable {
                 let base = periodsStart + period * recordSize
                 let offset = bytes.loadUnaligned(fromByteOffset: base, as: UInt64.self)
                 let frameTime = bytes.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self)
-                periods.append(.init(offset: Int(offset), frameTime: UInt32(truncatingIfNeeded: frameTime)))
-                microseconds.append(bytes.loadUnaligned(fromByteOffset: base + 16, as: UInt64.self))
+                let start = bytes.loadUnaligned(fromByteOffset: base + 16, as: UInt64.self)
+                let next = bytes.loadUnaligned(fromByteOffset: base + 40, as: UInt64.self)
+                periods.append(.init(offset: Int(offset), frameTime: UInt32(truncatingIfNeeded: frameTime),
+                                     cycle: next > start ? start..<next : 0..<0))
+                microseconds.append(start)
                 changedPorts.append(bytes.loadUnaligned(fromByteOffset: base + 24, as: UInt64.self))
                 callbacks.append(bytes.loadUnaligned(fromByteOffset: base + 32, as: UInt64.self))
             }

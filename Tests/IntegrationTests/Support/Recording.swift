@@ -11,6 +11,9 @@ public struct Recording: Sendable {
         public var offset: Int
         /// `jack_last_frame_time` of the cycle that captured it.
         public var frameTime: UInt32
+        /// The cycle's span of JACK's microsecond clock, from its wakeup to
+        /// the next one's (`jack_get_cycle_times`); empty when unknown.
+        public var cycle: Range<UInt64> = 0..<0
     }
 
     /// A place where consecutive periods are not adjacent in JACK time: the
@@ -61,6 +64,7 @@ public struct Recording: Sendable {
         if second.frameTime &- first.frameTime != UInt32(truncatingIfNeeded: second.offset - first.offset),
            third.frameTime &- second.frameTime == UInt32(truncatingIfNeeded: third.offset - second.offset) {
             repaired[0].frameTime = second.frameTime &- UInt32(truncatingIfNeeded: second.offset - first.offset)
+            repaired[0].cycle = 0..<0
         }
         for index in 1..<(repaired.count - 1) {
             let previous = repaired[index - 1], current = repaired[index], next = repaired[index + 1]
@@ -68,6 +72,7 @@ public struct Recording: Sendable {
             let expectedNext = previous.frameTime &+ UInt32(truncatingIfNeeded: next.offset - previous.offset)
             if current.frameTime != expected && next.frameTime == expectedNext {
                 repaired[index].frameTime = expected
+                repaired[index].cycle = 0..<0 // read in the next cycle too
             }
         }
         return repaired
@@ -135,6 +140,19 @@ public struct Recording: Sendable {
             return index < end ? index : nil
         }
         return nil
+    }
+
+    /// The sample at JACK time `microseconds`, as JACK maps it in the
+    /// period it falls in (`jack_time_to_frames` in that cycle: the time's
+    /// place in the cycle's span, to the nearest frame), as the rig places a
+    /// time tag. Nil outside the recording or where a cycle's span is unknown.
+    public func sampleIndex(atJackTime microseconds: UInt64) -> Int? {
+        guard let position = periods.firstIndex(where: { $0.cycle.contains(microseconds) }) else { return nil }
+        let period = periods[position]
+        let end = position + 1 < periods.count ? periods[position + 1].offset : frameCount
+        let length = Double(period.cycle.upperBound - period.cycle.lowerBound)
+        let offset = (Double(microseconds - period.cycle.lowerBound) / length * Double(end - period.offset)).rounded()
+        return period.offset + Int(offset)
     }
 
     /// The JACK frame time of sample `index`.
