@@ -6,7 +6,7 @@ import Testing
 
 /// What the audio thread promises whatever it is handed: a change it cannot
 /// use is ignored or clamped, never a trap or a non-finite sample; a meter
-/// never drops a peak to a racing reader; the cue list is in frame order.
+/// never drops a peak to a racing reader; the cue list is in time order.
 @Suite struct AudioThreadContractTests {
     /// NaN, infinite, negative and absurd fade times (10¹² s is past 2³¹
     /// samples), and targets that are not numbers, handed to the kernel
