@@ -10,7 +10,8 @@ import JSON
 ///     { "strips": { "source": [ENTRY…], "output": […], "master": […],
 ///                   "dca": […], "mutegroup": […] },
 ///       "matrix": ENTRY, "memberships": [ENTRY…],
-///       "places": { "source": { "strip": "source {n}", "Strip": "Source {n}" }, … } }
+///       "places": { "source": { "strip": "source {n}", "Strip": "Source {n}" }, … },
+///       "commands": { "rigInputs": { "address": "/rig/inputs", "types": "i", "range": [[1, 512]] }, … } }
 ///
 /// (`{n}` in a group's address is its group number; a membership's address
 /// has `{n}` for the source and `{g}` for the group, and its `group` says
@@ -24,6 +25,15 @@ import JSON
 /// what a performer's role may change on its outputs); and by control:
 /// `label` (toggle), `min`/`max` (pan, number), `step`/`suffix` (number),
 /// `placeholder`/`maxLength` (text).
+///
+/// `commands` is the catalogue's command table (`Catalogue.commands`), by
+/// each command's name (`Command.Name`): its address, and, where its usual
+/// form takes arguments, their type tags and per argument its range
+/// (`[lowest, highest]`, null where there is none). A range that follows
+/// the rig's size (the channel map's) is left out: this file is made once
+/// at start. The page sends commands and reads their replies (a query's
+/// reply comes back at the command's own address) through this table
+/// (`catalogue.js` `commandAddress`), writing no command address itself.
 public enum PageDescription {
     /// The file's path under the page, as served (`/page/catalogue.json`).
     public static let path = "catalogue.json"
@@ -48,7 +58,32 @@ public enum PageDescription {
             return object(fields)
         }
         return "{\n\"strips\": {\n  " + strips.joined(separator: ",\n  ") + "\n},\n\"matrix\": " + (crosspoint ?? "null")
-            + ",\n\"memberships\": [\n  " + memberships.joined(separator: ",\n  ") + "\n],\n\"places\": " + places() + "\n}\n"
+            + ",\n\"memberships\": [\n  " + memberships.joined(separator: ",\n  ") + "\n],\n\"places\": " + places()
+            + ",\n\"commands\": " + commands() + "\n}\n"
+    }
+
+    /// The command table, by name: each command's address, and its usual
+    /// form's type tags and ranges unless they depend on the rig's size
+    /// (told by describing the commands at two sizes).
+    static func commands() -> String {
+        let small = Catalogue.commands(inputs: 1, outputs: 1)
+        let large = Dictionary(uniqueKeysWithValues: Catalogue.commands(inputs: 2, outputs: 2).map { ($0.name, $0.signature) })
+        let named = small.map { command in
+            var fields = [("address", JSONText.quoted(command.address))]
+            let signature = command.signature, other = large[command.name]
+            let fixed = other?.typeTags == signature.typeTags && other?.range == signature.range
+            if fixed && !signature.typeTags.isEmpty {
+                fields.append(("types", JSONText.quoted(signature.typeTags)))
+                if signature.range.contains(where: { $0 != nil }) {
+                    let ranges = signature.range.map { range in
+                        range.map { "[\(JSONWriter.number($0.lowerBound)), \(JSONWriter.number($0.upperBound))]" } ?? "null"
+                    }
+                    fields.append(("range", "[" + ranges.joined(separator: ", ") + "]"))
+                }
+            }
+            return "\(JSONText.quoted(String(describing: command.name))): " + object(fields)
+        }
+        return "{\n  " + named.joined(separator: ",\n  ") + "\n}"
     }
 
     /// Each strip's place names, from the catalogue's own titles (`Place.titled`):

@@ -47,6 +47,29 @@ extension Integration {
         #expect(status == .exited(64), "\(usage)")
         #expect(usage.contains("'0.5' is not a valid 'i' argument") && usage.contains("Usage: crosspoint send"), "\(usage)")
     }
+
+    /// A time `--at` cannot read is a mistake: `send`'s usage with a line
+    /// naming it, status 64, and not a packet sent. The same message with a
+    /// good `--at` does arrive, as a bundle, at the same socket.
+    @Test func aBadAtSendsNothing() async throws {
+        let (fd, port) = try StartupTests.occupy(SOCK_DGRAM) // bound: whatever is sent there waits in it
+        defer { close(fd) }
+        func waiting() -> [UInt8]? {
+            var buffer = [UInt8](repeating: 0, count: 1500)
+            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            return count > 0 ? Array(buffer.prefix(count)) : nil
+        }
+        for bad in ["bad", "+soon", "-1", "+nan", "12"] {
+            let (output, status) = try await Self.send(["--port", "\(port)", "--wait", "0", "--at=\(bad)", "/source/1/volume", "0.5"])
+            #expect(status == .exited(64), "--at \(bad): \(output)")
+            #expect(output.contains("Error: --at \(bad): ") && output.contains("Usage: crosspoint send"), "\(output)")
+            #expect(waiting() == nil, "--at \(bad) sent a packet")
+        }
+        let (output, status) = try await Self.send(["--port", "\(port)", "--wait", "0", "--at", "+0.5", "/source/1/volume", "0.5"])
+        #expect(status == .exited(0), "\(output)")
+        let packet = try #require(waiting(), "a good --at sent nothing")
+        #expect(packet.starts(with: Array("#bundle\0".utf8)))
+    }
 }
 
 /// The names sources and outputs are given reach the patchbay: a JACK alias

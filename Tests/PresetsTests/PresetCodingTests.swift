@@ -11,6 +11,8 @@ private func decode(_ json: String) throws(FileError) -> Preset {
 }
 
 private let header = #""format": "crosspoint-preset", "version": 1, "channels": {"inputs": 2, "outputs": 2}"#
+private let groupHeader =
+    #""format": "crosspoint-preset", "version": 1, "channels": {"inputs": 2, "outputs": 2, "dcas": 8, "mutegroups": 8}"#
 
 @Suite struct PresetCodingTests {
     @Test func roundTripKeepsEveryValue() throws {
@@ -58,10 +60,26 @@ private let header = #""format": "crosspoint-preset", "version": 1, "channels": 
         (#"{"format": "something", "version": 1}"#, #"p.json: format: expected "crosspoint-preset""#),
         (#"{"format": "crosspoint-preset", "version": 1}"#, "p.json: channels: missing"),
         (#"[1, 2]"#, "p.json: document: expected an object, got an array"),
+        // A membership of a group beyond the file's own count of them.
+        (#"{\#(groupHeader), "sources": [{"dca": [99]}]}"#, "p.json: sources[0].dca[0]: 99 is out of range 1 to 8"),
+        (#"{\#(groupHeader), "sources": [{}, {"mutegroup": [1, 9]}]}"#,
+         "p.json: sources[1].mutegroup[1]: 9 is out of range 1 to 8"),
+        (#"{\#(header), "sources": [{"dca": [1]}]}"#, "p.json: sources[0].dca: the file has no DCAs"),
     ])
     func strictErrorsNameTheFileAndTheField(json: String, message: String) {
         #expect(throws: FileError.self) { try decode(json) }
         do { _ = try decode(json) } catch { #expect(error.description.hasPrefix(message), "\(error)") }
+    }
+
+    /// A membership the file may hold but the rig has no group for (a file
+    /// of 8 DCAs recalled on a rig of 4): left out, and said to be.
+    @Test func aMembershipBeyondTheRigsGroupsIsLeftOutAndSaid() throws {
+        let preset = try decode(#"{\#(groupHeader), "sources": [{"dca": [2, 6]}, {"mutegroup": [7]}]}"#)
+        #expect(preset.scene.sources[0].dcas.members == [2, 6])
+        let (fitted, skipped) = preset.fitted(inputs: 2, outputs: 2, dcas: 4, muteGroups: 4)
+        #expect(fitted.sources[0].dcas.members == [2])
+        #expect(fitted.sources[1].muteGroups.members == [])
+        #expect(skipped == ["DCAs 5-8", "mute groups 5-8"])
     }
 
     @Test func brokenJSONSaysSo() {

@@ -44,8 +44,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import argument_parser, play, attribute, element, keys, near, rig_value, slider_now, \
-    wait_loaded, wait_until
+from page_driver import argument_parser, play, attribute, element, keys, near, rig_near, rig_settled, rig_value, \
+    slider_now, step_down, stored, until, wait_loaded, wait_until
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 from osc import Client as OSCClient  # tools/lib/osc.py
@@ -107,24 +107,6 @@ def names(driver, selector):
             for e in driver.find_elements(By.CSS_SELECTOR, selector)}
 
 
-def until(read, predicate, timeout=10):
-    """What `read()` gives once predicate holds for it (or as it is after the timeout); a value
-    that is false itself (0) counts too."""
-    found = wait_until(lambda: (lambda v: (v,) if predicate(v) else None)(read()), timeout=timeout)
-    return found[0] if found else read()
-
-
-def rig_settled(osc, address, expected, timeout=5):
-    """The rig's value of an address once it is `expected` (or what it is after the timeout)."""
-    return until(lambda: rig_value(osc, address), lambda v: v == expected, timeout)
-
-
-def stored(driver, address, value):
-    """Until the page's store holds this value at the address."""
-    return bool(wait_until(lambda: driver.execute_script(
-        "return window.crosspoint.store.value(arguments[0]) === arguments[1]", address, value), timeout=10))
-
-
 def groups_loaded(driver):
     """Until the page is loaded and shows its groups (the rig said how many)."""
     return bool(wait_loaded(driver)) and bool(wait_until(lambda: driver.execute_script(
@@ -144,12 +126,8 @@ def scenario_dca_keyboard(browsers, osc, other, args):
     built = section(driver)
     mute_names = names(driver, '[data-address^="/mutegroup/"][role="switch"]')
     address = "/dca/1/fader"
-    before = slider_now(driver, address)
-    keys(driver, address, *[Keys.ARROW_DOWN] * 5)
-    after_arrows = slider_now(driver, address)
-    keys(driver, address, Keys.PAGE_DOWN, Keys.PAGE_DOWN)
-    after = slider_now(driver, address)
-    rig = until(lambda: rig_value(osc, address), lambda v: near(v, after), timeout=5)
+    before, after_arrows, after = step_down(driver, address)
+    rig = rig_near(osc, address, after)
     return {"loaded": loaded, "built": built, "mute_names": mute_names,
             "fader_name": names(driver, f'[data-address="{address}"]').get(address),
             "before": before, "after_arrows": after_arrows, "after": after,

@@ -38,8 +38,8 @@ from selenium.webdriver.common.actions.mouse_button import MouseButton
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import argument_parser, play, attribute, connection, element, keys, near, \
-    rig_value, scroll_to, slider_now, wait_until
+from page_driver import argument_parser, play, attribute, connection, element, keys, \
+    rig_near, rig_value, scroll_to, slider_now, wait_until
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 from osc import Client as OSCClient  # tools/lib/osc.py
@@ -131,12 +131,6 @@ def mix_loaded(driver, outputs):
         " && document.querySelector(`[data-address=\"/matrix/1/${m}/fader\"][aria-valuenow]`))", outputs))
 
 
-def settled(osc, address, expected):
-    """The rig's value at address once it is `expected` (or what it is after 5 s)."""
-    return wait_until(lambda: (lambda v: v if near(v, expected) else None)(rig_value(osc, address)), timeout=5) \
-        or rig_value(osc, address)
-
-
 def scenario_login(browsers, osc, engineer, args):
     driver, decided = open_page(browsers, args)
     before = {**root(driver), "read_only_controls": driver.execute_script(
@@ -164,8 +158,8 @@ def scenario_login(browsers, osc, engineer, args):
     keys(driver, end, Keys.END)
     end_after = slider_now(driver, end)
     end_text = attribute(driver, end, "aria-valuetext")
-    rig_up = settled(osc, up, up_after)
-    rig_end = settled(osc, end, end_after)
+    rig_up = rig_near(osc, up, up_after)
+    rig_end = rig_near(osc, end, end_after)
 
     # A mouse drag, 80 px to the right (relative: no jump where it lands).
     drag = f"/matrix/3/{first}/fader"
@@ -174,7 +168,7 @@ def scenario_login(browsers, osc, engineer, args):
     ActionChains(driver).move_to_element(element(driver, drag)).click_and_hold() \
         .move_by_offset(40, 0).move_by_offset(40, 0).release().perform()
     drag_after = slider_now(driver, drag)
-    rig_drag = settled(osc, drag, drag_after)
+    rig_drag = rig_near(osc, drag, drag_after)
     rig_drag_gain = rig_value(osc, f"/matrix/3/{first}")
 
     # A finger: a vertical swipe on a fader scrolls the page and leaves the
@@ -188,14 +182,14 @@ def scenario_login(browsers, osc, engineer, args):
     swipe(driver, touched, 120, 0)
     touch_after = slider_now(driver, touched)
     touch = {"before": touch_before, "swiped": touch_swiped, "scrolled": scroll_after - scroll_before,
-             "after": touch_after, "rig": settled(osc, touched, touch_after)}
+             "after": touch_after, "rig": rig_near(osc, touched, touch_after)}
 
     # The switches: "Keep my mix" of the first output, mute of the second.
     switched = {}
     for address in (f"/safe/mix/{first}", f"/output/{second}/mute"):
         scroll_to(driver, address)
         element(driver, address).click()
-        switched[address] = {"checked": attribute(driver, address, "aria-checked"), "rig": settled(osc, address, 1)}
+        switched[address] = {"checked": attribute(driver, address, "aria-checked"), "rig": rig_near(osc, address, 1)}
 
     driver.find_element(By.ID, "logout").click()
     logged_out = bool(wait_until(lambda: root(driver)["view"] == "full" and root(driver)["access"] == "read-only"

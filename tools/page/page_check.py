@@ -36,8 +36,8 @@ import time
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import argument_parser, play, attribute, connection, element, keys, near, \
-    rig_value, scroll_to, slider_now, snapshot, wait_loaded, wait_until
+from page_driver import argument_parser, play, attribute, connection, element, keys, near, rig_near, rig_reply, \
+    rig_value, scroll_to, slider_now, snapshot, step_down, until, wait_loaded, wait_until
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 from osc import Client as OSCClient  # tools/lib/osc.py
@@ -58,17 +58,11 @@ def scenario_keyboard_fader(browsers, osc, args):
     driver = browsers.open(args.url)
     loaded = bool(wait_loaded(driver))
     address = "/source/1/fader"
-    before = slider_now(driver, address)
-    keys(driver, address, *[Keys.ARROW_DOWN] * 5)
-    after_arrows = slider_now(driver, address)
-    keys(driver, address, Keys.PAGE_DOWN, Keys.PAGE_DOWN)
-    after = slider_now(driver, address)
+    before, after_arrows, after = step_down(driver, address)
     # Until the rig has it (or 5 s): the page's session sends at once.
-    rig = wait_until(lambda: (lambda v: v if v and near(v[0], after) else None)(osc.query(address)), timeout=5) \
-        or osc.query(address)
     return {"loaded": loaded, "before": before, "after_arrows": after_arrows, "after": after,
             "valuetext": attribute(driver, address, "aria-valuetext"),
-            "rig": rig[0] if rig else None}
+            "rig": rig_near(osc, address, after)}
 
 
 def scenario_osc_to_page(browsers, osc, args):
@@ -91,17 +85,13 @@ def scenario_matrix_tap(browsers, osc, args):
     address = "/matrix/1/2"
     before = attribute(driver, address, "aria-pressed")
     element(driver, address).click()
-    after = wait_until(lambda: (lambda v: v if v != before else None)(attribute(driver, address, "aria-pressed")),
-                       timeout=5) or attribute(driver, address, "aria-pressed")
-    rig = wait_until(lambda: (lambda v: v if v and v[0] > 0 else None)(osc.query(address)), timeout=5) \
-        or osc.query(address)
+    after = until(lambda: attribute(driver, address, "aria-pressed"), lambda v: v is not None and v != before, 5)
+    rig = rig_reply(osc, address, lambda v: v[0] > 0)
     label = attribute(driver, address, "aria-label")
     # A second tap: back to 0, with Space this time (keyboard on a cell).
     keys(driver, address, Keys.SPACE)
-    again = wait_until(lambda: (lambda v: v if v != after else None)(attribute(driver, address, "aria-pressed")),
-                       timeout=5) or attribute(driver, address, "aria-pressed")
-    rig_again = wait_until(lambda: (lambda v: v if v and v[0] == 0 else None)(osc.query(address)), timeout=5) \
-        or osc.query(address)
+    again = until(lambda: attribute(driver, address, "aria-pressed"), lambda v: v is not None and v != after, 5)
+    rig_again = rig_reply(osc, address, lambda v: v[0] == 0)
     return {"loaded": loaded, "before": before, "after": after, "label": label,
             "rig": rig[0] if rig else None, "again": again, "rig_again": rig_again[0] if rig_again else None}
 
@@ -184,14 +174,12 @@ def scenario_held_fader(browsers, osc, args):
     held = attribute(driver, address, "data-held") is not None
     dragged = slider_now(driver, address)
     # The page's session sends the value while held: the rig has it.
-    rig_dragged = wait_until(lambda: (lambda v: v if near(v, dragged) else None)(rig_value(osc, address)), timeout=5) \
-        or rig_value(osc, address)
+    rig_dragged = rig_near(osc, address, dragged)
     # Another client moves the same fader, then a second parameter as a marker:
     # once the page shows the marker, the rig's feedback for the 0.2 (had it
     # been sent to the page's session) has been received and drawn too.
     osc.send(address, 0.2)
-    rig_other = wait_until(lambda: (lambda v: v if near(v, 0.2) else None)(rig_value(osc, address)), timeout=5) \
-        or rig_value(osc, address)
+    rig_other = rig_near(osc, address, 0.2)
     osc.send("/source/2/mute", 1)
     marker = bool(wait_until(lambda: attribute(driver, "/source/2/mute", "aria-checked") == "true", timeout=5))
     while_held = slider_now(driver, address)
@@ -294,13 +282,11 @@ def scenario_patch_picker(browsers, osc, args):
     from selenium.webdriver.support.ui import Select
     driver = browsers.open(args.url)
     loaded = bool(wait_loaded(driver))
-    before = wait_until(lambda: (lambda v: v if v["options"] and any(o[0] == "player" for o in v["options"]) else None)(
-        driver.execute_script(PICKER)), timeout=5) or driver.execute_script(PICKER)
+    picker = lambda: driver.execute_script(PICKER)
+    before = until(picker, lambda v: v["options"] and any(o[0] == "player" for o in v["options"]), 5)
     Select(element(driver, "/source/3/patch")).select_by_value("^player:play_1$")
-    rig = wait_until(lambda: (lambda v: v if v and v[0] == "^player:play_1$" else None)(osc.query("/source/3/patch")),
-                     timeout=5) or osc.query("/source/3/patch")
-    after = wait_until(lambda: (lambda v: v if v["strips"].get("3") == "1" else None)(driver.execute_script(PICKER)),
-                       timeout=5) or driver.execute_script(PICKER)
+    rig = rig_reply(osc, "/source/3/patch", lambda v: v[0] == "^player:play_1$")
+    after = until(picker, lambda v: v["strips"].get("3") == "1", 5)
     return {"loaded": loaded, "before": before, "rig": rig[0] if rig else None, "after": after}
 
 
@@ -322,13 +308,11 @@ return {
 def scenario_stereo_strip(browsers, osc, args):
     driver = browsers.open(args.url)
     loaded = bool(wait_loaded(driver))
-    seen = wait_until(lambda: (lambda v: v if v["linked"][0] == "1" else None)(driver.execute_script(STEREO)),
-                      timeout=5) or driver.execute_script(STEREO)
+    seen = until(lambda: driver.execute_script(STEREO), lambda v: v["linked"][0] == "1", 5)
     keys(driver, "/source/1/fader", *[Keys.ARROW_DOWN] * 5)
     keys(driver, "/source/1/pan", *[Keys.ARROW_RIGHT] * 10)
     wanted = lambda: [osc.query(a) for a in ("/source/1/fader", "/source/2/fader", "/source/1/pan", "/source/2/pan")]
-    rig = wait_until(lambda: (lambda v: v if all(v) and near(v[1][0], 0.70) and near(v[3][0], 0.2) else None)(wanted()),
-                     timeout=5) or wanted()
+    rig = until(wanted, lambda v: all(v) and near(v[1][0], 0.70) and near(v[3][0], 0.2), 5)
     return {"loaded": loaded, "seen": seen, "rig": [v[0] if v else None for v in rig]}
 
 

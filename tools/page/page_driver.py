@@ -1,7 +1,8 @@
-"""What the page drivers (page_check.py, mix_check.py) share: headless Chromium instances that
-are ended by PID, finding, reading and operating the page's controls by their OSC address, the rig's
-value of an address (over OSC, tools/lib/osc.py), the command line every driver takes, and its
-report (one JSON line)."""
+"""What the page drivers (page_check.py, mix_check.py, group_check.py, resize_check.py, …) share:
+headless Chromium instances that are ended by PID, finding, reading and operating the page's controls
+by their OSC address, the rig's value of an address (over OSC, tools/lib/osc.py), waiting on the page
+and on the rig until what they show holds, the command line every driver takes, and its report (one
+JSON line)."""
 import argparse
 import json
 import os
@@ -16,6 +17,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 CHROMIUM = os.environ.get("CROSSPOINT_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CROSSPOINT_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -100,6 +102,19 @@ def wait_until(predicate, timeout=TIMEOUT, interval=0.02):
     return value
 
 
+def until(read, predicate, timeout=10):
+    """What `read()` gives once predicate holds for it (or what it gives after the timeout); a value
+    that is false itself (0) counts too."""
+    found = wait_until(lambda: (lambda v: (v,) if predicate(v) else None)(read()), timeout=timeout)
+    return found[0] if found else read()
+
+
+def stored(driver, address, value, timeout=10):
+    """Until the page's store holds this value at the address; whether it came."""
+    return bool(wait_until(lambda: driver.execute_script(
+        "return window.crosspoint.store.value(arguments[0]) === arguments[1]", address, value), timeout=timeout))
+
+
 def attribute(driver, address, name):
     return driver.execute_script(
         "const e = document.querySelector(`[data-address=\"${arguments[0]}\"]`);"
@@ -125,6 +140,16 @@ def keys(driver, address, *pressed):
     target = element(driver, address)
     driver.execute_script("arguments[0].focus()", target)
     ActionChains(driver).send_keys(*pressed).perform()
+
+
+def step_down(driver, address):
+    """A slider moved from the keyboard: ArrowDown five times, then PageDown twice. Its value before,
+    after the arrows, and after."""
+    before = slider_now(driver, address)
+    keys(driver, address, *[Keys.ARROW_DOWN] * 5)
+    after_arrows = slider_now(driver, address)
+    keys(driver, address, Keys.PAGE_DOWN, Keys.PAGE_DOWN)
+    return before, after_arrows, slider_now(driver, address)
 
 
 SNAPSHOT = """
@@ -170,6 +195,22 @@ def scroll_to(driver, address):
 def rig_value(osc, address):
     reply = osc.query(address)
     return reply[0] if reply else None
+
+
+def rig_reply(osc, address, predicate, timeout=5):
+    """The rig's reply to a query of the address (its arguments) once it has some and predicate holds
+    for them (or the reply after the timeout)."""
+    return until(lambda: osc.query(address), lambda v: bool(v) and predicate(v), timeout)
+
+
+def rig_settled(osc, address, expected, timeout=5):
+    """The rig's value of an address once it is `expected` (or what it is after the timeout)."""
+    return until(lambda: rig_value(osc, address), lambda v: v == expected, timeout)
+
+
+def rig_near(osc, address, expected, timeout=5):
+    """The rig's value of an address once it is near `expected` (or what it is after the timeout)."""
+    return until(lambda: rig_value(osc, address), lambda v: near(v, expected), timeout)
 
 
 def print_report(scenario, result, browsers):

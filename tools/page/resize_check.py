@@ -40,7 +40,8 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import argument_parser, play, attribute, connection, element, rig_value, wait_loaded, wait_until
+from page_driver import argument_parser, play, attribute, connection, element, rig_settled, rig_value, stored, until, \
+    wait_loaded, wait_until
 from mix_check import log_in, mix_loaded, open_page as open_phone_page
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
@@ -116,13 +117,7 @@ def strip_kept(driver):
 
 def until_layout(driver, predicate, timeout=10):
     """The layout once predicate holds for it (or as it is after the timeout)."""
-    return wait_until(lambda: (lambda v: v if predicate(v) else None)(layout(driver)), timeout=timeout) \
-        or layout(driver)
-
-
-def rig_settled(osc, address, expected, timeout=5):
-    return wait_until(lambda: (lambda v: v if v == expected else None)(rig_value(osc, address)), timeout=timeout) \
-        or rig_value(osc, address)
+    return until(lambda: layout(driver), predicate, timeout)
 
 
 def click(driver, selector):
@@ -182,8 +177,7 @@ def remove_with_confirmation(driver, osc, axis, strip, count):
 def named(driver, engineer, address, name):
     """Names a channel from the engineer's client, until the page has the name."""
     engineer.send(address, name)
-    wait_until(lambda: driver.execute_script("return window.crosspoint.store.value(arguments[0])", address) == name,
-               timeout=5)
+    stored(driver, address, name, timeout=5)
 
 
 def scenario_controls(browsers, osc, engineer, args):
@@ -222,12 +216,11 @@ def scenario_forget(browsers, osc, engineer, args):
     engineer.send("/matrix/8/1", 1.0)
     driver = browsers.open(args.url)
     loaded = bool(wait_loaded(driver)) and until_layout(driver, lambda v: v["size"] == "8x8")["size"] == "8x8"
-    linked = wait_until(lambda: (lambda v: v if v and v["linked"] == "1" else None)(driver.execute_script(STRIP, 7)),
-                        timeout=5) or driver.execute_script(STRIP, 7)
+    strip = lambda n: driver.execute_script(STRIP, n)
+    linked = until(lambda: strip(7), lambda v: v and v["linked"] == "1", 5)
     engineer.send("/rig/inputs", 7)
     shrunk = until_layout(driver, lambda v: 8 not in v["sources"] and 8 not in v["rows"])
-    alone = wait_until(lambda: (lambda v: v if v and v["linked"] != "1" else None)(driver.execute_script(STRIP, 7)),
-                       timeout=5) or driver.execute_script(STRIP, 7)
+    alone = until(lambda: strip(7), lambda v: v and v["linked"] != "1", 5)
     gone = driver.execute_script(
         "return {strip: document.querySelector('section.strip[data-source=\"8\"], section.strip.source[data-channel=\"8\"]') !== null,"
         " controls: [...document.querySelectorAll('[data-address^=\"/source/8/\"], [data-address^=\"/matrix/8/\"]')].length,"
@@ -240,8 +233,7 @@ def scenario_forget(browsers, osc, engineer, args):
     rig = {"name": rig_value(engineer, "/source/8/name"), "crosspoint": rig_value(engineer, "/matrix/8/1"),
            "link7": rig_value(engineer, "/source/7/link"), "link8": rig_value(engineer, "/source/8/link")}
     # Until the page shows the rig's source 8 (its full state follows the new size).
-    back = wait_until(lambda: (lambda v: v if v and not v["pending"] and v["name"] == rig["name"] else None)(
-        driver.execute_script(STRIP, 8)), timeout=5) or driver.execute_script(STRIP, 8)
+    back = until(lambda: strip(8), lambda v: v and not v["pending"] and v["name"] == rig["name"], 5)
     cell = wait_until(lambda: attribute(driver, "/matrix/8/1", "aria-pressed"), timeout=5)
     return {"loaded": loaded, "linked": linked, "shrunk": shrunk, "alone": alone, "gone": gone, "grown": grown,
             "rig": rig, "back": back, "strip7": driver.execute_script(STRIP, 7), "cell": cell,
@@ -266,14 +258,13 @@ def scenario_mix(browsers, osc, engineer, args):
     loaded = bool(mix_loaded(driver, [5, 6]))
     driver.execute_script("window.__resizeMark = 'before'")
     mix = lambda: driver.execute_script(MIX)
-    until = lambda predicate: wait_until(lambda: (lambda v: v if predicate(v) else None)(mix()), timeout=10) or mix()
     before = mix()
     engineer.send("/rig/inputs", 9)
-    grown = until(lambda v: "/matrix/9/5/fader" in v["faders"] and "/matrix/9/6/fader" in v["faders"])
+    grown = until(mix, lambda v: "/matrix/9/5/fader" in v["faders"] and "/matrix/9/6/fader" in v["faders"])
     engineer.send("/rig/outputs", 5)
-    shrunk = until(lambda v: v["sections"] == [5])
+    shrunk = until(mix, lambda v: v["sections"] == [5])
     engineer.send("/rig/outputs", 8)
-    back = until(lambda v: v["sections"] == [5, 6] and "/matrix/9/6/fader" in v["faders"])
+    back = until(mix, lambda v: v["sections"] == [5, 6] and "/matrix/9/6/fader" in v["faders"])
     return {"decided": decided, "loaded": loaded, "before": before, "grown": grown, "shrunk": shrunk,
             "back": back, "connection": connection(driver)}
 

@@ -14,6 +14,7 @@ import { bindLogin } from './login.js';
 import { Session } from './role.js';
 import { buildMix, clearMix } from './mix.js';
 import { showError } from './errors.js';
+import { commandAddress } from './catalogue.js';
 import { RigSize, SizeControls } from './rig-size.js';
 import { groups } from './groups.js';
 import { buildGroups } from './group-strips.js';
@@ -104,7 +105,7 @@ bindLogin(statusBar, session);
 bindPresets(engineer.querySelector('#presets'), connection);
 
 connection.addEventListener('osc-error', ({ detail }) => {
-  if (detail.address === '/role') return; // a rig without roles: role.js falls back
+  if (detail.address === commandAddress('role')) return; // a rig without roles: role.js falls back
   showError(detail, statusBar);
 });
 

@@ -1,15 +1,16 @@
-// The rig's description of its controls (/page/catalogue.json, made by the
-// rig from its parameter catalogue: docs/page.md, "Built from the
+// The rig's description of its controls and commands (/page/catalogue.json,
+// made by the rig from its catalogue: docs/page.md, "Built from the
 // catalogue"). The page keeps no list of parameters of its own: the strips
 // are built from these entries, so a parameter the rig adds appears there
-// with no page code. It comes from the rig that served the page (with
+// with no page code; and it writes no command address: `commandAddress`
+// looks each up in the rig's command table. It comes from the rig that served the page (with
 // ?ws= the page talks to another rig, whose catalogue may differ).
 
 const url = new URL('catalogue.json', import.meta.url);
 
 /**
  * The description: { strips: { source, output, master, dca, mutegroup },
- * matrix, memberships, places }, or an empty one with `failed` set to why,
+ * matrix, memberships, places, commands }, or an empty one with `failed` set to why,
  * if it could not be read (the strips then say so: `failure()`).
  */
 export const catalogue = await fetch(url)
@@ -17,7 +18,7 @@ export const catalogue = await fetch(url)
   .catch((error) => {
     console.error(`catalogue.json: ${error.message}`);
     return { strips: { source: [], output: [], master: [], dca: [], mutegroup: [] }, matrix: null, memberships: [],
-             failed: error.message };
+             commands: {}, failed: error.message };
   });
 
 /** Why the controls could not be built, for the page to show; null when they can. */
@@ -72,6 +73,25 @@ export function fill(template, strip, n, m, g) {
 export function addressOf(strip, name, n) {
   const entry = (catalogue.strips?.[strip] ?? []).find((candidate) => candidate.name === name);
   return entry ? fill(entry.address, strip, n) : null;
+}
+
+/**
+ * A command of the rig's command table by its name ("rigInputs", as the
+ * catalogue's `Command.Name`): { address, types, range } (`types` and
+ * `range`, per argument [lowest, highest] or null, where the rig gives
+ * them), or null when the rig has no such command.
+ */
+export function command(name) {
+  return catalogue.commands?.[name] ?? null;
+}
+
+/**
+ * A command's address ("/rig/inputs" for "rigInputs"), and so that of its
+ * reply (a query is answered at its own address), or null when the rig has
+ * no such command: the page writes no command address of its own.
+ */
+export function commandAddress(name) {
+  return command(name)?.address ?? null;
 }
 
 /** Patterns of the addresses that belong to one channel of a strip, from the catalogue: built once. */

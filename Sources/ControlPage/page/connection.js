@@ -6,19 +6,15 @@
 
 import { encodeMessage, decodePacket } from './osc.js';
 import { store } from './state.js';
+import { commandAddress } from './catalogue.js';
 
 /** Frames with fewer messages than this are drawn as they arrive. */
 const SMALL_FRAME = 16;
 
-const SUBSCRIBE_SEQUENCE = [
-  ['/subscribe'],
-  ['/meters/subscribe'],
-  ['/status'],
-  ['/preset/list'],
-  ['/preset/current'],
-  ['/jack/ports'],
-  ['/rigs'],
-];
+/** The commands sent on every open, from the rig's command table (catalogue.js). */
+const SUBSCRIBE_SEQUENCE = [commandAddress('subscribe'), commandAddress('metersSubscribe'), commandAddress('status'),
+                            commandAddress('presetList'), commandAddress('presetCurrent'), commandAddress('jackPorts'),
+                            commandAddress('rigs')];
 
 export class Connection extends EventTarget {
   #socket = null;
@@ -62,10 +58,10 @@ export class Connection extends EventTarget {
     socket.addEventListener('open', () => {
       this.#delay = 500;
       this.setState('open');
-      for (const [address] of SUBSCRIBE_SEQUENCE) this.send(address);
+      for (const address of SUBSCRIBE_SEQUENCE) this.send(address);
       clearInterval(this.#poll);
       // The preset state comes as feedback (/preset/current, /preset/list); the status does not.
-      this.#poll = setInterval(() => this.send('/status'), 1500);
+      this.#poll = setInterval(() => this.send(commandAddress('status')), 1500);
     });
     socket.addEventListener('message', (event) => {
       if (!(event.data instanceof ArrayBuffer)) return; // text frames: LISTEN answers, not ours
@@ -93,9 +89,11 @@ export class Connection extends EventTarget {
   /**
    * Sends one message. `from` is the element that sent it, where an /error
    * for this address will be shown. `local` also stores the value at once
-   * (the rig does not echo a session's own value back to it).
+   * (the rig does not echo a session's own value back to it). False when
+   * not sent: closed, or no address (a command the rig's table lacks).
    */
   send(address, types = '', args = [], { from = null, local = false } = {}) {
+    if (!address) return false;
     if (from) this.#senders.set(address, from);
     if (local) {
       store.set(address, args);

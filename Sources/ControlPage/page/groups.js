@@ -4,7 +4,9 @@
 // 1.5 s), fixed by `serve --dcas N --mute-groups N`; until the rig has said,
 // the page shows no group. A group's mute and name are its catalogue
 // entries `mute` and `name` (catalogue.js `addressOf`), watched once here
-// for every strip that asks which groups mute it (group-mute.js).
+// for every strip that asks which groups mute it (group-mute.js). The
+// /status fields are written here: the catalogue's command table describes
+// /status, not the fields of its reply.
 
 import { store } from './state.js';
 import { addressOf } from './catalogue.js';

@@ -8,6 +8,7 @@
 // (errors.js, by the element that sent /login).
 
 import { showError } from './errors.js';
+import { commandAddress } from './catalogue.js';
 
 export function bindLogin(root, session) {
   const form = root.querySelector('#login');
@@ -20,7 +21,7 @@ export function bindLogin(root, session) {
     const code = input.value;
     input.value = '';
     if (code && !session.login(code, form) && !session.pending) {
-      showError({ address: '/login', reason: 'not connected', element: form }, root);
+      showError({ address: commandAddress('login'), reason: 'not connected', element: form }, root);
     }
   });
 

@@ -5,7 +5,7 @@
 // data-source="{n}", dimmed by the style sheet when 0). docs/sources.md.
 
 import { store } from './state.js';
-import { addressOf } from './catalogue.js';
+import { addressOf, commandAddress } from './catalogue.js';
 import { bindSelect } from './choice.js';
 
 /** A pattern that matches exactly this port's full name. */
@@ -58,9 +58,11 @@ export function patchPicker(address, title) {
   select.dataset.address = address;
   select.setAttribute('aria-label', title);
   select.className = 'patch';
-  const show = () => fill(select, (store.get('/jack/ports') ?? []).filter((p) => typeof p === 'string'),
+  // The rig's reply to /jack/ports, at the command's own address.
+  const ports = commandAddress('jackPorts');
+  const show = () => fill(select, ((ports && store.get(ports)) ?? []).filter((p) => typeof p === 'string'),
                           String(store.value(address, '')));
-  return bindSelect(select, address, show, ['/jack/ports']);
+  return bindSelect(select, address, show, ports ? [ports] : []);
 }
 
 /** A source's presence light: "live" or "absent", in words as well as in colour. */

@@ -4,23 +4,36 @@
 // preset with its "modified" mark. A preset whose file cannot be read
 // (the rig's /preset/unreadable, asked with every list) is marked
 // data-unreadable, aria-disabled and not recalled, and its error shows on
-// hover or focus (a role="tooltip" the button is described by).
+// hover or focus (a role="tooltip" the button is described by). The
+// commands' addresses, and the replies to the queries (at the same
+// addresses), come from the rig's command table (catalogue.js); the events
+// a change is answered with (/preset/saved, …) are written here: the
+// catalogue describes no reply of its own address.
 
 import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';
+import { commandAddress } from './catalogue.js';
 
 const SCOPES = ['sources', 'matrix', 'outputs', 'master'];
 
 export function bindPresets(root, connection) {
+  const saveAddress = commandAddress('presetSave');
+  const recallAddress = commandAddress('presetRecall');
+  const undoAddress = commandAddress('presetUndo');
+  const listAddress = commandAddress('presetList');
+  const currentAddress = commandAddress('presetCurrent');
+  const deleteAddress = commandAddress('presetDelete');
+  const renameAddress = commandAddress('presetRename');
+  const unreadableAddress = commandAddress('presetUnreadable');
   const list = root.querySelector('.preset-list');
   const fade = root.querySelector('[name="fade"]');
   const scopes = SCOPES.map((scope) => root.querySelector(`[name="scope"][value="${scope}"]`));
   const form = root.querySelector('form.save');
-  const undo = root.querySelector('[data-address="/preset/undo"]');
+  const undo = root.querySelector(`[data-address="${undoAddress}"]`);
   const current = root.querySelector('.current-name');
   const send = (...args) => context.readOnly ? false : connection.send(...args);
 
-  const refresh = () => { connection.send('/preset/list'); connection.send('/preset/current'); };
+  const refresh = () => { connection.send(listAddress); connection.send(currentAddress); };
   for (const address of ['/preset/saved', '/preset/deleted', '/preset/renamed', '/preset/recalled']) {
     connection.on(address, refresh);
   }
@@ -29,7 +42,7 @@ export function bindPresets(root, connection) {
     const chosen = scopes.filter((box) => box.checked).map((box) => box.value);
     const seconds = fade.value === '' ? null : Number(fade.value);
     if (seconds === null && chosen.length === SCOPES.length) {
-      send(`/preset/recall/${name}`, '', [], { from: button }); // the file's fade, every part
+      send(`${recallAddress}/${name}`, '', [], { from: button }); // the file's fade, every part
       return;
     }
     if (chosen.length === 0) return;
@@ -37,7 +50,7 @@ export function bindPresets(root, connection) {
     const args = [name];
     if (seconds !== null && Number.isFinite(seconds)) { types += 'f'; args.push(seconds); }
     if (chosen.length < SCOPES.length) { types += 's'; args.push(chosen.join(',')); }
-    send('/preset/recall', types, args, { from: button });
+    send(recallAddress, types, args, { from: button });
   }
 
   function row(name) {
@@ -46,7 +59,7 @@ export function bindPresets(root, connection) {
     const recallButton = document.createElement('button');
     recallButton.type = 'button';
     recallButton.className = 'recall';
-    recallButton.dataset.address = `/preset/recall/${name}`;
+    recallButton.dataset.address = `${recallAddress}/${name}`;
     recallButton.textContent = name;
     recallButton.addEventListener('click', () => {
       if (!recallButton.hasAttribute('data-unreadable')) recall(name, recallButton);
@@ -65,7 +78,7 @@ export function bindPresets(root, connection) {
       input.setAttribute('enterkeyhint', 'done');
       const done = (commit) => {
         if (commit && input.value && input.value !== name) {
-          send('/preset/rename', 'ss', [name, input.value], { from: recallButton });
+          send(renameAddress, 'ss', [name, input.value], { from: recallButton });
         }
         input.replaceWith(recallButton);
       };
@@ -91,7 +104,7 @@ export function bindPresets(root, connection) {
       if (armed) {
         clearTimeout(armed);
         armed = null;
-        send('/preset/delete', 's', [name], { from: recallButton });
+        send(deleteAddress, 's', [name], { from: recallButton });
         return;
       }
       remove.textContent = 'Sure?';
@@ -127,22 +140,22 @@ export function bindPresets(root, connection) {
     }
   }
 
-  store.on('/preset/list', (args) => {
+  store.on(listAddress, (args) => {
     const names = (args ?? []).filter((name) => typeof name === 'string');
     list.replaceChildren(...names.map(row));
     list.dataset.count = String(names.length);
     mark();
-    connection.send('/preset/unreadable');
+    connection.send(unreadableAddress);
   });
 
-  store.on('/preset/unreadable', (args) => {
+  store.on(unreadableAddress, (args) => {
     const pairs = (args ?? []).filter((value) => typeof value === 'string');
     unreadable = new Map();
     for (let k = 0; k + 1 < pairs.length; k += 2) unreadable.set(pairs[k], pairs[k + 1]);
     mark();
   });
 
-  store.on('/preset/current', (args) => {
+  store.on(currentAddress, (args) => {
     const [name = '', modified = 0] = args ?? [];
     current.textContent = name || '(none)';
     root.toggleAttribute('data-modified', Boolean(name) && modified !== 0 && modified !== false);
@@ -153,15 +166,15 @@ export function bindPresets(root, connection) {
     const name = form.elements.name.value.trim();
     const notes = form.elements.notes.value;
     if (!name) return;
-    const button = form.querySelector('[data-address="/preset/save"]');
-    if (notes) send('/preset/save', 'ss', [name, notes], { from: button });
-    else send('/preset/save', 's', [name], { from: button });
+    const button = form.querySelector(`[data-address="${saveAddress}"]`);
+    if (notes) send(saveAddress, 'ss', [name, notes], { from: button });
+    else send(saveAddress, 's', [name], { from: button });
   });
 
   undo.addEventListener('click', () => {
     const seconds = fade.value === '' ? null : Number(fade.value);
     // A lone number is the fade, a lone 0 a button release: send both.
-    if (seconds !== null && Number.isFinite(seconds)) send('/preset/undo', 'fi', [seconds, 1], { from: undo });
-    else send('/preset/undo', '', [], { from: undo });
+    if (seconds !== null && Number.isFinite(seconds)) send(undoAddress, 'fi', [seconds, 1], { from: undo });
+    else send(undoAddress, '', [], { from: undo });
   });
 }

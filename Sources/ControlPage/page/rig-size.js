@@ -9,23 +9,34 @@
 // the catalogue gives the channel), so no value left behind shows it again.
 //
 // The controls, on the engineer's page: "− N +" in the Sources and Outputs
-// heads, both buttons data-address="/rig/inputs" (/rig/outputs). "+" sends
-// N + 1 at once; "−" first asks, in a modal alertdialog that names what goes
+// heads, both buttons data-address="/rig/inputs" (/rig/outputs), the
+// commands' addresses and ranges (1…512) from the rig's command table
+// (catalogue.js `command`). "+" sends N + 1 at once, and is unavailable at
+// the range's highest; "−" first asks, in a modal alertdialog that names what goes
 // ("Remove source 9 (Guest mic)? Its routing goes with it."), then sends
 // N − 1. Nothing changes on the page until the rig answers with its new size;
-// a refusal (/error) shows beside the button (errors.js). Read-only, the
+// a refusal (/error) shows beside the button (errors.js); it is unavailable
+// at the range's lowest. The /status fields (/status/inputs, …) are written
+// here: the catalogue describes no reply of /status. Read-only, the
 // buttons are disabled like every control; the personal mix has none.
 
 import { store } from './state.js';
-import { addressOf, channelOf, fill } from './catalogue.js';
+import { addressOf, channelOf, command, fill } from './catalogue.js';
 import { applyReadOnly, context } from './elements/control.js';
 import { element } from './strips.js';
 
-/** Each axis: its command, its /status field, the strip it counts, and words for it. */
+/** Each axis: its command in the rig's table, its /status field, the strip it counts, and words for it. */
 const AXES = {
-  inputs: { command: '/rig/inputs', status: '/status/inputs', strip: 'source', one: 'a source', plural: 'sources' },
-  outputs: { command: '/rig/outputs', status: '/status/outputs', strip: 'output', one: 'an output', plural: 'outputs' },
+  inputs: { command: command('rigInputs'), status: '/status/inputs', strip: 'source', one: 'a source', plural: 'sources' },
+  outputs: { command: command('rigOutputs'), status: '/status/outputs', strip: 'output', one: 'an output', plural: 'outputs' },
 };
+
+/** An axis's command as the rig describes it: its address, and the sizes it takes ([1, 512]; unbounded if not said). */
+function resizing(axis) {
+  const described = AXES[axis].command;
+  const [lowest, highest] = described?.range?.[0] ?? [1, Infinity];
+  return { address: described?.address ?? null, lowest, highest };
+}
 
 /**
  * The rig's number of sources (`inputs`) and outputs (`outputs`), null
@@ -38,8 +49,10 @@ export class RigSize extends EventTarget {
   constructor(connection) {
     super();
     // As each message arrives, in the order the rig sent them: the last one said is the size.
-    for (const [axis, { command, status }] of Object.entries(AXES)) {
-      for (const address of [command, status]) connection.on(address, ({ args }) => this.#heard(axis, args[0]));
+    for (const [axis, { status }] of Object.entries(AXES)) {
+      for (const address of [resizing(axis).address, status]) {
+        if (address) connection.on(address, ({ args }) => this.#heard(axis, args[0]));
+      }
     }
   }
 
@@ -60,8 +73,9 @@ export class SizeControls {
   #asked = null;
 
   constructor(axis, host, size, connection) {
-    const { command, strip, one, plural } = AXES[axis];
-    Object.assign(this, { axis, size, connection, strip });
+    const { strip, one, plural } = AXES[axis];
+    const { address: command, lowest, highest } = resizing(axis);
+    Object.assign(this, { axis, size, connection, strip, command, lowest, highest });
     this.remove = element('button', { type: 'button', class: 'rig-size-remove', 'data-address': command }, ['−']);
     this.count = element('span', { class: 'rig-size-count' });
     const adding = `Add ${one}`;
@@ -107,7 +121,8 @@ export class SizeControls {
     const removing = `Remove ${fill('{strip}', this.strip, count)}`;
     this.remove.setAttribute('aria-label', removing);
     this.remove.title = removing;
-    this.remove.toggleAttribute('data-unavailable', !(count > 1));
+    this.remove.toggleAttribute('data-unavailable', !(count > this.lowest));
+    this.add.toggleAttribute('data-unavailable', !(count < this.highest));
     applyReadOnly(this.remove);
     applyReadOnly(this.add);
     this.close();
@@ -121,7 +136,7 @@ export class SizeControls {
   /** Asks whether to remove the last channel, by its number and name. */
   #ask() {
     const count = this.size[this.axis];
-    if (context.readOnly || !(count > 1) || !this.dialog.isConnected) return;
+    if (context.readOnly || !(count > this.lowest) || !this.dialog.isConnected) return;
     const what = fill('{strip}', this.strip, count);
     const address = addressOf(this.strip, 'name', count);
     const name = address ? String(store.value(address, '')) : '';
@@ -135,7 +150,8 @@ export class SizeControls {
   /** Asks the rig for one channel more or fewer; the page follows its answer. */
   #send(from, step) {
     const count = this.size[this.axis];
-    if (context.readOnly || count === null) return;
-    this.connection.send(AXES[this.axis].command, 'i', [count + step], { from });
+    const next = count + step;
+    if (context.readOnly || count === null || next < this.lowest || next > this.highest) return;
+    this.connection.send(this.command, 'i', [next], { from });
   }
 }

@@ -3,11 +3,14 @@
 // in the status bar; hidden while there are none.
 
 import { store } from './state.js';
+import { commandAddress } from './catalogue.js';
 
 /** Fills `nav`'s list with a link per rig whenever /rigs changes. */
 export function bindRigs(nav) {
   const list = nav.querySelector('ul');
-  store.on('/rigs', (args) => {
+  const address = commandAddress('rigs');
+  if (!address) return;
+  store.on(address, (args) => {
     const items = [];
     const words = Array.isArray(args) ? args : [];
     for (let k = 0; k + 1 < words.length; k += 2) {

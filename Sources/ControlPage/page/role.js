@@ -17,7 +17,12 @@
 // page sends one /login at a time and matches each /role to the oldest
 // request still waiting for one.
 
+import { commandAddress } from './catalogue.js';
+
 const ACCESS = { all: 'full', none: 'read-only', outputs: 'outputs' };
+
+/** The commands this session sends (their replies come back at /role), from the rig's command table. */
+const [ROLE, LOGIN, LOGOUT] = [commandAddress('role'), commandAddress('login'), commandAddress('logout')];
 
 export class Session extends EventTarget {
   /** `{name, control, outputs}` from the rig's last /role; null until one came. */
@@ -44,7 +49,7 @@ export class Session extends EventTarget {
       if (detail === 'open') this.#opened();
       this.#changed();
     });
-    for (const address of ['/role', '/status/access']) connection.on(address, (message) => this.#message(message));
+    for (const address of [ROLE, '/status/access']) if (address) connection.on(address, (message) => this.#message(message));
     connection.addEventListener('osc-error', ({ detail }) => this.#refused(detail));
   }
 
@@ -90,7 +95,7 @@ export class Session extends EventTarget {
    */
   login(code, from = null) {
     if (!code || this.pending) return false;
-    if (!this.#connection.send('/login', 's', [code], { from })) return false;
+    if (!this.#connection.send(LOGIN, 's', [code], { from })) return false;
     this.#waiting.push({ kind: 'login', code });
     this.#changed();
     return true;
@@ -99,25 +104,25 @@ export class Session extends EventTarget {
   /** Sends /logout and forgets the code (also when closed: the next open asks /role). */
   logout() {
     this.#code = null;
-    if (this.#connection.send('/logout')) this.#waiting.push({ kind: 'logout' });
+    if (this.#connection.send(LOGOUT)) this.#waiting.push({ kind: 'logout' });
     this.#changed();
   }
 
   #ask() {
-    if (this.#connection.send('/role')) this.#waiting.push({ kind: 'role' });
+    if (this.#connection.send(ROLE)) this.#waiting.push({ kind: 'role' });
   }
 
   #opened() {
     this.#asked = null;
     this.#ask();
     if (this.#code !== null) {
-      this.#connection.send('/login', 's', [this.#code]);
+      this.#connection.send(LOGIN, 's', [this.#code]);
       this.#waiting.push({ kind: 'login', code: this.#code, again: true });
     }
   }
 
   #message({ address, args }) {
-    if (address === '/role') {
+    if (address === ROLE) {
       const entry = this.#waiting.shift(); // none: the rig told us unasked
       this.roles = true;
       this.role = parseRole(args);
@@ -154,15 +159,15 @@ export class Session extends EventTarget {
       const at = this.#waiting.findIndex((entry) => entry.kind === kind);
       return at < 0 ? null : this.#waiting.splice(at, 1)[0];
     };
-    if (address === '/role') {
+    if (address === ROLE) {
       drop('role');
       this.roles = false;
       this.role = null;
-    } else if (address === '/login') {
+    } else if (address === LOGIN) {
       const entry = drop('login');
       // A code that no longer logs in (on a reconnect) is forgotten.
       if (entry && entry.code === this.#code) this.#code = null;
-    } else if (address === '/logout') {
+    } else if (address === LOGOUT) {
       drop('logout');
     } else if (reason === 'read-only' || reason.startsWith('not permitted')) {
       // The rig refused a change this page offered: its role may have changed.
