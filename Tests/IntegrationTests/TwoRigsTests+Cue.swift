@@ -53,60 +53,81 @@ extension Integration.TwoRigsTests {
         for side in Side.allCases {
             rigs[side] = try await Rig.start(side, in: network, jack: servers[side]!, arguments: [])
         }
-        var startups: [Side: JackTap.Startup] = [:]
-        for side in Side.allCases {
-            let name = servers[side]!.name
-            taps[side] = try JackTap.start(
-                executable: executable, name: "cue\(side)", seconds: 3, play: [.code(Self.codeAmplitude)], record: 1,
-                connections: [("cue\(side)_play:out_1", "crosspoint:in_1"), ("crosspoint:out_1", "cue\(side)_rec:in_1")],
-                output: directory.appendingPathComponent("cue-\(side).take")) { executable, arguments in
-                    try ChildProcess(executable: executable, arguments: arguments,
-                                     environment: ["JACK_DEFAULT_SERVER": name], label: "jack-tap \(side)")
+        // A take whose cue fell where a recorder missed a cycle, or in a
+        // period whose frame time the recorder misread, cannot tell: then
+        // again (at most three takes).
+        var measured = false
+        for take in 1...3 where !measured {
+            for side in Side.allCases { try await rigs[side]!.set("/matrix/1/1", .float(1), .float(0)) }
+            var startups: [Side: JackTap.Startup] = [:]
+            for side in Side.allCases {
+                let name = servers[side]!.name
+                taps[side] = try JackTap.start(
+                    executable: executable, name: "cue\(side)", seconds: 3, play: [.code(Self.codeAmplitude)], record: 1,
+                    connections: [("cue\(side)_play:out_1", "crosspoint:in_1"), ("crosspoint:out_1", "cue\(side)_rec:in_1")],
+                    output: directory.appendingPathComponent("cue-\(side).take")) { executable, arguments in
+                        try ChildProcess(executable: executable, arguments: arguments,
+                                         environment: ["JACK_DEFAULT_SERVER": name], label: "jack-tap \(side)")
+                    }
+                startups[side] = try await taps[side]!.waitUntilRecording()
+            }
+            try await Task.sleep(for: .milliseconds(300))
+
+            let time = Date().timeIntervalSince1970 + 0.5
+            let hosts = Side.allCases.flatMap { ["--host", "\($0.address):\(rigs[$0]!.oscPort)"] }
+            // Sent from A's side: to A's own address and across the link to B's.
+            try await network.output(.a, CrosspointRig.binary,
+                                     ["send"] + hosts + ["--at", String(format: "%.6f", time), "/matrix/1/1", "0", "0"])
+
+            var found: [(side: Side, moved: Int, due: Int, recording: Recording)] = []
+            for side in Side.allCases {
+                let recording = try await taps[side]!.finish().recording
+                let period = servers[side]!.periodSize
+                let moved = try #require(Self.cueSample(in: recording, period: period), "rig \(side) took the cue")
+                let due = recording.sampleIndex(atJackTime: UInt64(startups[side]!.jackMicroseconds(atUnixTime: time)))
+                if let due, !recording.gaps.contains(where: { abs($0.offset - due) <= 2 * period }) {
+                    found.append((side, moved, due, recording))
                 }
-            startups[side] = try await taps[side]!.waitUntilRecording()
-        }
-        try await Task.sleep(for: .milliseconds(300))
-
-        let time = Date().timeIntervalSince1970 + 0.5
-        let hosts = Side.allCases.flatMap { ["--host", "\($0.address):\(rigs[$0]!.oscPort)"] }
-        // Sent from A's side: to A's own address and across the link to B's.
-        try await network.output(.a, CrosspointRig.binary,
-                                 ["send"] + hosts + ["--at", String(format: "%.6f", time), "/matrix/1/1", "0", "0"])
-
-        var report: [String] = []
-        for side in Side.allCases {
-            let take = try await taps[side]!.finish()
-            let recording = take.recording
-            let due = try #require(recording.sampleIndex(atJackTime: UInt64(startups[side]!.jackMicroseconds(atUnixTime: time))),
-                                   "rig \(side): the cue's time is in the recording (gaps: \(recording.gaps))")
-            let samples = recording.channels[0]
-            let moved = try #require(Self.firstDeparture(from: .code(Self.codeAmplitude), in: recording),
-                                     "rig \(side) took the cue")
-            let period = servers[side]!.periodSize
-            let offset = recording.periods.last { $0.offset <= moved }.map { moved - $0.offset }
-            report.append("rig \(side): sample \(moved), its server's clock gives \(due) (\(moved - due) frames), \(offset.map(String.init) ?? "?") into its period")
-            // Within a period of its time on its own server's clock; to the
-            // frame where nothing got in the way (a frame either way for the
-            // tap's own reading of the wall clock against JACK's).
-            #expect(abs(moved - due) <= period, "rig \(side): the cue at sample \(moved), its time at \(due)")
-            if servers[side]!.xrunChecksApply(to: "rig \(side)'s cue to the frame") {
-                #expect(abs(moved - due) <= 1, "rig \(side): the cue at sample \(moved), its time at \(due)")
             }
-            #expect(samples[(moved + period)...].allSatisfy { $0 == 0 }, "rig \(side): silent after the cue")
+            guard found.count == Side.allCases.count else {
+                Self.note("cue take \(take) (\(clocks.rawValue)): a recorder missed or misread the cue's cycle; again")
+                continue
+            }
+            measured = true
+            var report: [String] = []
+            for (side, moved, due, recording) in found {
+                let period = servers[side]!.periodSize
+                let offset = recording.periods.last { $0.offset <= moved }.map { moved - $0.offset }
+                report.append("rig \(side): sample \(moved), its server's clock gives \(due) (\(moved - due) frames), \(offset.map(String.init) ?? "?") into its period")
+                // Within a period of its time on its own server's clock; to
+                // the frame where nothing got in the way (a frame either way
+                // for the tap's own reading of the wall clock against JACK's).
+                #expect(abs(moved - due) <= period, "rig \(side): the cue at sample \(moved), its time at \(due)")
+                if servers[side]!.xrunChecksApply(to: "rig \(side)'s cue to the frame") {
+                    #expect(abs(moved - due) <= 1, "rig \(side): the cue at sample \(moved), its time at \(due)")
+                }
+            }
+            Self.note("a timed cue to both rigs across the link, \(clocks.rawValue): \(report.joined(separator: "; "))")
         }
-        Self.note("a timed cue to both rigs across the link, \(clocks.rawValue): \(report.joined(separator: "; "))")
+        #expect(measured, "three takes, each with a recorder missing or misreading the cue's cycle")
     }
-    /// The first sample of a recording that is not what `signal` played at
-    /// its frame (nil: none).
-    static func firstDeparture(from signal: JackTap.Signal, in recording: Recording) -> Int? {
+
+    /// Where the cue began in a recording of the frame code through the rig:
+    /// the code rises by one step a frame, bit for bit, until the cue; then
+    /// the gain glides to 0 by the end of that period, and stays there. So
+    /// the last sample that is not 0 ends the cue's period, and the cue is
+    /// the first sample before it that breaks the staircase. Frame times are
+    /// not used: a recorder that misreads one cannot move the answer. Nil
+    /// when the recording never falls silent, or breaks the rule.
+    static func cueSample(in recording: Recording, period: Int) -> Int? {
         let samples = recording.channels[0]
-        for (position, period) in recording.periods.enumerated() {
-            let end = position + 1 < recording.periods.count ? recording.periods[position + 1].offset : samples.count
-            for index in period.offset..<end {
-                let frame = period.frameTime &+ UInt32(index - period.offset)
-                if samples[index] != Float(signal.expected(frameTime: frame, sampleRate: recording.sampleRate)) { return index }
-            }
+        guard let last = samples.lastIndex(where: { $0 != 0 }), last + 1 < samples.count, last >= period else { return nil }
+        let step = Float(codeAmplitude / Double(JackTap.Signal.codeModulus))
+        // The staircase wraps at the code's modulus (a step down to its first value).
+        func follows(_ index: Int) -> Bool {
+            samples[index] - samples[index - 1] == step || samples[index] == step
         }
-        return nil
+        let window = max(1, last - 2 * period)...last
+        return window.first { !follows($0) }
     }
 }

@@ -36,7 +36,7 @@ import time
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import argument_parser, play, attribute, connection, element, keys, near, rig_near, rig_reply, \
+from page_driver import argument_parser, play, attribute, click, connection, element, keys, near, rig_near, rig_reply, \
     rig_value, scroll_to, slider_now, snapshot, step_down, until, wait_loaded, wait_until
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
@@ -152,11 +152,11 @@ def scenario_read_only(browsers, osc, args):
     before = snapshot(driver)
     # Try to operate: keys on a fader, a click on a cell and on a mute.
     keys(driver, "/source/1/fader", Keys.PAGE_UP)
-    # Each scrolled to the middle first: a control left just under the sticky
-    # status bar (two lines tall for a read-only page) is in view but covered.
+    # Each scrolled to the middle first (`click`): a control left just under
+    # the sticky status bar (two lines tall for a read-only page) is in view
+    # but covered.
     for address in ("/matrix/1/2", "/source/1/mute"):
-        scroll_to(driver, address)
-        element(driver, address).click()
+        click(driver, address)
     time.sleep(0.3)  # let any (wrong) change reach the rig before the test asks it
     after = snapshot(driver)
     return {"loaded": loaded, "marked": marked, "before": before, "after": after}

@@ -13,6 +13,7 @@ import tempfile
 import time
 
 from selenium import webdriver
+from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -190,6 +191,22 @@ def near(a, b, tolerance=1e-3):
 
 def scroll_to(driver, address):
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element(driver, address))
+
+
+def click(driver, address, tries=10):
+    """Scrolls a control to the middle and clicks it as a user would (at its
+    centre, so whatever lies on top gets the click). While the page is still
+    laying out (the matrix's heads are placed after the names arrive), a head
+    can lie over a cell for a moment: then it waits and tries again."""
+    for attempt in range(tries):
+        scroll_to(driver, address)
+        try:
+            element(driver, address).click()
+            return
+        except ElementClickInterceptedException:
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.2)
 
 
 def rig_value(osc, address):
