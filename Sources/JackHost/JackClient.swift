@@ -190,7 +190,7 @@ final class JackClient: @unchecked Sendable {
         jack_set_port_registration_callback(handle, ProcessContext.portRegistered, pointer)
         let rate = Int(jack_get_sample_rate(handle))
         context.client = handle
-        context.lastFrameTime.store(jack_frame_time(handle), ordering: .relaxed)
+        context.lastCycleEnd.store(jack_get_time(), ordering: .relaxed)
         context.sampleRate.store(rate, ordering: .relaxed)
         context.bufferSize.store(Int(jack_get_buffer_size(handle)), ordering: .relaxed)
         context.mixer.setSampleRate(rate)

@@ -3,8 +3,8 @@ import FoundationEssentials
 import Glibc
 import MixCore
 
-/// The clocks for bundles with a time: JACK's microseconds, which cues wait
-/// on (`CueClock`), and its frames, which the control side follows.
+/// The clock for bundles with a time: JACK's microseconds, which cues wait
+/// on (`CueClock`) and the control side follows (`lastProcessedCueTime`).
 extension JackHost: CueClock {
     /// JACK's microsecond clock (`jack_get_time`) at a Unix time: when a
     /// timed change is due, on the clock the audio thread is told each
@@ -15,20 +15,17 @@ extension JackHost: CueClock {
         withClient { client in client == nil ? nil : Self.jackMicroseconds(atUnixTime: time) }
     }
 
-    /// JACK's frame time at a Unix time, as JACK maps it now (from the
-    /// period under way): for the control side, which follows the audio.
-    public func frame(atUnixTime time: Double) -> UInt32? {
-        withClient { client in client.map { jack_time_to_frames($0, Self.jackMicroseconds(atUnixTime: time)) } }
+    /// The end of the span of JACK's clock the audio thread processed last:
+    /// every cue due before it has been applied. What counts for the control
+    /// side is where the audio is, which on a busy machine can lag the wall
+    /// clock.
+    public func lastProcessedCueTime() -> UInt64? {
+        withClient { client in
+            guard client != nil else { return nil }
+            let end = context.lastCycleEnd.load(ordering: .acquiring)
+            return end == 0 ? nil : end
+        }
     }
-
-    /// The frame time of the period the audio thread processed last: what
-    /// counts for scheduling is where the audio is, which on a busy machine
-    /// can lag the wall clock's idea of the current frame.
-    public func lastProcessedFrame() -> UInt32? {
-        withClient { client in client == nil ? nil : context.lastFrameTime.load(ordering: .acquiring) }
-    }
-
-    public var periodFrames: Int { max(1, bufferSize) }
 
     /// JACK's microseconds at a Unix time. jackd2 reads them from
     /// `CLOCK_MONOTONIC_RAW` (linux/JackLinuxTime.c); where that holds

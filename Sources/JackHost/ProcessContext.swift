@@ -45,8 +45,9 @@ final class ProcessContext: @unchecked Sendable {
     let bufferSize = Atomic<Int>(0)
     /// The client, for the frame time of each period (set before activation).
     nonisolated(unsafe) var client: OpaquePointer?
-    /// JACK's frame time at the start of the period last processed.
-    let lastFrameTime = Atomic<UInt32>(0)
+    /// The end of the span of JACK's microsecond clock the period processed
+    /// last covered (`PeriodSpan.end`): every cue due before it is applied.
+    let lastCycleEnd = Atomic<UInt64>(0)
 
     /// The longest period JACK may give.
     static let maxFrames = 8192
@@ -143,7 +144,7 @@ final class ProcessContext: @unchecked Sendable {
             } else {
                 c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: nil, frames: count)
             }
-            c.lastFrameTime.store(frameTime, ordering: .releasing)
+            c.lastCycleEnd.store(next, ordering: .releasing)
         }
         return 0
     }

@@ -5,15 +5,13 @@ import OSC
 import Synchronization
 import SystemSupport
 
-/// JACK's sample clock, as the scheduler needs it.
-public protocol AudioClock: Sendable {
-    /// The frame at a Unix time, as the clock maps it now; nil while the
-    /// clock is not running (JACK away).
-    func frame(atUnixTime time: Double) -> UInt32?
-    /// The frame time of the period processed last; nil while JACK is away.
-    func lastProcessedFrame() -> UInt32?
-    /// Frames per period.
-    var periodFrames: Int { get }
+/// JACK's clock, as the scheduler needs it: the cue clock the audio thread
+/// applies timed changes on (`CueClock`), and how far the audio has got on it.
+public protocol AudioClock: CueClock {
+    /// The end of the span of the cue clock the audio thread processed last
+    /// (`PeriodSpan.end`): every cue due before it has been applied; nil
+    /// while JACK is away.
+    func lastProcessedCueTime() -> UInt64?
 }
 
 /// Keeps the bundles whose time tag lies ahead until their time, for the
@@ -28,8 +26,9 @@ public protocol AudioClock: Sendable {
 public final class BundleScheduler: @unchecked Sendable {
     struct Entry {
         let due: Double
-        /// The due time on JACK's frame clock, mapped once on arrival.
-        let frame: UInt32?
+        /// The due time on the cue clock (JACK's microseconds), mapped once on
+        /// arrival, as the mixer maps it for the audio thread.
+        let cueTime: UInt64?
         let messages: [OSCMessage]
         let peer: OSCPeer
         /// What the audio thread was given for this bundle (restaged when the
@@ -91,11 +90,11 @@ public final class BundleScheduler: @unchecked Sendable {
     /// thread was given for it. Returns why not, or nil when it waits.
     public func schedule(_ messages: [OSCMessage], at due: Double, from peer: OSCPeer,
                          staged: [Change], bytes: Int) -> String? {
-        let frame = clock.frame(atUnixTime: due)
+        let cueTime = clock.cueTime(atUnixTime: due)
         return queue.withLock { queue in
             if let reason = Self.refusal(bytes: bytes, from: peer, in: queue) { return reason }
             let index = queue.entries.firstIndex { $0.due > due } ?? queue.entries.count
-            queue.entries.insert(Entry(due: due, frame: frame, messages: messages, peer: peer,
+            queue.entries.insert(Entry(due: due, cueTime: cueTime, messages: messages, peer: peer,
                                        staged: staged, bytes: bytes), at: index)
             queue.bytes += bytes
             queue.bytesByClient[peer, default: 0] += bytes
@@ -150,14 +149,16 @@ public final class BundleScheduler: @unchecked Sendable {
     public func stop() { stopping.store(true, ordering: .relaxed) }
 
     /// Due once the audio thread has processed the period that holds the
-    /// bundle's frame; by the wall clock while JACK is away.
+    /// bundle's time on the cue clock, the one its changes were applied in
+    /// (a message that arrives after it then follows it); by the wall clock
+    /// while JACK is away.
     private func isDue(_ entry: Entry) -> Bool {
         // Never later than 0.1 s past its time by the wall clock (after a JACK
         // restart the frame clock starts again, and the mapping is stale).
         if Date().timeIntervalSince1970 >= entry.due + 0.1 { return true }
-        guard let target = entry.frame, let last = clock.lastProcessedFrame() else {
+        guard let target = entry.cueTime, let done = clock.lastProcessedCueTime() else {
             return Date().timeIntervalSince1970 >= entry.due
         }
-        return Int32(bitPattern: target &- last) < Int32(clock.periodFrames)
+        return target < done
     }
 }

@@ -5,11 +5,10 @@ import RigControl
 import Synchronization
 import Testing
 
-/// A clock with no audio running (JACK away): no frames, no periods.
+/// A clock with no audio running (JACK away): no cue times, no periods.
 struct StoppedClock: AudioClock {
-    func frame(atUnixTime time: Double) -> UInt32? { nil }
-    func lastProcessedFrame() -> UInt32? { nil }
-    var periodFrames: Int { 64 }
+    func cueTime(atUnixTime time: Double) -> UInt64? { nil }
+    func lastProcessedCueTime() -> UInt64? { nil }
 }
 
 /// Bundles for later: the audio changes are staged on arrival, the scene
