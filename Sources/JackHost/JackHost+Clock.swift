@@ -29,17 +29,18 @@ extension JackHost: CueClock {
 
     /// JACK's microseconds at a Unix time. jackd2 reads them from
     /// `CLOCK_MONOTONIC_RAW` (linux/JackLinuxTime.c); where that holds
-    /// (checked once, `jackFollowsMonotonicRaw`), the wall clock and that
-    /// clock are read together in nanoseconds, so two rigs given one time
-    /// tag find the same microsecond to within tens of nanoseconds, and the
-    /// same frame. Otherwise through `jack_get_time`, to a microsecond or two.
-    /// Call with a client open.
+    /// (checked at each call, `jackReadsMonotonicRaw`: another JACK, such
+    /// as PipeWire's, may read `CLOCK_MONOTONIC`, which NTP slews away from
+    /// it), the wall clock and that clock are read together in nanoseconds,
+    /// so two rigs given one time tag find the same microsecond to within
+    /// tens of nanoseconds, and the same frame. Otherwise through
+    /// `jack_get_time`, to a microsecond or two. Call with a client open.
     static func jackMicroseconds(atUnixTime time: Double) -> UInt64 {
         // Nanoseconds since 1970: the same for every rig given this time (a
         // time tag's range, 1900 to 2036, is well inside; anything else is clamped).
         let seconds = time.isFinite ? min(max(time, 0), 9e9) : 0
         let target = Int64((seconds * 1e9).rounded())
-        if jackFollowsMonotonicRaw {
+        if jackReadsMonotonicRaw() {
             let (raw, wall) = Self.rawAndWallTogether()
             let nanoseconds = raw + (target - wall)
             return nanoseconds > 0 ? UInt64(nanoseconds / 1000) : 0
@@ -50,16 +51,17 @@ extension JackHost: CueClock {
     }
 
     /// Whether `jack_get_time` is `CLOCK_MONOTONIC_RAW` in microseconds, as
-    /// in jackd2 on Linux: a reading of that clock between two of JACK's.
-    static let jackFollowsMonotonicRaw: Bool = {
-        for _ in 0..<8 {
+    /// in jackd2 on Linux: a reading of that clock between two of JACK's
+    /// (a few tries, for a thread preempted between them).
+    static func jackReadsMonotonicRaw() -> Bool {
+        for _ in 0..<4 {
             let before = jack_get_time()
             let raw = UInt64(nanoseconds(CLOCK_MONOTONIC_RAW) / 1000)
             let after = jack_get_time()
             if before <= raw && raw <= after { return true }
         }
         return false
-    }()
+    }
 
     static func nanoseconds(_ clock: clockid_t) -> Int64 {
         var now = timespec()
