@@ -346,8 +346,10 @@ public final class JackProbe: @unchecked Sendable {
         var periods: [Recording.Period] = []
         periods.reserveCapacity(periodCount)
         for index in 0..<periodCount where engine.periodOffsets[index] < frames {
+            // After an xrun JACK moves a cycle's start without its end: no span then.
+            let (start, end) = (engine.periodCycleStarts[index], engine.periodCycleEnds[index])
             periods.append(.init(offset: engine.periodOffsets[index], frameTime: engine.periodFrameTimes[index],
-                                 cycle: engine.periodCycleStarts[index]..<engine.periodCycleEnds[index]))
+                                 cycle: end > start ? start..<end : 0..<0))
         }
         return Recording(channels: channels, sampleRate: sampleRate,
                          firstFrameTime: engine.firstFrameTime.load(ordering: .relaxed),
