@@ -151,7 +151,7 @@ struct TwoRigsTests {
     /// clock strayed by more than 0.2 % (a clean minute here strayed
     /// 0.14 %, a broken one 0.6 %); otherwise a note says so, and the test
     /// holds the link to what it did carry: the tone right over its
-    /// longest unbroken run.
+    /// longest unbroken run (at least a second of it; 5 s on steady clocks).
     @Test func zitaNjbridgeCarriesAToneForAMinute() async throws {
         try await withShow(.zita) { show in
             let (played, heard) = try await show.startTaps(seconds: 60)
@@ -171,7 +171,11 @@ struct TwoRigsTests {
             let seconds = Double(run.count) / Double(link.sampleRate)
             Self.note("zita-njbridge: latency \(Self.milliseconds(latency)) (\(latency.map { String(format: "%.0f", $0 * Double(link.sampleRate)) } ?? "?") frames) median, 1-s medians \(Self.milliseconds(medians.min()))…\(Self.milliseconds(medians.max())) over \(medians.count) s with code; tone \(frequency.map { String(format: "%.3f Hz", $0) } ?? "none") at \(String(format: "%+.3f dB", level)) over the longest unbroken run, \(String(format: "%.1f s", seconds)); \(breaks.count) breaks, the first \(breaks.prefix(3)); the clocks strayed up to \(String(format: "%.3f %%", wander * 100)); B's server skipped \(link.heardGaps.count) times")
 
-            #expect(seconds >= 5, "at least 5 s without a break: \(seconds) s\n\(show.diagnostics)")
+            // Clocks that stray by per cents (zita-n2j gives up at 5 %) leave
+            // it a second or two between restarts (2.1 s in one CI run, the
+            // clocks 4.5 % apart); steady ones, the whole minute (below).
+            let carried = wander > Self.steadyClocks ? 1.0 : 5.0
+            #expect(seconds >= carried, "at least \(carried) s without a break: \(seconds) s\n\(show.diagnostics)")
             #expect(abs(level) <= 0.5, "level \(level) dB")
             // A resampler that chases a clock plays at the ratio it runs at:
             // within 1 % whatever the clocks do (zita-n2j gives up at 5 %).
