@@ -75,8 +75,14 @@ extension Integration.TwoRigsTests {
             }
             try await Task.sleep(for: .milliseconds(300))
 
-            let time = Date().timeIntervalSince1970 + 0.5
             let hosts = Side.allCases.flatMap { ["--host", "\($0.address):\(rigs[$0]!.oscPort)"] }
+            // Both rigs answer across the link first (and `crosspoint send`
+            // is loaded: its first start on a fresh machine took longer than
+            // the cue's lead, which then arrived late).
+            let pongs = try await network.output(.a, CrosspointRig.binary, ["send"] + hosts + ["--wait", "0.5", "/ping"])
+            #expect(Side.allCases.allSatisfy { side in pongs.contains("\(side.address):\(rigs[side]!.oscPort) /pong") },
+                    "each rig answered, named: \(pongs)")
+            let time = Date().timeIntervalSince1970 + 0.5
             // Sent from A's side: to A's own address and across the link to B's.
             try await network.output(.a, CrosspointRig.binary,
                                      ["send"] + hosts + ["--at", String(format: "%.6f", time), "/matrix/1/1", "0", "0"])
