@@ -28,19 +28,8 @@
  *       Every recall must be answered /preset/recalled. Prints one JSON line,
  *       with every trial's latency in order (-1: not seen) in latency_ms_each.
  *
- *   probe timetag OSC_PORT TRIALS
- *       The same two clients. Each trial sets /matrix/1/1 to 0 (no fade),
- *       waits, then picks a time 100-300 ms ahead, reads the wall clock and
- *       jack_get_time() together, asks JACK which frame that time will be
- *       (jack_time_to_frames then, "ahead"), and sends a bundle with that
- *       time tag holding /matrix/1/1 1 0. The sink notes the frame JACK's
- *       map gives for that time in the cycle it falls in (the time's place
- *       in the cycle's span, jack_get_cycle_times: as crosspoint places a
- *       time tag) and the frame of the first non-zero sample (the cycle's
- *       frame plus its offset). Error = that frame - the expected one, in
- *       frames. Prints one JSON line: every trial's error in order, the
- *       median and 99th percentile of |error|, the largest, and the same
- *       against the map made ahead.
+ *   probe timetag OSC_PORT TRIALS: time tags, see probe_timetag.c.
+ *
  *   probe saves OSC_PORT ROUNDS SAVES
  *       Control while presets are written, on a serve with crosspoint:in_1
  *       and out_1 (the same two JACK clients as latency). Each round has two
@@ -59,12 +48,14 @@
  *   probe rate OSC_PORT RATE SECONDS PARAMETERS: OSC only, see probe_rate.c.
  *
  * The OSC packets, the UDP socket and the clock are in probe_osc.c
- * (probe_osc.h), the rate mode in probe_rate.c; the JACK clients and the
- * other modes are here.
+ * (probe_osc.h), the rate mode in probe_rate.c, the timetag mode in
+ * probe_timetag.c; the JACK clients (probe_jack.h says what the modes
+ * share of them) and the other modes are here.
  *
- * Build: cc -O2 -o crosspoint-probe probe.c probe_osc.c probe_rate.c -ljack -lm -lpthread
+ * Build: cc -O2 -o crosspoint-probe probe.c probe_osc.c probe_rate.c probe_timetag.c -ljack -lm -lpthread
  */
 #define _GNU_SOURCE
+#include "probe_jack.h"
 #include "probe_osc.h"
 
 #include <jack/jack.h>
@@ -82,16 +73,14 @@
 /* ---------- JACK clients ---------- */
 
 static jack_port_t *tone_port, *dc_port, *sink_port;
-static jack_client_t *sink_client;
+jack_client_t *sink_client;
 static double phase;
-static _Atomic int armed;          /* the sink is waiting for the first non-zero sample */
+_Atomic int armed;
 static _Atomic int64_t seen_frame_time_us, seen_wake_us;
-static _Atomic uint32_t seen_frame; /* the frame of the first moved sample */
-/* timetag: the bundle's time on JACK's clock, and the frame JACK's map gives
-   for it in the cycle it falls in (-1: not yet), as crosspoint places it. */
-static _Atomic int64_t due_us, due_frame;
+_Atomic uint32_t seen_frame;
+_Atomic int64_t due_us, due_frame;
 /* recall mode: the sink compares with a settled value and counts its cycles */
-static _Atomic int compare_settled;  /* 1: "moved" = differs from settled_value; 0: non-zero */
+_Atomic int compare_settled;
 static _Atomic float settled_value, last_value;
 static _Atomic int64_t sink_cycle, sent_us, first_cycle, seen_cycle;
 
@@ -158,12 +147,12 @@ static jack_client_t *open_client(const char *name) {
     return client;
 }
 
-static int compare_doubles(const void *a, const void *b) {
+int compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static double percentile(double *sorted, int count, double p) {
+double percentile(double *sorted, int count, double p) {
     int index = (int)(p * (count - 1) + 0.5);
     return sorted[index < count ? index : count - 1];
 }
@@ -181,7 +170,7 @@ static int run_tone(double seconds) {
 }
 
 /* The two clients of the latency and recall modes: 1.0 into crosspoint:in_1, crosspoint:out_1 watched. */
-static jack_client_t *open_dc_and_sink(void) {
+jack_client_t *open_dc_and_sink(void) {
     jack_client_t *dc = open_client("xp_dc");
     sink_client = open_client("xp_sink");
     dc_port = jack_port_register(dc, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
@@ -443,76 +432,6 @@ static int run_saves(int port, int rounds, int saves) {
     jack_client_close(dc);
     jack_client_close(sink_client);
     return saved == (long)rounds * saves ? 0 : 2;
-}
-
-static int run_timetag(int port, int trials) {
-    jack_client_t *dc = open_dc_and_sink();
-    struct sockaddr_in to;
-    int s = osc_socket(port, &to);
-    double *error = calloc((size_t)trials, sizeof(double)), *magnitude = calloc((size_t)trials, sizeof(double));
-    double *ahead_magnitude = calloc((size_t)trials, sizeof(double));
-    int done = 0;
-    if (!error || !magnitude || !ahead_magnitude || trials < 1) return 64;
-    srand(11);
-    for (int t = 0; t < trials; t++) {
-        send_matrix(s, &to, 1, 1, 0, 0);
-        usleep(60000);
-        atomic_store(&compare_settled, 0);
-        atomic_store(&armed, 1);
-        double ahead = 0.1 + 0.2 * (rand() / (double)RAND_MAX);
-        /* The wall clock between two readings of JACK's, the tightest of a few tries. */
-        struct timespec wall = {0, 0};
-        jack_time_t jack_now = 0, spread = ~(jack_time_t)0;
-        for (int attempt = 0; attempt < 8 && spread > 4; attempt++) {
-            struct timespec w;
-            jack_time_t before = jack_get_time();
-            clock_gettime(CLOCK_REALTIME, &w);
-            jack_time_t after = jack_get_time();
-            if (after - before < spread) {
-                spread = after - before;
-                jack_now = before + spread / 2;
-                wall = w;
-            }
-        }
-        uint32_t expected_ahead = jack_time_to_frames(sink_client, jack_now + (jack_time_t)(ahead * 1e6));
-        atomic_store(&due_frame, -1);
-        atomic_store(&due_us, (int64_t)(jack_now + (jack_time_t)(ahead * 1e6)));
-        double due = wall.tv_sec + wall.tv_nsec * 1e-9 + ahead + 2208988800.0; /* NTP seconds */
-        uint64_t tag = ((uint64_t)due << 32) | (uint64_t)((due - (double)(uint64_t)due) * 4294967296.0);
-        uint8_t packet[600];
-        size_t length = osc_timed_matrix(packet, tag, 1, 1, 1, 0);
-        sendto(s, packet, length, 0, (struct sockaddr *)&to, sizeof to);
-        double deadline = now_seconds() + ahead + 1.0;
-        while (atomic_load(&armed) && now_seconds() < deadline) usleep(1000);
-        if (atomic_load(&armed)) {
-            atomic_store(&armed, 0);
-            fprintf(stderr, "probe: trial %d: the bundle never took effect\n", t);
-            continue;
-        }
-        int64_t expected = atomic_load(&due_frame);
-        atomic_store(&due_us, 0);
-        if (expected < 0) {
-            fprintf(stderr, "probe: trial %d: the sink never ran the cycle its time fell in\n", t);
-            continue;
-        }
-        error[done] = (double)(int32_t)(atomic_load(&seen_frame) - (uint32_t)expected);
-        magnitude[done] = fabs(error[done]);
-        ahead_magnitude[done] = fabs((double)(int32_t)(atomic_load(&seen_frame) - expected_ahead));
-        done++;
-    }
-    if (done == 0) return 1;
-    printf("{\"trials\": %d, \"seen\": %d, \"period\": %d, \"error_frames\": [", trials, done,
-           (int)jack_get_buffer_size(sink_client));
-    for (int i = 0; i < done; i++) printf("%s%.0f", i ? ", " : "", error[i]);
-    qsort(magnitude, (size_t)done, sizeof(double), compare_doubles);
-    qsort(ahead_magnitude, (size_t)done, sizeof(double), compare_doubles);
-    printf("], \"abs_error_frames_p50\": %.0f, \"abs_error_frames_p99\": %.0f, \"abs_error_frames_max\": %.0f, "
-           "\"ahead_abs_error_frames_p50\": %.0f, \"ahead_abs_error_frames_p99\": %.0f, \"ahead_abs_error_frames_max\": %.0f}\n",
-           percentile(magnitude, done, 0.5), percentile(magnitude, done, 0.99), magnitude[done - 1],
-           percentile(ahead_magnitude, done, 0.5), percentile(ahead_magnitude, done, 0.99), ahead_magnitude[done - 1]);
-    jack_client_close(sink_client);
-    jack_client_close(dc);
-    return 0;
 }
 
 int main(int argc, char **argv) {

@@ -1,6 +1,6 @@
 """Engine timing for BENCHMARKS.md (scripts/bench; `--only timing` alone):
 
-1. Time-tag precision: `crosspoint-probe timetag` (tools/bench/probe.c) sends
+1. Time-tag precision: `crosspoint-probe timetag` (tools/bench/probe_timetag.c) sends
    bundles timed 100-300 ms ahead to a rig on `jackd -R -S` (real-time
    scheduling where the machine allows it) at 64 and at 256 frames a period,
    and finds on crosspoint's recorded output the frame each took effect at,
@@ -57,7 +57,7 @@ def timing_report(result, binary):
     add = lines.append
     tags = result["timetag"]
     realtime = all(t["realtime"] for t in tags.values())
-    add(f"Time tags: `crosspoint-probe timetag P {result['trials']}` (tools/bench/probe.c) against "
+    add(f"Time tags: `crosspoint-probe timetag P {result['trials']}` (tools/bench/probe_timetag.c) against "
         f"`{binary} serve --inputs 2 --outputs 2` on `jackd {'-R' if realtime else '-r'} -S -d dummy -r 48000 "
         "-p PERIOD`. Each trial sends a bundle timed 100-300 ms ahead holding `/matrix/1/1 1 0` (the crosspoint "
         "at 0 before); error = the frame of the first moved sample on `crosspoint:out_1` minus the frame JACK's "
