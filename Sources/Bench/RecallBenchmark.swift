@@ -1,3 +1,4 @@
+import Catalogue
 import FoundationEssentials
 import Logging
 import MixCore
@@ -149,7 +150,7 @@ public struct RecallBenchmark: Sendable {
                 let start = clock.now
                 let replies = controller.handle(.message(message), from: peer)
                 let elapsed = clock.now - start
-                guard case .message(let reply)? = replies.first, reply.address == "/preset/recalled" else {
+                guard case .message(let reply)? = replies.first, reply.address == Reply.Name.presetRecalled.address else {
                     throw Failure(description: "the recall of \(name) failed: \(replies)")
                 }
                 changes = mixer.queuedChanges

@@ -11,7 +11,9 @@ import JSON
 ///                   "dca": […], "mutegroup": […] },
 ///       "matrix": ENTRY, "memberships": [ENTRY…],
 ///       "places": { "source": { "strip": "source {n}", "Strip": "Source {n}" }, … },
-///       "commands": { "rigInputs": { "address": "/rig/inputs", "types": "i", "range": [[1, 512]] }, … } }
+///       "commands": { "rigInputs": { "address": "/rig/inputs", "types": "i", "range": [[1, 512]] }, … },
+///       "replies": { "statusInputs": { "address": "/status/inputs", "types": "i" },
+///                    "metersInput": { "address": "/meters/input", "types": "f", "perChannel": "input" }, … } }
 ///
 /// (`{n}` in a group's address is its group number; a membership's address
 /// has `{n}` for the source and `{g}` for the group, and its `group` says
@@ -34,6 +36,13 @@ import JSON
 /// at start. The page sends commands and reads their replies (a query's
 /// reply comes back at the command's own address) through this table
 /// (`catalogue.js` `commandAddress`), writing no command address itself.
+///
+/// `replies` is the catalogue's table of the messages the rig sends at
+/// addresses of their own (`Catalogue.replies`: `/status`'s fields, the
+/// preset events, `/pong`, `/error`, the meters), by name (`Reply.Name`):
+/// its address and type tags, a meter's one per channel of its side
+/// (`perChannel`). The page reads them through `catalogue.js`
+/// `replyAddress`, writing none itself.
 public enum PageDescription {
     /// The file's path under the page, as served (`/page/catalogue.json`).
     public static let path = "catalogue.json"
@@ -59,7 +68,7 @@ public enum PageDescription {
         }
         return "{\n\"strips\": {\n  " + strips.joined(separator: ",\n  ") + "\n},\n\"matrix\": " + (crosspoint ?? "null")
             + ",\n\"memberships\": [\n  " + memberships.joined(separator: ",\n  ") + "\n],\n\"places\": " + places()
-            + ",\n\"commands\": " + commands() + "\n}\n"
+            + ",\n\"commands\": " + commands() + ",\n\"replies\": " + replies() + "\n}\n"
     }
 
     /// The command table, by name: each command's address, and its usual
@@ -82,6 +91,20 @@ public enum PageDescription {
                 }
             }
             return "\(JSONText.quoted(String(describing: command.name))): " + object(fields)
+        }
+        return "{\n  " + named.joined(separator: ",\n  ") + "\n}"
+    }
+
+    /// The reply table, by name: each reply's address and type tags.
+    static func replies() -> String {
+        let named = Catalogue.replies.map { reply in
+            var fields = [("address", JSONText.quoted(reply.address))]
+            switch reply.arguments {
+            case .fixed(let tags): fields.append(("types", JSONText.quoted(tags)))
+            case .perChannel(let tag, let side):
+                fields += [("types", JSONText.quoted(String(tag))), ("perChannel", JSONText.quoted(side.rawValue))]
+            }
+            return "\(JSONText.quoted(String(describing: reply.name))): " + object(fields)
         }
         return "{\n  " + named.joined(separator: ",\n  ") + "\n}"
     }

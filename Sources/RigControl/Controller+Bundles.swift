@@ -65,7 +65,7 @@ extension Controller {
         if let reason = scheduler.schedule(bundle.messages, at: due, from: peer, staged: staged, bytes: bytes) {
             live.log.warning("dropped a bundle from \(peer): \(reason)")
             let address = bundle.messages.first?.address ?? ""
-            return [.message(OSCMessage("/error", [.string(address), .string(reason)]))]
+            return [.message(OSCMessage(Reply.Name.error.address, [.string(address), .string(reason)]))]
         }
         mixer.submit(staged, due: due)
         return []

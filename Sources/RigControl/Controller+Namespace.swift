@@ -82,19 +82,18 @@ extension Controller {
 }
 
 extension Controller {
-    /// What meter subscribers are sent: one peak or RMS level per channel, in dB.
+    /// What meter subscribers are sent: one peak or RMS level per channel,
+    /// in dB (the catalogue's meter replies).
     static func meterMessages(inputs: Int, outputs: Int) -> [ParameterDescription] {
-        [("input", inputs), ("source", inputs), ("output", outputs)].flatMap { side, count in
-            [("", "peak"), ("/rms", "RMS")].map { suffix, what in
-                ParameterDescription(
-                    address: "/meters/\(side)\(suffix)",
-                    description: "Sent to meter subscribers: each \(side)'s \(what) level in dB (-90 = silence)"
-                        + (side == "source" ? ", after its level, mute, polarity, DCAs and mute groups" : ""),
-                    signature: .init(typeTags: String(repeating: "f", count: count),
-                                     range: Array(repeating: nil, count: count),
-                                     unit: Array(repeating: "gain.db", count: count)),
-                    access: .none, target: nil)
-            }
+        Catalogue.replies.compactMap { reply in
+            guard case .perChannel = reply.arguments else { return nil }
+            let count = reply.typeTags(inputs: inputs, outputs: outputs).count
+            return ParameterDescription(
+                address: reply.address, description: reply.description,
+                signature: .init(typeTags: reply.typeTags(inputs: inputs, outputs: outputs),
+                                 range: Array(repeating: nil, count: count),
+                                 unit: Array(repeating: "gain.db", count: count)),
+                access: .none, target: nil)
         }
     }
 }

@@ -27,11 +27,14 @@ extension Controller {
             case .none: "read-only"
             case .outputs: "outputs"
             }
-            let late = Int32(clamping: lateBundles.load(ordering: .relaxed))
-            let report = statusReport() + [("late_bundles", OSCArgument.int32(late)), ("access", .string(access))]
-            return [.bundle(report.map { OSCMessage("/status/\($0.0)", [$0.1]) })]
+            var report = statusReport()
+            report[.statusLateBundles] = .int32(Int32(clamping: lateBundles.load(ordering: .relaxed)))
+            report[.statusAccess] = .string(access)
+            return [.bundle(Catalogue.statusFields.compactMap { field in
+                report[field.name].map { OSCMessage(field.address, [$0]) }
+            })]
         case .command(.ping):
-            return [.message(OSCMessage("/pong"))]
+            return [.message(OSCMessage(Reply.Name.pong.address))]
         default:
             return []
         }

@@ -128,7 +128,7 @@ extension Controller {
     private func refuseLogin(_ reason: String, from peer: OSCPeer, delayed: Bool = false,
                              logged: Bool = true) -> [OSCPacket] {
         if logged { live.log.info("refused /login from \(peer): \(reason)") }
-        let error = OSCPacket.message(OSCMessage("/error", [.string("/login"), .string(reason)]))
+        let error = OSCPacket.message(OSCMessage(Reply.Name.error.address, [.string("/login"), .string(reason)]))
         guard delayed else { return [error] }
         guard sessions.waitingRefusals.add(1, ordering: .relaxed).newValue <= Self.waitingRefusalLimit else {
             sessions.waitingRefusals.subtract(1, ordering: .relaxed)

@@ -45,8 +45,9 @@ public final class Controller: @unchecked Sendable {
     /// For what happens outside a message (a session gone, rules reloaded);
     /// a message logs through `live.log`, silent while rehearsed.
     let logger: Logger
-    /// What `/status` reports besides the controller's own figures.
-    let statusReport: @Sendable () -> [(String, OSCArgument)]
+    /// What `/status` reports besides the controller's own figures, by
+    /// field (`Catalogue.statusFields`; sent in the catalogue's order).
+    let statusReport: @Sendable () -> [Reply.Name: OSCArgument]
     /// Told when the rig changed size (`/rig/inputs`, `/rig/outputs`),
     /// under the scene's lock: keep it quick (hand the work to a queue).
     let resized: @Sendable () -> Void
@@ -65,7 +66,7 @@ public final class Controller: @unchecked Sendable {
     public init(state initial: RigState, mixer: Mixer, catalogue: Catalogue = Catalogue(), store: PresetStore,
                 smoothingSeconds: Float, directOuts: DirectTap = .off, logger: Logger,
                 subscriptions: Subscriptions = Subscriptions(),
-                scheduler: BundleScheduler? = nil, status: @escaping @Sendable () -> [(String, OSCArgument)] = { [] },
+                scheduler: BundleScheduler? = nil, status: @escaping @Sendable () -> [Reply.Name: OSCArgument] = { [:] },
                 stateChanged: @escaping @Sendable () -> Void = {}, resized: @escaping @Sendable () -> Void = {}) {
         self.mixer = mixer
         self.catalogue = catalogue
@@ -224,6 +225,6 @@ public final class Controller: @unchecked Sendable {
         logger.warning("rejected \(shown) from \(peer): \(reason.cut(to: 512))")
         // The address as it came, cut to 256 characters: a 60 KB address is
         // not echoed whole.
-        return [.message(OSCMessage("/error", [.string(message.address.cut()), .string(reason.cut(to: 512))]))]
+        return [.message(OSCMessage(Reply.Name.error.address, [.string(message.address.cut()), .string(reason.cut(to: 512))]))]
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import Catalogue
 import MixCore
 import OSC
 import Synchronization
@@ -148,12 +149,12 @@ public final class MeterStream: @unchecked Sendable {
         // Inputs, outputs, then the sources after their gains (`MeterBank.take`).
         let outputs = inputs..<(s.peak.count - inputs), sources = (s.peak.count - inputs)...
         let messages = [
-            OSCMessage("/meters/input", s.peak[..<inputs].map(decibels)),
-            OSCMessage("/meters/output", s.peak[outputs].map(decibels)),
-            OSCMessage("/meters/input/rms", rms[..<inputs].map(decibels)),
-            OSCMessage("/meters/output/rms", rms[outputs].map(decibels)),
-            OSCMessage("/meters/source", s.peak[sources].map(decibels)),
-            OSCMessage("/meters/source/rms", rms[sources].map(decibels)),
+            OSCMessage(Reply.Name.metersInput.address, s.peak[..<inputs].map(decibels)),
+            OSCMessage(Reply.Name.metersOutput.address, s.peak[outputs].map(decibels)),
+            OSCMessage(Reply.Name.metersInputRMS.address, rms[..<inputs].map(decibels)),
+            OSCMessage(Reply.Name.metersOutputRMS.address, rms[outputs].map(decibels)),
+            OSCMessage(Reply.Name.metersSource.address, s.peak[sources].map(decibels)),
+            OSCMessage(Reply.Name.metersSourceRMS.address, rms[sources].map(decibels)),
         ]
         let size = 16 + messages.reduce(0) { $0 + 4 + $1.encodedSize }
         return size <= FeedbackHub.datagramLimit ? [.bundle(messages)] : messages.map { .message($0) }

@@ -144,7 +144,7 @@ final class PresetDesk: @unchecked Sendable {
         let preset = Preset(name: name, notes: notes ?? previous?.notes, fade: previous?.fade, scene: scene.state.scene)
         let before = (preset: scene.state.preset, modified: scene.state.modified)
         let store = store
-        let done = written(.presetSave, args, from: peer, reply: OSCMessage("/preset/saved", [.string(name)]),
+        let done = written(.presetSave, args, from: peer, reply: OSCMessage(Reply.Name.presetSaved.address, [.string(name)]),
                            log: "saved preset '\(name)'") { state in
             guard state.preset == name, !store.pending.isPending(name) else { return }
             state.preset = before.preset.flatMap { store.exists($0) ? $0 : nil }
@@ -163,7 +163,7 @@ final class PresetDesk: @unchecked Sendable {
                         from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
         let wasCurrent = scene.state.preset == name
         let store = store
-        let done = written(.presetDelete, args, from: peer, reply: OSCMessage("/preset/deleted", [.string(name)]),
+        let done = written(.presetDelete, args, from: peer, reply: OSCMessage(Reply.Name.presetDeleted.address, [.string(name)]),
                            log: "deleted preset '\(name)'") { state in
             if wasCurrent, state.preset == nil, store.exists(name) { state.preset = name }
         }
@@ -180,7 +180,7 @@ final class PresetDesk: @unchecked Sendable {
         let wasCurrent = scene.state.preset == old
         let store = store
         let done = written(.presetRename, args, from: peer,
-                           reply: OSCMessage("/preset/renamed", [.string(old), .string(new)]),
+                           reply: OSCMessage(Reply.Name.presetRenamed.address, [.string(old), .string(new)]),
                            log: "renamed preset '\(old)' to '\(new)'") { state in
             if wasCurrent, state.preset == new, store.exists(old), !store.exists(new) { state.preset = old }
         }
@@ -271,7 +271,7 @@ final class PresetDesk: @unchecked Sendable {
         scene.changed = false
         let prepared = ContinuousClock.now - received
         scene.log.notice("recalled preset '\(name)' over \(seconds) s: \(changes.count) parameters move (read and prepared in \(prepared))")
-        var replies: [OSCPacket] = [.message(OSCMessage("/preset/recalled", [.string(name), .float(seconds)]))]
+        var replies: [OSCPacket] = [.message(OSCMessage(Reply.Name.presetRecalled.address, [.string(name), .float(seconds)]))]
         if !skipped.isEmpty {
             let text = skipped.joined(separator: "; ")
             scene.log.warning("preset '\(name)' is larger than the rig; skipped \(text)")

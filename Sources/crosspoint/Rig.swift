@@ -125,20 +125,20 @@ final class Rig {
                                          reply: deliver, autoSubscribe: configuration.autoSubscribe),
             scheduler: scheduler,
             status: { [host, mixer, groups = (dcas: initial.scene.dcas.count, muteGroups: initial.scene.muteGroups.count)] in
-                [("sample_rate", .int32(Int32(host.sampleRate))),
-                 ("buffer_size", .int32(Int32(host.bufferSize))),
-                 ("inputs", .int32(Int32(mixer.inputs))),
-                 ("outputs", .int32(Int32(mixer.outputs))),
-                 ("dcas", .int32(Int32(groups.dcas))),
-                 ("mute_groups", .int32(Int32(groups.muteGroups))),
-                 ("xruns", .int32(Int32(clamping: host.xruns))),
+                [.statusSampleRate: .int32(Int32(host.sampleRate)),
+                 .statusBufferSize: .int32(Int32(host.bufferSize)),
+                 .statusInputs: .int32(Int32(mixer.inputs)),
+                 .statusOutputs: .int32(Int32(mixer.outputs)),
+                 .statusDCAs: .int32(Int32(groups.dcas)),
+                 .statusMuteGroups: .int32(Int32(groups.muteGroups)),
+                 .statusXruns: .int32(Int32(clamping: host.xruns)),
                  // Frames the last change of size waited beyond the next period (-1: none yet).
-                 ("resize_frames", .int32(Int32(clamping: mixer.lastResizeFrames ?? -1))),
-                 ("dsp_load", .float(host.dspLoad)),
-                 ("uptime", .float(Float(host.uptime))),
-                 ("subscribers", .int32(Int32(feedback.count))),
-                 ("meter_subscribers", .int32(Int32(meters.count))),
-                 ("denied", .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }())))]
+                 .statusResizeFrames: .int32(Int32(clamping: mixer.lastResizeFrames ?? -1)),
+                 .statusDSPLoad: .float(host.dspLoad),
+                 .statusUptime: .float(Float(host.uptime)),
+                 .statusSubscribers: .int32(Int32(feedback.count)),
+                 .statusMeterSubscribers: .int32(Int32(meters.count)),
+                 .statusDenied: .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }()))]
             },
             stateChanged: { keeper.changed() },
             // A rig that changed size: its ports follow at once (the

@@ -89,7 +89,7 @@ struct Send: ParsableCommand {
         for (index, rig) in rigs.enumerated() where sent[index] {
             let replies = rig.client.receive(for: index == sent.firstIndex(of: true) ? wait : min(wait, 0.01))
             for reply in replies { print(prefix(rig.name, rigs.count) + "\(reply)") }
-            if replies.contains(where: { $0.address == "/error" }) { failed = true }
+            if replies.contains(where: { $0.address == Reply.Name.error.address }) { failed = true }
             if rig.client.refused {
                 print(prefix(rig.name, rigs.count) + Self.nothingListens(rig.name, host: rig.host))
                 unanswered = true

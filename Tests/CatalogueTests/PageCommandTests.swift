@@ -39,14 +39,10 @@ import Testing
     /// `command('NAME')`) is in the table the rig emits.
     @Test func everyCommandThePageUsesIsInTheTable() throws {
         let table = try Self.table()
-        let lookup = /\bcommand(?:Address)?\('([A-Za-z]+)'\)/
         var used: Set<String> = []
-        for (path, text) in Self.modules where path != "catalogue.js" {
-            for match in text.matches(of: lookup) {
-                let name = String(match.output.1)
-                used.insert(name)
-                #expect(table[name] != nil, "\(path) looks up \(name), which the table does not have")
-            }
+        for (path, name) in Self.lookups(/\bcommand(?:Address)?\('([A-Za-z]+)'\)/) {
+            used.insert(name)
+            #expect(table[name] != nil, "\(path) looks up \(name), which the table does not have")
         }
         // The lookups are found at all: the ones the page cannot work without.
         #expect(used.isSuperset(of: ["subscribe", "status", "rigInputs", "rigOutputs", "presetList", "login", "jackPorts"]),
@@ -68,6 +64,14 @@ import Testing
                     }
                 }
             }
+        }
+    }
+
+    /// Every name the page's modules (but `catalogue.js`, which defines
+    /// the lookups) pass to a lookup, as `pattern` captures it.
+    static func lookups(_ pattern: Regex<(Substring, Substring)>) -> [(path: String, name: String)] {
+        modules.filter { $0.path != "catalogue.js" }.flatMap { path, text in
+            text.matches(of: pattern).map { (path, String($0.output.1)) }
         }
     }
 

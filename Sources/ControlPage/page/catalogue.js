@@ -2,15 +2,15 @@
 // made by the rig from its catalogue: docs/page.md, "Built from the
 // catalogue"). The page keeps no list of parameters of its own: the strips
 // are built from these entries, so a parameter the rig adds appears there
-// with no page code; and it writes no command address: `commandAddress`
-// looks each up in the rig's command table. It comes from the rig that served the page (with
+// with no page code; and it writes no command or reply address:
+// `commandAddress` and `replyAddress` look each up in the rig's tables. It comes from the rig that served the page (with
 // ?ws= the page talks to another rig, whose catalogue may differ).
 
 const url = new URL('catalogue.json', import.meta.url);
 
 /**
  * The description: { strips: { source, output, master, dca, mutegroup },
- * matrix, memberships, places, commands }, or an empty one with `failed` set to why,
+ * matrix, memberships, places, commands, replies }, or an empty one with `failed` set to why,
  * if it could not be read (the strips then say so: `failure()`).
  */
 export const catalogue = await fetch(url)
@@ -18,7 +18,7 @@ export const catalogue = await fetch(url)
   .catch((error) => {
     console.error(`catalogue.json: ${error.message}`);
     return { strips: { source: [], output: [], master: [], dca: [], mutegroup: [] }, matrix: null, memberships: [],
-             commands: {}, failed: error.message };
+             commands: {}, replies: {}, failed: error.message };
   });
 
 /** Why the controls could not be built, for the page to show; null when they can. */
@@ -92,6 +92,16 @@ export function command(name) {
  */
 export function commandAddress(name) {
   return command(name)?.address ?? null;
+}
+
+/**
+ * The address of a message the rig sends at an address of its own, by its
+ * name in the rig's reply table ("statusInputs": "/status/inputs",
+ * "presetSaved", "error", "metersInput"), or null when the rig has no such
+ * reply: the page writes no reply address of its own.
+ */
+export function replyAddress(name) {
+  return catalogue.replies?.[name]?.address ?? null;
 }
 
 /** Patterns of the addresses that belong to one channel of a strip, from the catalogue: built once. */

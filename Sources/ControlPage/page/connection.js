@@ -6,7 +6,10 @@
 
 import { encodeMessage, decodePacket } from './osc.js';
 import { store } from './state.js';
-import { commandAddress } from './catalogue.js';
+import { commandAddress, replyAddress } from './catalogue.js';
+
+/** Where the rig says it did not act on a message (its address, then why). */
+const ERROR = replyAddress('error');
 
 /** Frames with fewer messages than this are drawn as they arrive. */
 const SMALL_FRAME = 16;
@@ -105,7 +108,7 @@ export class Connection extends EventTarget {
   }
 
   #receive(message) {
-    if (message.address === '/error') {
+    if (message.address === ERROR) {
       const address = String(message.args[0] ?? '');
       // A refused value was stored here already: ask the rig for its own, so
       // the page does not go on showing what the rig does not have.

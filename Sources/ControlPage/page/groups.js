@@ -5,14 +5,13 @@
 // the page shows no group. A group's mute and name are its catalogue
 // entries `mute` and `name` (catalogue.js `addressOf`), watched once here
 // for every strip that asks which groups mute it (group-mute.js). The
-// /status fields are written here: the catalogue's command table describes
-// /status, not the fields of its reply.
+// /status fields come from the rig's reply table (catalogue.js `replyAddress`).
 
 import { store } from './state.js';
-import { addressOf } from './catalogue.js';
+import { addressOf, replyAddress } from './catalogue.js';
 
 /** Each kind of group, by its strip in the catalogue: the /status field that counts it. */
-export const KINDS = { dca: '/status/dcas', mutegroup: '/status/mute_groups' };
+export const KINDS = { dca: replyAddress('statusDCAs'), mutegroup: replyAddress('statusMuteGroups') };
 
 /**
  * The rig's groups. `count[kind]`: how many ("dca", "mutegroup"), null
@@ -31,7 +30,7 @@ class Groups extends EventTarget {
   constructor() {
     super();
     for (const [kind, status] of Object.entries(KINDS)) {
-      store.on(status, (args) => this.#counted(kind, args?.[0]));
+      if (status) store.on(status, (args) => this.#counted(kind, args?.[0]));
     }
   }
 

@@ -6,13 +6,12 @@
 // data-unreadable, aria-disabled and not recalled, and its error shows on
 // hover or focus (a role="tooltip" the button is described by). The
 // commands' addresses, and the replies to the queries (at the same
-// addresses), come from the rig's command table (catalogue.js); the events
-// a change is answered with (/preset/saved, …) are written here: the
-// catalogue describes no reply of its own address.
+// addresses), come from the rig's command table (catalogue.js), and the
+// events a change is answered with (/preset/saved, …) from its reply table.
 
 import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';
-import { commandAddress } from './catalogue.js';
+import { commandAddress, replyAddress } from './catalogue.js';
 
 const SCOPES = ['sources', 'matrix', 'outputs', 'master'];
 
@@ -34,9 +33,9 @@ export function bindPresets(root, connection) {
   const send = (...args) => context.readOnly ? false : connection.send(...args);
 
   const refresh = () => { connection.send(listAddress); connection.send(currentAddress); };
-  for (const address of ['/preset/saved', '/preset/deleted', '/preset/renamed', '/preset/recalled']) {
-    connection.on(address, refresh);
-  }
+  const events = [replyAddress('presetSaved'), replyAddress('presetDeleted'), replyAddress('presetRenamed'),
+                  replyAddress('presetRecalled')];
+  for (const address of events) if (address) connection.on(address, refresh);
 
   function recall(name, button) {
     const chosen = scopes.filter((box) => box.checked).map((box) => box.value);

@@ -16,19 +16,19 @@
 // ("Remove source 9 (Guest mic)? Its routing goes with it."), then sends
 // N − 1. Nothing changes on the page until the rig answers with its new size;
 // a refusal (/error) shows beside the button (errors.js); it is unavailable
-// at the range's lowest. The /status fields (/status/inputs, …) are written
-// here: the catalogue describes no reply of /status. Read-only, the
+// at the range's lowest. The /status fields come from the rig's reply table
+// (catalogue.js `replyAddress`). Read-only, the
 // buttons are disabled like every control; the personal mix has none.
 
 import { store } from './state.js';
-import { addressOf, channelOf, command, fill } from './catalogue.js';
+import { addressOf, channelOf, command, fill, replyAddress } from './catalogue.js';
 import { applyReadOnly, context } from './elements/control.js';
 import { element } from './strips.js';
 
 /** Each axis: its command in the rig's table, its /status field, the strip it counts, and words for it. */
 const AXES = {
-  inputs: { command: command('rigInputs'), status: '/status/inputs', strip: 'source', one: 'a source', plural: 'sources' },
-  outputs: { command: command('rigOutputs'), status: '/status/outputs', strip: 'output', one: 'an output', plural: 'outputs' },
+  inputs: { command: command('rigInputs'), status: replyAddress('statusInputs'), strip: 'source', one: 'a source', plural: 'sources' },
+  outputs: { command: command('rigOutputs'), status: replyAddress('statusOutputs'), strip: 'output', one: 'an output', plural: 'outputs' },
 };
 
 /** An axis's command as the rig describes it: its address, and the sizes it takes ([1, 512]; unbounded if not said). */

@@ -17,12 +17,14 @@
 // page sends one /login at a time and matches each /role to the oldest
 // request still waiting for one.
 
-import { commandAddress } from './catalogue.js';
+import { commandAddress, replyAddress } from './catalogue.js';
 
 const ACCESS = { all: 'full', none: 'read-only', outputs: 'outputs' };
 
 /** The commands this session sends (their replies come back at /role), from the rig's command table. */
 const [ROLE, LOGIN, LOGOUT] = [commandAddress('role'), commandAddress('login'), commandAddress('logout')];
+/** The /status field that says what this session may do, from the rig's reply table. */
+const ACCESS_FIELD = replyAddress('statusAccess');
 
 export class Session extends EventTarget {
   /** `{name, control, outputs}` from the rig's last /role; null until one came. */
@@ -49,7 +51,7 @@ export class Session extends EventTarget {
       if (detail === 'open') this.#opened();
       this.#changed();
     });
-    for (const address of [ROLE, '/status/access']) if (address) connection.on(address, (message) => this.#message(message));
+    for (const address of [ROLE, ACCESS_FIELD]) if (address) connection.on(address, (message) => this.#message(message));
     connection.addEventListener('osc-error', ({ detail }) => this.#refused(detail));
   }
 
@@ -139,7 +141,7 @@ export class Session extends EventTarget {
         this.#code = null;
       }
       this.#changed();
-    } else if (address === '/status/access') {
+    } else if (address === ACCESS_FIELD) {
       const value = String(args[0] ?? '');
       if (value === this.statusAccess && this.roles !== true) return;
       this.statusAccess = value;

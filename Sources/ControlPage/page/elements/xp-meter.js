@@ -3,10 +3,18 @@
 // output ones). <xp-meter kind="master">: the loudest output, after the
 // master (the highest of /meters/output and of /meters/output/rms). Drawn
 // on the fader law's scale, so the marks line up with a fader beside it.
-// Styling is by two custom properties, no layout per frame.
+// Styling is by two custom properties, no layout per frame. The meters'
+// addresses come from the rig's reply table (catalogue.js `replyAddress`).
 
 import { store } from '../state.js';
 import { positionFromDb } from '../fader-law.js';
+import { replyAddress } from '../catalogue.js';
+
+/** Each kind's peak and RMS meter messages. */
+const LEVELS = {
+  input: { peak: replyAddress('metersInput'), rms: replyAddress('metersInputRMS') },
+  output: { peak: replyAddress('metersOutput'), rms: replyAddress('metersOutputRMS') },
+};
 
 export class XPMeter extends HTMLElement {
   #unsubscribe = [];
@@ -40,10 +48,9 @@ export class XPMeter extends HTMLElement {
         if (clip !== this.hasAttribute('data-clip')) this.toggleAttribute('data-clip', clip);
       }
     };
-    this.#unsubscribe = [
-      store.on(`/meters/${kind}`, show('--peak')),
-      store.on(`/meters/${kind}/rms`, show('--rms')),
-    ];
+    const { peak, rms } = LEVELS[kind];
+    this.#unsubscribe = [[peak, '--peak'], [rms, '--rms']]
+      .filter(([address]) => address).map(([address, name]) => store.on(address, show(name)));
   }
 
   disconnectedCallback() {

@@ -1,0 +1,51 @@
+/// The messages the rig sends at addresses of their own (`Reply`): the one
+/// table of them. A new `/status` field is an entry here and its value in
+/// the rig's status report.
+extension Catalogue {
+    public static let replies: [Reply] = {
+        typealias R = Reply
+        let meter = { (name: R.Name, side: R.MeterSide, what: String) in
+            R(name, .perChannel("f", side), "Sent to meter subscribers: each \(side.rawValue)'s \(what) level in dB (-90 = silence)"
+                + (side == .source ? ", after its level, mute, polarity, DCAs and mute groups" : ""))
+        }
+        return [
+            R(.pong, .fixed(""), "The answer to /ping"),
+            R(.error, .fixed("ss"), "A message the rig did not act on: its address, then why"),
+            R(.statusSampleRate, .fixed("i"), "JACK's sample rate, in Hz"),
+            R(.statusBufferSize, .fixed("i"), "JACK's period, in frames"),
+            R(.statusInputs, .fixed("i"), "How many sources the rig has"),
+            R(.statusOutputs, .fixed("i"), "How many outputs the rig has"),
+            R(.statusDCAs, .fixed("i"), "How many DCAs the rig has (serve --dcas)"),
+            R(.statusMuteGroups, .fixed("i"), "How many mute groups the rig has (serve --mute-groups)"),
+            R(.statusXruns, .fixed("i"), "Xruns JACK reported since the rig started"),
+            R(.statusResizeFrames, .fixed("i"),
+              "Frames the last /rig/inputs or /rig/outputs waited for the audio thread beyond the next period: 0 when the next period rendered at the new size; -1 before any"),
+            R(.statusDSPLoad, .fixed("f"), "JACK's DSP load, in percent"),
+            R(.statusUptime, .fixed("f"), "Seconds since the rig started"),
+            R(.statusSubscribers, .fixed("i"), "Feedback subscribers"),
+            R(.statusMeterSubscribers, .fixed("i"), "Meter subscribers"),
+            R(.statusDenied, .fixed("i"), "Packets and connections refused from hosts the access file does not admit"),
+            R(.statusLateBundles, .fixed("i"), "Timed bundles that arrived after their time"),
+            R(.statusAccess, .fixed("s"),
+              "What the asking session may do: full, read-only or outputs (/role says which outputs)"),
+            R(.presetSaved, .fixed("s"), "A preset was saved, once on disk: its name"),
+            R(.presetDeleted, .fixed("s"), "A preset was deleted, once on disk: its name"),
+            R(.presetRenamed, .fixed("ss"), "A preset was renamed, once on disk: its old name, then its new one"),
+            R(.presetRecalled, .fixed("sf"), "A preset was recalled: its name, then its fade time in seconds"),
+            meter(.metersInput, .input, "peak"),
+            meter(.metersInputRMS, .input, "RMS"),
+            meter(.metersSource, .source, "peak"),
+            meter(.metersSourceRMS, .source, "RMS"),
+            meter(.metersOutput, .output, "peak"),
+            meter(.metersOutputRMS, .output, "RMS"),
+        ]
+    }()
+
+    /// A reply's description.
+    public static func reply(_ name: Reply.Name) -> Reply {
+        replies.first { $0.name == name } ?? Reply(name, .fixed(""), "")
+    }
+
+    /// `/status`'s fields, in the order its bundle carries them.
+    public static var statusFields: [Reply] { replies.filter { $0.name.isStatus } }
+}
