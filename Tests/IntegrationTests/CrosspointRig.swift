@@ -144,13 +144,19 @@ final class CrosspointRig: @unchecked Sendable {
         return (client.standardOutput, status)
     }
 
-    /// Records all outputs for `seconds`, running `during` once recording has begun.
+    /// Records all outputs for `seconds`, running `during` once recording
+    /// has begun: the recording holds at least 0.05 s, then `seconds` after
+    /// the sample `during` is given (where it begins), whatever JACK's
+    /// estimate of the frame time said on a loaded machine.
     func record(seconds: Double, during: (Int) async throws -> Void = { _ in }) async throws -> Recording {
         try await recorder.startRecording()
         try await recorder.waitForRecordedFrames(Int(0.05 * Double(sampleRate)))
-        let mark = recorder.currentRecordingPosition() ?? 0
+        // The frame time's estimate against what the recorder has: never
+        // before the recording's start (a non-real-time server under load
+        // gave an estimate behind it, and a take too short for its checks).
+        let mark = max(recorder.currentRecordingPosition() ?? 0, 0)
         try await during(mark)
-        try await recorder.waitForRecordedFrames(mark + Int(seconds * Double(sampleRate)))
+        try await recorder.waitForRecordedFrames(max(mark, Int(0.05 * Double(sampleRate))) + Int(seconds * Double(sampleRate)))
         return try await recorder.stopRecording()
     }
 
