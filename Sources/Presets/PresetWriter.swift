@@ -14,6 +14,10 @@ import SystemSupport
 /// The thread starts with the first job and ends when none is left. It runs
 /// under SCHED_IDLE (else at nice +10): when the cores are busy, control and
 /// audio come before the disk, and a save's reply waits a little longer.
+/// Someone waiting for the writes (`waitUntilIdle`: the rig on its way out)
+/// raises it to SCHED_OTHER at nice +10 from then on: with both cores busy
+/// a SCHED_IDLE writer took a second a save, and 100 queued saves held the
+/// rig's exit for more than 20 s.
 public final class PresetWriter: Sendable {
     /// The niceness of the writer's thread, where SCHED_IDLE is refused.
     public static let niceness: Int32 = 10
@@ -28,6 +32,10 @@ public final class PresetWriter: Sendable {
     }
 
     private let jobs = Mutex<Jobs>(Jobs())
+    /// The writer thread's id while it runs (0: none), so that a waiter can raise it.
+    private let thread = Atomic<Int32>(0)
+    /// Set by a waiter: the writer runs at nice +10, not SCHED_IDLE, until it ends.
+    private let urgent = Atomic<Bool>(false)
 
     public init() {}
 
@@ -49,8 +57,19 @@ public final class PresetWriter: Sendable {
     /// in tests). Never call it from a job.
     public func waitUntilIdle() {
         let done = DispatchSemaphore(value: 0)
+        urgent.store(true, ordering: .sequentiallyConsistent)
         submit { done.signal() }
+        // A thread that started before `urgent` was set has its policy already.
+        let running = thread.load(ordering: .sequentiallyConsistent)
+        if running != 0 { Self.lower(running) }
         done.wait()
+    }
+
+    /// Thread `id` (0: the calling one) to SCHED_OTHER at nice +10.
+    private static func lower(_ id: Int32) {
+        var parameters = sched_param(sched_priority: 0)
+        _ = sched_setscheduler(id, SCHED_OTHER, &parameters)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(bitPattern: id), niceness)
     }
 
     private func runJobs() {
@@ -58,10 +77,15 @@ public final class PresetWriter: Sendable {
         // thread (0: the calling one). SCHED_IDLE: the writer runs only on a
         // core that nothing else wants, so the OSC threads are never queued
         // behind it; nice +10 where that policy is refused.
+        // A waiter's raise (`urgent`) wins: it is read after the id is published.
+        thread.store(Thread.currentKernelID, ordering: .sequentiallyConsistent)
+        defer { thread.store(0, ordering: .sequentiallyConsistent) }
         var parameters = sched_param(sched_priority: 0)
-        if sched_setscheduler(0, Self.idlePolicy, &parameters) != 0 {
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+        if urgent.load(ordering: .sequentiallyConsistent) || sched_setscheduler(0, Self.idlePolicy, &parameters) != 0 {
+            Self.lower(0)
         }
+        // A waiter that came between the check and the policy, and found no id yet.
+        if urgent.load(ordering: .sequentiallyConsistent) { Self.lower(0) }
         while let job = nextJob() { job() }
     }
 

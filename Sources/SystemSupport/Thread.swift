@@ -60,6 +60,18 @@ public final class Thread: @unchecked Sendable {
         close(fd)
     }
 
+    /// The calling thread's kernel id (what `gettid` returns; hidden from
+    /// Swift like `pthread_setname_np`), read from `/proc/thread-self`
+    /// ("PID/task/TID"); 0 when it cannot be read. Scheduling calls that
+    /// take a pid (`sched_setscheduler`, `setpriority`) act on that thread.
+    public static var currentKernelID: Int32 {
+        var link = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &link, link.count - 1)
+        guard count > 0 else { return 0 }
+        let text = String(decoding: link[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: "/").last.flatMap { Int32($0) } ?? 0
+    }
+
     /// Blocks the calling thread for `seconds` (at least; nanosleep is
     /// resumed after a signal).
     public static func sleep(forTimeInterval seconds: Double) {

@@ -135,10 +135,13 @@ final class CrosspointRig: @unchecked Sendable {
         _ = try await osc.waitFor(address: "/pong", timeout: .seconds(5))
     }
 
-    /// Runs `crosspoint send` against this rig and returns its output.
+    /// Runs `crosspoint send` against this rig and returns its output. A
+    /// preset save, delete or rename is answered once on disk (fsync): it
+    /// waits at least 2 s for that (a loaded machine took more than 0.5 s).
     func send(_ words: [String], wait: Double = 0.5) async throws -> (output: String, status: ChildProcess.Termination) {
+        let writes = ["/preset/save", "/preset/delete", "/preset/rename"].contains(words.first ?? "")
         let client = try ChildProcess(executable: Self.binary,
-                                      arguments: ["send", "--port", "\(oscPort)", "--wait", "\(wait)"] + words,
+                                      arguments: ["send", "--port", "\(oscPort)", "--wait", "\(writes ? max(wait, 2) : wait)"] + words,
                                       label: "crosspoint send")
         let status = try await client.waitForExit(timeout: .seconds(10))
         return (client.standardOutput, status)
