@@ -3,8 +3,9 @@
 // catalogue"). The page keeps no list of parameters of its own: the strips
 // are built from these entries, so a parameter the rig adds appears there
 // with no page code; and it writes no command or reply address:
-// `commandAddress` and `replyAddress` look each up in the rig's tables. It comes from the rig that served the page (with
-// ?ws= the page talks to another rig, whose catalogue may differ).
+// `commandAddress` and `replyAddress` look each up in the rig's tables. It
+// comes from the rig that served the page (with ?ws= the page talks to
+// another rig, whose catalogue may differ).
 
 const url = new URL('catalogue.json', import.meta.url);
 
