@@ -41,11 +41,6 @@ extension Catalogue {
         ]
     }()
 
-    /// A reply's description.
-    public static func reply(_ name: Reply.Name) -> Reply {
-        replies.first { $0.name == name } ?? Reply(name, .fixed(""), "")
-    }
-
     /// `/status`'s fields, in the order its bundle carries them.
     public static var statusFields: [Reply] { replies.filter { $0.name.isStatus } }
 }

@@ -76,16 +76,15 @@ public final class PresetWriter: Sendable {
         // On Linux the scheduling policy and the nice value belong to the
         // thread (0: the calling one). SCHED_IDLE: the writer runs only on a
         // core that nothing else wants, so the OSC threads are never queued
-        // behind it; nice +10 where that policy is refused.
-        // A waiter's raise (`urgent`) wins: it is read after the id is published.
+        // behind it; nice +10 where that policy is refused, or once a waiter
+        // came (`urgent`: read after the id is published, so a waiter that
+        // found no id yet is seen here, and one that came later lowers it).
         thread.store(Thread.currentKernelID, ordering: .sequentiallyConsistent)
         defer { thread.store(0, ordering: .sequentiallyConsistent) }
         var parameters = sched_param(sched_priority: 0)
-        if urgent.load(ordering: .sequentiallyConsistent) || sched_setscheduler(0, Self.idlePolicy, &parameters) != 0 {
+        if sched_setscheduler(0, Self.idlePolicy, &parameters) != 0 || urgent.load(ordering: .sequentiallyConsistent) {
             Self.lower(0)
         }
-        // A waiter that came between the check and the policy, and found no id yet.
-        if urgent.load(ordering: .sequentiallyConsistent) { Self.lower(0) }
         while let job = nextJob() { job() }
     }
 

@@ -87,12 +87,11 @@ extension Controller {
     static func meterMessages(inputs: Int, outputs: Int) -> [ParameterDescription] {
         Catalogue.replies.compactMap { reply in
             guard case .perChannel = reply.arguments else { return nil }
-            let count = reply.typeTags(inputs: inputs, outputs: outputs).count
+            let tags = reply.typeTags(inputs: inputs, outputs: outputs)
             return ParameterDescription(
                 address: reply.address, description: reply.description,
-                signature: .init(typeTags: reply.typeTags(inputs: inputs, outputs: outputs),
-                                 range: Array(repeating: nil, count: count),
-                                 unit: Array(repeating: "gain.db", count: count)),
+                signature: .init(typeTags: tags, range: Array(repeating: nil, count: tags.count),
+                                 unit: Array(repeating: "gain.db", count: tags.count)),
                 access: .none, target: nil)
         }
     }
