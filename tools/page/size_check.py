@@ -121,8 +121,10 @@ def scenario_find(browsers, osc, args):
     size = overview.size
     ActionChains(driver).move_to_element_with_offset(overview, size["width"] // 2 - 2, size["height"] // 2 - 2) \
         .click().perform()
-    time.sleep(0.3)
+    # Until the view has moved and drawn the corner (a fixed 0.3 s was too
+    # short once in CI), then the same checks.
     corner = f"/matrix/{args.inputs}/{args.outputs}"
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, f'[data-address="{corner}"]'), timeout=5)
     result["overview"] = {**matrix(driver), "corner_cell": bool(driver.find_elements(
         By.CSS_SELECTOR, f'[data-address="{corner}"]'))}
     # A jump to a name nobody has: said, and nothing moves.
