@@ -34,9 +34,10 @@ extension Integration {
     /// Tones through in_1 → out_1 (gain 1) and in_2 → out_2 (gain 0.5) on
     /// `jackd -R` where the machine allows it, while two clients at once
     /// take /rig/inputs and /rig/outputs 8 → 16 → 4 → 12 → 8, twenty times:
-    /// both outputs equal their tones at their gains, sample for sample,
-    /// without a gap, and with no more xruns than the same time without resizes
-    /// (within the machine's own noise: see below).
+    /// both outputs equal their tones at their gains, sample for sample, in
+    /// every cycle recorded, and with no more missed cycles (gaps in JACK's
+    /// frame time) or xruns than the same time without resizes allows
+    /// (within the machine's own noise: see `withinNoise`).
     @Test func tonesPlayOnSampleForSampleWhileTheRigResizes() async throws {
         try await withRig(inputs: 8, outputs: 8, arguments: ["--mono-outputs", "1,2"]) { rig in
             rig.playSine(input: 1, frequency: 997, amplitude: 0.5)
@@ -59,7 +60,7 @@ extension Integration {
             try await tap.startRecording()
             let quietStart = tap.xrunCount
             try await tap.waitForRecordedFrames(2 * frames)
-            _ = try await tap.stopRecording()
+            let quiet = try await tap.stopRecording()
             let quietXruns = tap.xrunCount - quietStart
 
             let clients = try (0..<2).map { _ in try OSCTestClient(target: .init(host: "127.0.0.1", port: rig.oscPort)) }
@@ -86,22 +87,24 @@ extension Integration {
 
             let (size, _) = try await rig.send(["/rig/inputs"])
             #expect(size.contains("/rig/inputs ,i 8"), "back at 8 inputs: \(size)")
-            let gaps = recording.gaps
-            #expect(gaps.isEmpty, "the recording has gaps: \(gaps)")
-            for (output, tone, gain) in [(2, 0, Float(1)), (3, 1, Float(0.5))] {
-                let (error, lag) = Self.worstError(output: recording.channels[output], tone: recording.channels[tone],
-                                                   gain: gain, period: rig.jack.periodSize)
-                #expect(error <= 1e-6, "out_\(output - 1) strays from its tone by \(error) (lag \(lag))")
+            // A missed cycle is the server's (every client misses it): the
+            // tone and the output are compared within each run of cycles.
+            let (gaps, quietGaps) = (recording.gaps.count, quiet.gaps.count)
+            print("note: resizing: \(gaps) gaps and \(busyXruns) xruns in 2.5 s; without: \(quietGaps) and \(quietXruns) in 5 s")
+            #expect(Self.withinNoise(gaps, quiet: quietGaps),
+                    "\(gaps) gaps in 2.5 s while resizing, \(quietGaps) in 5 s without: \(recording.gaps)")
+            let compared = recording.continuousRanges.filter { $0.count > 4 * rig.jack.periodSize }
+            #expect(compared.map(\.count).reduce(0, +) >= recording.frameCount / 2, "too little compared: \(compared)")
+            for range in compared {
+                for (output, tone, gain) in [(2, 0, Float(1)), (3, 1, Float(0.5))] {
+                    let (error, lag) = Self.worstError(output: Array(recording.channels[output][range]),
+                                                       tone: Array(recording.channels[tone][range]),
+                                                       gain: gain, period: rig.jack.periodSize)
+                    #expect(error <= 1e-6, "out_\(output - 1) strays from its tone by \(error) (lag \(lag)) in \(range)")
+                }
             }
-            // JACK2's dummy backend misses a cycle now and then on its own
-            // (idle, about one in a few seconds here; a client registering and
-            // unregistering ports as fast, about as often): what a resize must
-            // not add to is that rate. Over the same time, the resizing run may
-            // exceed half the quiet run's count only by its noise (three
-            // standard deviations); a missed cycle per resize (160) could not.
             if rig.jack.xrunChecksApply(to: "no more xruns while resizing") {
-                let expected = Double(quietXruns) / 2
-                #expect(Double(busyXruns) <= expected + 3 * (expected + 1).squareRoot(),
+                #expect(Self.withinNoise(busyXruns, quiet: quietXruns),
                         "\(busyXruns) xruns in 2.5 s while resizing, \(quietXruns) in 5 s without")
             }
         }
@@ -188,6 +191,20 @@ extension Integration {
             let outputs = try await restarted.waitFor(address: "/rig/outputs", timeout: .seconds(5))
             #expect(inputs.arguments == [.int32(1)] && outputs.arguments == [.int32(1)], "restarted at \(inputs), \(outputs)")
         }
+    }
+
+    /// Whether `count` missed cycles (or xruns) in 2.5 s of resizing can be
+    /// the machine's own, against `quiet` in 5 s without. JACK2's dummy
+    /// backend misses a cycle now and then by itself (idle, about one in a
+    /// few seconds here; a client registering and unregistering ports as
+    /// fast, about as often), and a loaded machine more, in bursts: over the
+    /// same time, the resizing run may exceed half the quiet count by three
+    /// standard deviations and by one in ten of its 160 resizes. A fault that
+    /// costs a cycle per resize (160) could not pass; a burst of the machine's
+    /// (a CI machine's went from none to several in seconds) does.
+    static func withinNoise(_ count: Int, quiet: Int) -> Bool {
+        let expected = Double(quiet) / 2
+        return Double(count) <= expected + 3 * (expected + 1).squareRoot() + 16
     }
 
     static func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ condition: () throws -> Bool) async throws {
