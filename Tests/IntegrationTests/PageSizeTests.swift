@@ -74,6 +74,8 @@ extension Integration {
             try await rig.sendAndSettle("/source/200/name", .string("Bass DI"))
             let page = try await Self.run("find", rig, inputs: 256, outputs: 256)
             #expect(page["before", "overview_hidden"] as? Bool == false, "the overview is shown at 256x256: \(page)")
+            print("note: the overview's taps: \(String(describing: page["overview", "taps"]))")
+            #expect(page.number("overview", "heard") == 1, "the overview heard one tap: \(page)")
             #expect(page.flag("overview", "corner_cell"), "a tap on the overview's corner shows /matrix/256/256: \(page)")
             #expect((page.number("overview", "scroll") ?? 0) >= 0)
             #expect(page.string("not_found", "text") == #"No input "nosuch""#, "\(page)")

@@ -24,6 +24,7 @@ import sys
 import time
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -112,21 +113,57 @@ def scenario_far_cell(browsers, osc, args):
             "after": matrix(driver)}
 
 
+# The overview's canvas in the viewport: [left, top, right, bottom].
+OVERVIEW_RECT = """
+const r = document.querySelector('xp-matrix .matrix-overview canvas').getBoundingClientRect();
+return [r.left, r.top, r.right, r.bottom];
+"""
+
+
+def tap_overview_corner(driver, corner):
+    """Taps 3 px inside the overview's bottom right corner, at viewport coordinates taken once
+    the canvas has held its place for 0.2 s (the page may still be laying out around it), then
+    waits up to 5 s for the corner cell. A tap the map never heard (no pointerdown reached it:
+    the driver's, not the page's) is tapped again, once. What the matrix shows then, with the
+    taps: where, what was under the pointer, and how many pointerdowns the map heard."""
+    driver.execute_script("""
+      const box = document.querySelector('xp-matrix .matrix-overview');
+      window.__overviewTaps = 0;
+      box.addEventListener('pointerdown', () => { window.__overviewTaps += 1; });
+      box.scrollIntoView({block: 'center'});""")
+    taps = []
+    shown = False
+    while len(taps) < 2 and not shown and driver.execute_script("return window.__overviewTaps") == 0:
+        placed = {"last": None}
+
+        def held():
+            now = driver.execute_script(OVERVIEW_RECT)
+            still, placed["last"] = now == placed["last"], now
+            return still
+
+        wait_until(held, timeout=5, interval=0.2)
+        left, top, right, bottom = placed["last"]
+        x, y = int(right) - 3, int(bottom) - 3
+        under = driver.execute_script(
+            "const e = document.elementFromPoint(arguments[0], arguments[1]);"
+            "return e ? e.outerHTML.slice(0, 120) : null", x, y)
+        tap = ActionBuilder(driver)
+        tap.pointer_action.move_to_location(x, y).click()
+        tap.perform()
+        shown = bool(wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, f'[data-address="{corner}"]'),
+                                timeout=5))
+        taps.append({"at": [x, y], "canvas": placed["last"], "under": under,
+                     "heard": driver.execute_script("return window.__overviewTaps")})
+    return {**matrix(driver), "corner_cell": shown, "taps": taps,
+            "heard": driver.execute_script("return window.__overviewTaps"),
+            "viewport": driver.execute_script("return [innerWidth, innerHeight]")}
+
+
 def scenario_find(browsers, osc, args):
     driver, populated = open_page(browsers, args)
     result = {"populated_ms": populated, "before": matrix(driver)}
     # The overview: a tap near its bottom right corner moves the view there.
-    overview = driver.find_element(By.CSS_SELECTOR, "xp-matrix .matrix-overview canvas")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", overview)
-    size = overview.size
-    ActionChains(driver).move_to_element_with_offset(overview, size["width"] // 2 - 2, size["height"] // 2 - 2) \
-        .click().perform()
-    # Until the view has moved and drawn the corner (a fixed 0.3 s was too
-    # short once in CI), then the same checks.
-    corner = f"/matrix/{args.inputs}/{args.outputs}"
-    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, f'[data-address="{corner}"]'), timeout=5)
-    result["overview"] = {**matrix(driver), "corner_cell": bool(driver.find_elements(
-        By.CSS_SELECTOR, f'[data-address="{corner}"]'))}
+    result["overview"] = tap_overview_corner(driver, f"/matrix/{args.inputs}/{args.outputs}")
     # A jump to a name nobody has: said, and nothing moves.
     field = driver.find_element(By.CSS_SELECTOR, 'input[data-matrix="jump-input"]')
     field.send_keys("nosuch", Keys.ENTER)

@@ -38,8 +38,9 @@ export class MatrixOverview {
       this.onJump(Math.max(0, Math.min(this.rows.length, row)), Math.max(0, Math.min(this.cols.length, col)));
     };
     this.box.addEventListener('pointerdown', (event) => {
-      this.box.setPointerCapture(event.pointerId);
       jump(event);
+      // For a drag; a tap has gone where it points even where capture is refused.
+      try { this.box.setPointerCapture(event.pointerId); } catch { /* the drag ends at the map's edge */ }
     });
     this.box.addEventListener('pointermove', (event) => {
       if (this.box.hasPointerCapture(event.pointerId)) jump(event);
