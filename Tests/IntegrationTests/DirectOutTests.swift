@@ -37,8 +37,8 @@ extension Integration {
             let tap = try Self.tap(rig)
             defer { tap.close() }
             let pre = try await Self.record(tap, seconds: 0.3)
-            let (preError, _) = ResizeTests.worstError(output: pre.channels[1], tone: pre.channels[0], gain: -1, period: 64)
-            #expect(preError == 0, "pre is the input with its polarity, bit for bit: off by \(preError)")
+            let preMatch = ResizeTests.worstError(pre, output: 1, tone: 0, gain: -1, period: 64)
+            #expect(preMatch.error == 0, "pre is the input with its polarity, bit for bit: \(preMatch)")
 
             // post: after level and mute; the solo still changes nothing.
             _ = try await rig.send(["/source/1/direct", "post"], wait: 0)
@@ -50,8 +50,8 @@ extension Integration {
             try await rig.ping()
             try await Task.sleep(for: .milliseconds(100))
             let post = try await Self.record(tap, seconds: 0.3)
-            let (postError, _) = ResizeTests.worstError(output: post.channels[1], tone: post.channels[0], gain: -0.25, period: 64)
-            #expect(postError <= 1e-6, "post is the input at its level and polarity, source 2 soloed: off by \(postError)")
+            let postMatch = ResizeTests.worstError(post, output: 1, tone: 0, gain: -0.25, period: 64)
+            #expect(postMatch.error <= 1e-6, "post is the input at its level and polarity, source 2 soloed: \(postMatch)")
             let mix = try await rig.record(seconds: 0.2)
             #expect(A.peak(mix.channels[0]) == 0, "while source 2 is soloed, source 1 is silent in the mix")
 

@@ -61,14 +61,13 @@ extension Integration {
                 try await Self.set(rig, "/source/3/dca/1", .int32(1))
             }
             let period = rig.jack.periodSize
-            let unity = ResizeTests.worstError(output: joined.channels[1], tone: joined.channels[0], gain: 1, period: period)
+            let unity = ResizeTests.worstError(joined, output: 1, tone: 0, gain: 1, period: period)
             #expect(unity.error == 0, "source 3 joining at 0 dB is bit-exact: \(unity)")
             let moved = try await Self.tapped(rig, [(2, 2)]) {
                 try await Self.set(rig, "/dca/1/db", .float(-10))
             }
-            let other = ResizeTests.worstError(output: moved.channels[1], tone: moved.channels[0], gain: 1, period: period)
+            let other = ResizeTests.worstError(moved, output: 1, tone: 0, gain: 1, period: period)
             #expect(other.error <= 1e-6, "source 2 is no member: its tone, sample for sample: \(other)")
-            #expect(joined.gaps.isEmpty && moved.gaps.isEmpty)
 
             let down = try await rig.record(seconds: 0.3)
             for (n, m) in [(1, 1), (3, 3), (3, 1)] {
