@@ -215,7 +215,8 @@ extension Integration {
     /// same time, the resizing run may exceed half the quiet count by three
     /// standard deviations and by one in ten of its 160 resizes. A fault that
     /// costs a cycle per resize (160) could not pass; a burst of the machine's
-    /// (a CI machine's went from none to several in seconds) does.
+    /// (a quiet 5 s here, just after a browser test, once held 2 gaps and 17
+    /// xruns) does.
     static func withinNoise(_ count: Int, quiet: Int) -> Bool {
         let expected = Double(quiet) / 2
         return Double(count) <= expected + 3 * (expected + 1).squareRoot() + 16
