@@ -36,6 +36,8 @@ extension Catalogue {
                     button: nil, effect: .changesWithArguments, movesAudio: true, hasValue: true, answers: true),
             Command(.matrixClear, "Every crosspoint to 0", effect: .changes, movesAudio: true, exact: true),
             Command(.status, "Replies /status/… with the rig's state", answers: true),
+            Command(.stateNoteAck, "The state file's note (/status/state_note) has been read: it is cleared, for every client",
+                    effect: .changes, exact: true),
             Command(.ping, "Replies /pong", answers: true),
             Command(.presetSave, "Save the scene as a preset", .text, [Signature("ss", [nil, nil], "A name and notes")],
                     button: nil, effect: .changes, answers: true),

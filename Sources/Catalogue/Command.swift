@@ -11,6 +11,7 @@ public struct Command: Sendable {
         case matrixMap = "/matrix/map"
         case matrixClear = "/matrix/clear"
         case status = "/status"
+        case stateNoteAck = "/status/state_note/ack"
         case ping = "/ping"
         case subscribe = "/subscribe"
         case unsubscribe = "/unsubscribe"

@@ -7,8 +7,27 @@
 /// cost more than parsing the whole file.
 package struct FieldReader {
     package let file: String
+    /// Where a lenient reading notes what it skipped; nil: strict, the
+    /// first bad field is the error.
+    package let skipped: SkippedFields?
 
-    package init(file: String) { self.file = file }
+    package init(file: String, skipping skipped: SkippedFields? = nil) {
+        self.file = file
+        self.skipped = skipped
+    }
+
+    /// What `read` reads; in a lenient reading, a field it cannot read is
+    /// noted and skipped (nil), in a strict one its error is thrown.
+    @discardableResult
+    package func field<T>(_ read: () throws(FileError) -> T) throws(FileError) -> T? {
+        do {
+            return try read()
+        } catch {
+            guard let skipped else { throw error }
+            skipped.note(error)
+            return nil
+        }
+    }
 
     /// Parses a file's bytes and reads them with `body`; a document that is
     /// not JSON is a `FileError` naming the file (see `JSONDocument.read`).
@@ -40,7 +59,10 @@ package struct FieldReader {
         if let unknown = unknown(fields) {
             let field = field()
             let at = field.isEmpty ? unknown : "\(field).\(unknown)"
-            throw error(at, "unknown field (expected one of: \(allowed.map { "\($0)" }.sorted().joined(separator: ", ")))")
+            let problem = error(at, "unknown field (expected one of: \(allowed.map { "\($0)" }.sorted().joined(separator: ", ")))")
+            // Leniently, the fields it knows are read and the others skipped.
+            guard let skipped else { throw problem }
+            skipped.note(problem)
         }
         return fields
     }

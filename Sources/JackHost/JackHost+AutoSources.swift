@@ -58,21 +58,60 @@ extension JackHost {
                 free[first + 1] = false
                 seen.taken.insert(first + 1)
             }
-            let named = client.ports.prefix(pair ? 2 : 1).map(Self.literal)
-            claims.append(Claim(source: first + 1, pair: pair, patch: "^(\(named.joined(separator: "|")))$", name: client.name))
+            let patch = Self.patch(naming: Array(client.ports.prefix(pair ? 2 : 1)), of: client.name)
+            claims.append(Claim(source: first + 1, pair: pair, patch: patch, name: Self.sourceName(client.name)))
             seen.claimed.insert(client.name)
             logger.notice("auto sources: JACK client '\(client.name.escapingControlCharacters())' takes source \(first + 1)\(pair ? " and \(first + 2), linked" : "")")
         }
         return claims
     }
 
-    /// A port's name as a POSIX extended regular expression that matches it alone.
+    /// The patch a claim writes: a pattern the rig would take over OSC
+    /// (`PortPattern.problem` nil: at most 256 bytes, no control character)
+    /// that matches the claimed ports first, in JACK's order. Names from
+    /// JACK are data: matched literally, never pasted in as an expression.
+    /// The ports by their full names, `^(a:x|a:y)$`, where that fits; else
+    /// every port of the client, `^a:` (its first one or two are the
+    /// claimed ones, as JACK lists a client's ports in order); a client name
+    /// too long even for that is cut (at most 63 bytes in JACK, but PipeWire
+    /// and others may allow more).
+    static func patch(naming ports: [String], of client: String) -> String {
+        let exact = "^(\(ports.map(literal).joined(separator: "|")))$"
+        if PortPattern.problem(exact) == nil { return exact }
+        var pieces: [String] = []
+        var length = "^:".utf8.count
+        for character in client {
+            let piece = literal(String(character))
+            guard length + piece.utf8.count <= PortPattern.longest else { return "^" + pieces.joined() }
+            pieces.append(piece)
+            length += piece.utf8.count
+        }
+        return "^" + pieces.joined() + ":"
+    }
+
+    /// A name as a pattern that matches it alone (a control character, which
+    /// no pattern may hold, by a `.` for each of its bytes).
     static func literal(_ name: String) -> String {
         var out = ""
         for character in name {
+            if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                out += String(repeating: ".", count: String(character).utf8.count) // patterns match bytes
+                continue
+            }
             if ".[]()*+?{}|^$\\".contains(character) { out.append("\\") }
             out.append(character)
         }
         return out
+    }
+
+    /// A client's name as a source's name: control characters (a tab, an
+    /// escape sequence's ESC) become spaces, and it is cut to the 64
+    /// characters a name may have ("" when nothing is left: the source keeps its own).
+    static func sourceName(_ client: String) -> String {
+        var name = ""
+        for scalar in client.unicodeScalars {
+            name.unicodeScalars.append(scalar.properties.generalCategory == .control ? " " : scalar)
+        }
+        return String(name.trimmingWhitespace().prefix(64))
     }
 }

@@ -81,11 +81,32 @@ extension JackHost {
         var claims: [Claim] = []
     }
 
-    /// Looks again if JACK or the patches changed: connects what the
-    /// patches and `--connect-inputs` want, takes away what a patch made
-    /// and no longer wants, and reports presence and ports.
-    func watchFeeds(_ client: JackClient, patches: [String], links: [Bool], seen: inout Seen) -> Report {
-        var report = Report()
+    /// What the supervisor read of JACK, under the host's lock, for the
+    /// patterns' work to be done outside it (`plan`): the other clients'
+    /// output ports and what feeds each source; when ports came or went,
+    /// also the other clients' input ports and what each output feeds.
+    struct Survey {
+        let client: JackClient
+        let ports: [String]
+        let feeds: [Set<String>]
+        /// Ports came or went (or this is the first look at this client).
+        let portsChanged: Bool
+        let late: (inputPorts: [String], sends: [Set<String>])?
+    }
+
+    /// What to connect and disconnect, worked out from a survey without
+    /// any lock: every pattern is compiled and matched here.
+    struct Plan {
+        var connect: [Patchbay.Feed] = []
+        var disconnect: [Patchbay.Feed] = []
+        /// `--connect-inputs` and `--connect-outputs` for ports that appeared after the start.
+        var lateInputs: [(port: String, input: Int)] = []
+        var lateOutputs: [(output: Int, port: String)] = []
+    }
+
+    /// Under the host's lock: reads JACK if JACK or the patches changed
+    /// since the last look; nil if nothing did.
+    func survey(_ client: JackClient, patches: [String], links: [Bool], seen: inout Seen) -> Survey? {
         if seen.client != ObjectIdentifier(client) {
             // A new client (the server came back): the connections restored
             // for it include the patches' own, which stay theirs.
@@ -94,23 +115,56 @@ extension JackHost {
         let portsChanged = context.portsChanged.exchange(false, ordering: .relaxed)
         let connectionsChanged = context.feedsChanged.exchange(false, ordering: .relaxed)
         guard portsChanged || connectionsChanged || patches != seen.patches || links != seen.links || seen.presence == nil
-        else { return report }
+        else { return nil }
+        let late = portsChanged || seen.presence == nil
         (seen.patches, seen.links) = (patches, links)
-        let ports = client.otherOutputPorts()
-        if ports != seen.ports {
-            seen.ports = ports
-            report.ports = ports
+        return Survey(client: client, ports: client.otherOutputPorts(), feeds: client.inputFeeds(), portsChanged: late,
+                      late: late ? (client.otherInputPorts(), client.outputSends()) : nil)
+    }
+
+    /// Without a lock: the sources clients take (`--auto-sources`), what the
+    /// patches want connected and disconnected, and what `--connect-inputs`
+    /// and `--connect-outputs` want of ports that appeared after the start
+    /// (the k-th matching port feeds input k, output k feeds the k-th
+    /// matching input port, as at the start; a pair already connected is
+    /// left as it is, and nothing is disconnected).
+    func plan(_ survey: Survey, patches: [String], links: [Bool], seen: inout Seen, report: inout Report) -> Plan {
+        if survey.ports != seen.ports {
+            seen.ports = survey.ports
+            report.ports = survey.ports
         }
-        var feeds = client.inputFeeds()
-        if portsChanged || seen.presence == nil {
-            report.claims = claimSources(ports: ports, patches: patches, feeds: feeds, seen: &seen)
+        if survey.portsChanged {
+            report.claims = claimSources(ports: survey.ports, patches: patches, feeds: survey.feeds, seen: &seen)
         }
-        let (connect, disconnect) = seen.patchbay.plan(patches: patches, links: links, ports: ports, feeds: feeds)
-        for feed in disconnect {
+        var plan = Plan()
+        (plan.connect, plan.disconnect) = seen.patchbay.plan(patches: patches, links: links, ports: survey.ports,
+                                                             feeds: survey.feeds)
+        if let late = survey.late {
+            if let text = options.connectInputs, let pattern = try? PortPattern(text) {
+                let matching = survey.ports.filter { pattern.matches($0) }
+                for (index, port) in matching.prefix(survey.feeds.count).enumerated() where !survey.feeds[index].contains(port) {
+                    plan.lateInputs.append((port, index + 1))
+                }
+            }
+            if let text = options.connectOutputs, let pattern = try? PortPattern(text) {
+                let matching = late.inputPorts.filter { pattern.matches($0) }
+                for (index, port) in matching.prefix(late.sends.count).enumerated() where !late.sends[index].contains(port) {
+                    plan.lateOutputs.append((index + 1, port))
+                }
+            }
+        }
+        return plan
+    }
+
+    /// Under the host's lock: makes the connections a plan wants, and
+    /// reports which sources anything feeds now.
+    func carry(_ plan: Plan, of survey: Survey, seen: inout Seen, report: inout Report) {
+        let client = survey.client
+        for feed in plan.disconnect {
             let ours = "\(client.name):in_\(feed.source)"
             if client.disconnect(feed.port, ours) { logger.info("patch of source \(feed.source): disconnected \(feed.port) -> \(ours)") }
         }
-        for feed in connect {
+        for feed in plan.connect {
             let ours = "\(client.name):in_\(feed.source)"
             if client.connect(feed.port, ours) {
                 logger.info("patch of source \(feed.source): connected \(feed.port) -> \(ours)")
@@ -119,42 +173,20 @@ extension JackHost {
                 logger.warning("patch of source \(feed.source): could not connect \(feed.port) -> \(ours)")
             }
         }
-        if portsChanged || seen.presence == nil {
-            connectLateInputs(client, ports: ports, feeds: feeds)
-            connectLateOutputs(client)
+        for (port, input) in plan.lateInputs {
+            let ours = "\(client.name):in_\(input)"
+            if client.connect(port, ours) { logger.info("connected \(port) -> \(ours) (--connect-inputs)") }
         }
-        if !connect.isEmpty || !disconnect.isEmpty || portsChanged { feeds = client.inputFeeds() }
+        for (output, port) in plan.lateOutputs {
+            let ours = "\(client.name):out_\(output)"
+            if client.connect(ours, port) { logger.info("connected \(ours) -> \(port) (--connect-outputs)") }
+        }
+        let touched = !plan.connect.isEmpty || !plan.disconnect.isEmpty || !plan.lateInputs.isEmpty || survey.portsChanged
+        let feeds = touched ? client.inputFeeds() : survey.feeds
         let presence = feeds.map { !$0.isEmpty }
         if presence != seen.presence {
             seen.presence = presence
             report.presence = presence
-        }
-        return report
-    }
-
-    /// `--connect-inputs` for ports that appeared after the start: the k-th
-    /// matching port feeds input k, as at the start; a pair already
-    /// connected is left as it is, and nothing is disconnected.
-    private func connectLateInputs(_ client: JackClient, ports: [String], feeds: [Set<String>]) {
-        guard let text = options.connectInputs, let pattern = try? PortPattern(text) else { return }
-        let matching = ports.filter { pattern.matches($0) }
-        for (index, port) in matching.prefix(feeds.count).enumerated() where !feeds[index].contains(port) {
-            let ours = "\(client.name):in_\(index + 1)"
-            if client.connect(port, ours) { logger.info("connected \(port) -> \(ours) (--connect-inputs)") }
-        }
-    }
-
-    /// `--connect-outputs` for ports that appeared after the start (a
-    /// network link's send ports, a recorder started later): output k feeds
-    /// the k-th matching input port, as at the start; a pair already
-    /// connected is left as it is, and nothing is disconnected.
-    private func connectLateOutputs(_ client: JackClient) {
-        guard let text = options.connectOutputs, let pattern = try? PortPattern(text) else { return }
-        let sends = client.outputSends()
-        let matching = client.otherInputPorts().filter { pattern.matches($0) }
-        for (index, port) in matching.prefix(sends.count).enumerated() where !sends[index].contains(port) {
-            let ours = "\(client.name):out_\(index + 1)"
-            if client.connect(ours, port) { logger.info("connected \(ours) -> \(port) (--connect-outputs)") }
         }
     }
 }

@@ -117,8 +117,12 @@ public final class JackHost: @unchecked Sendable {
             _ = wake.wait(timeout: .now() + .milliseconds(100))
             logJackMessages()
             let wanted = watch.scene()
-            let report = state.withLock { state -> Report in
-                guard let client = state.client else { return lostFeeds(&seen) }
+            var report = Report()
+            let look = state.withLock { state -> Survey? in
+                guard let client = state.client else {
+                    report = lostFeeds(&seen)
+                    return nil
+                }
                 // The rig's size: a port for each channel (JackClient.fitPorts).
                 let failure = client.fitPorts() ?? client.fitDirects(wanted.directs)
                 if failure != portFailure, let failure { logger.error("could not give a channel its JACK port: \(failure)") }
@@ -128,7 +132,18 @@ public final class JackHost: @unchecked Sendable {
                     client.setAliases(inputs: wanted.inputs, outputs: wanted.outputs)
                     aliased = (id, wanted.inputs, wanted.outputs)
                 }
-                return watchFeeds(client, patches: wanted.patches, links: wanted.links, seen: &seen)
+                return survey(client, patches: wanted.patches, links: wanted.links, seen: &seen)
+            }
+            // The patterns' work is done outside the host's lock, which /status
+            // and the clocks take (JackHost+Patches.swift): JACK is read, the
+            // patterns matched, then JACK written.
+            if let survey = look {
+                let plan = plan(survey, patches: wanted.patches, links: wanted.links, seen: &seen, report: &report)
+                state.withLock { state in
+                    // The client closed meanwhile (a stop): the next look starts again.
+                    guard state.client === survey.client else { return }
+                    carry(plan, of: survey, seen: &seen, report: &report)
+                }
             }
             // The rig is told outside JACK's lock: its own lock comes first.
             if let ports = report.ports { watch.ports(ports) }

@@ -59,6 +59,8 @@ public final class OSCServer: @unchecked Sendable {
     let nextConnection = Atomic<Int>(1)
     let running = Atomic<Bool>(false)
     let deniedPackets = Atomic<Int>(0)
+    /// Invalid packets are logged once a second per host, with a count.
+    private let invalidPackets = LinePace()
     private var threads: [Thread] = []
 
     final class Connection: @unchecked Sendable {
@@ -363,7 +365,10 @@ public final class OSCServer: @unchecked Sendable {
         do {
             packet = try OSCCodec.decode(bytes)
         } catch {
-            logger.warning("\(peer): not a valid OSC packet (\(bytes.count) bytes: \("\(error)".cut())), dropped")
+            // One line a second per host, however many arrive.
+            guard let held = invalidPackets.admit(peer.host) else { return }
+            let more = held > 0 ? "; \(held) more from this host since the last line" : ""
+            logger.warning("\(peer): not a valid OSC packet (\(bytes.count) bytes: \("\(error)".cut())), dropped\(more)")
             return
         }
         for reply in handler(packet, peer) { send(reply, to: peer) }

@@ -22,6 +22,13 @@ public struct Preset: Equatable, Sendable {
     /// the rig is at its default (nothing routed, unity, centred; a group at
     /// 0 dB, unmuted, with no members), and what does not fit is listed in
     /// `skipped`. `dcas`, `muteGroups`: the rig's groups (nil: the scene's own).
+    /// The same preset under another name.
+    public func named(_ name: String) -> Preset {
+        var preset = self
+        preset.name = name
+        return preset
+    }
+
     public func fitted(inputs: Int, outputs: Int, dcas: Int? = nil,
                        muteGroups: Int? = nil) -> (scene: Scene, skipped: [String]) {
         let own = scene

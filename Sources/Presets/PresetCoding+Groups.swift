@@ -22,11 +22,15 @@ extension PresetCoding {
         for (strip, count, field) in memberships(of: scene) {
             guard let list = object[field] else { continue }
             let at = "\(path).\(field)"
-            var groups = Groups()
-            for (i, value) in try reader.array(list, at: at, maxCount: Groups.most).enumerated() {
-                guard count > 0 else { throw reader.error(at, "the file has no \(field == "dca" ? "DCAs" : "mute groups")") }
-                groups.insert(try reader.integer(value, at: "\(at)[\(i)]", in: 1...count))
+            let read = try reader.field { () throws(FileError) -> Groups in
+                var groups = Groups()
+                for (i, value) in try reader.array(list, at: at, maxCount: Groups.most).enumerated() {
+                    guard count > 0 else { throw reader.error(at, "the file has no \(field == "dca" ? "DCAs" : "mute groups")") }
+                    groups.insert(try reader.integer(value, at: "\(at)[\(i)]", in: 1...count))
+                }
+                return groups
             }
+            guard let groups = read else { continue }
             if strip == .dcaMember { scene.sources[n - 1].dcas = groups } else { scene.sources[n - 1].muteGroups = groups }
         }
     }
@@ -45,11 +49,15 @@ extension PresetCoding {
         func path(_ name: String) -> String { prefix.isEmpty ? name : "\(prefix).\(name)" }
         for (strip, field, count) in [(Parameter.Strip.dca, "dcas", scene.dcas.count),
                                       (.muteGroup, "mutegroups", scene.muteGroups.count)] {
-            guard let list = fields[field] else { continue }
-            for (index, entry) in try reader.array(list, at: path(field), maxCount: count).enumerated() {
+            guard let list = fields[field],
+                  let entries = try reader.field({ () throws(FileError) in try reader.array(list, at: path(field), maxCount: count) })
+            else { continue }
+            for (index, entry) in entries.enumerated() {
                 let place: Parameter.Place = strip == .dca ? .dca(index + 1) : .muteGroup(index + 1)
-                try readStrip(strip, place, entry, at: path("\(field)[\(index)]"), into: &scene, reader: reader,
-                              catalogue: catalogue, document: document)
+                try reader.field { () throws(FileError) in
+                    try readStrip(strip, place, entry, at: path("\(field)[\(index)]"), into: &scene, reader: reader,
+                                  catalogue: catalogue, document: document)
+                }
             }
         }
     }

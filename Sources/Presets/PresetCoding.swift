@@ -61,53 +61,63 @@ public enum PresetCoding {
         var scene = Scene(inputs: inputs, outputs: outputs, dcas: dcas, muteGroups: muteGroups)
         scene.crosspoints = CrosspointMatrix(inputs: inputs, outputs: outputs)
 
-        if let list = fields["sources"] {
-            let entries = try reader.array(list, at: path("sources"), maxCount: inputs)
-            for (index, entry) in entries.enumerated() {
-                try readStrip(.source, .source(index + 1), entry, at: path("sources[\(index)]"), into: &scene,
-                              reader: reader, catalogue: catalogue, document: document)
-            }
+        // Each list, and each entry of a list, is a field of its own: in a
+        // lenient reading (the state file) a bad one is skipped, not the scene.
+        func list(_ name: String, maxCount: Int) throws(FileError) -> JSONArray? {
+            guard let value = fields[name] else { return nil }
+            return try reader.field { () throws(FileError) in try reader.array(value, at: path(name), maxCount: maxCount) }
         }
-        if let list = fields["map"] {
-            let entries = try reader.array(list, at: path("map"), maxCount: outputs)
+        if let entries = try list("sources", maxCount: inputs) {
             for (index, entry) in entries.enumerated() {
-                let input = try reader.integer(entry, at: path("map[\(index)]"), in: 0...inputs)
-                if input > 0 { scene.crosspoints[input, index + 1] = 1 }
-            }
-        }
-        if let list = fields["crosspoints"] {
-            let entries = try reader.array(list, at: path("crosspoints"), maxCount: inputs * outputs)
-            let names = FieldNames.crosspoint
-            for (index, entry) in entries.enumerated() {
-                func at(_ field: String = "") -> String { path("crosspoints[\(index)]") + field }
-                var inValue: JSONValue?, outValue: JSONValue?, volumeValue: JSONValue?
-                try reader.fields(entry, at: at(), allowed: names) { position, value in
-                    switch position {
-                    case 0: inValue = value
-                    case 1: outValue = value
-                    default: volumeValue = value
-                    }
+                try reader.field { () throws(FileError) in
+                    try readStrip(.source, .source(index + 1), entry, at: path("sources[\(index)]"), into: &scene,
+                                  reader: reader, catalogue: catalogue, document: document)
                 }
-                guard let inValue else { throw reader.error(at(".in"), "missing") }
-                guard let outValue else { throw reader.error(at(".out"), "missing") }
-                guard let volumeValue else { throw reader.error(at(".volume"), "missing") }
-                let input = try reader.integer(inValue, at: at(".in"), in: 1...inputs)
-                let output = try reader.integer(outValue, at: at(".out"), in: 1...outputs)
-                let gains = Parameter.Level.gains
-                scene.crosspoints[input, output] = Float(try reader.number(volumeValue, at: at(".volume"),
-                                                                           in: Double(gains.lowerBound)...Double(gains.upperBound)))
             }
         }
-        if let list = fields["outputs"] {
-            let entries = try reader.array(list, at: path("outputs"), maxCount: outputs)
+        if let entries = try list("map", maxCount: outputs) {
             for (index, entry) in entries.enumerated() {
-                try readStrip(.output, .output(index + 1), entry, at: path("outputs[\(index)]"), into: &scene,
-                              reader: reader, catalogue: catalogue, document: document)
+                let input = try reader.field { () throws(FileError) in try reader.integer(entry, at: path("map[\(index)]"), in: 0...inputs) }
+                if let input, input > 0 { scene.crosspoints[input, index + 1] = 1 }
+            }
+        }
+        let names = FieldNames.crosspoint
+        if let entries = try list("crosspoints", maxCount: inputs * outputs) {
+            for (index, entry) in entries.enumerated() {
+                try reader.field { () throws(FileError) in
+                    func at(_ field: String = "") -> String { path("crosspoints[\(index)]") + field }
+                    var inValue: JSONValue?, outValue: JSONValue?, volumeValue: JSONValue?
+                    try reader.fields(entry, at: at(), allowed: names) { position, value in
+                        switch position {
+                        case 0: inValue = value
+                        case 1: outValue = value
+                        default: volumeValue = value
+                        }
+                    }
+                    guard let inValue else { throw reader.error(at(".in"), "missing") }
+                    guard let outValue else { throw reader.error(at(".out"), "missing") }
+                    guard let volumeValue else { throw reader.error(at(".volume"), "missing") }
+                    let input = try reader.integer(inValue, at: at(".in"), in: 1...inputs)
+                    let output = try reader.integer(outValue, at: at(".out"), in: 1...outputs)
+                    let gains = Parameter.Level.gains
+                    scene.crosspoints[input, output] = Float(try reader.number(volumeValue, at: at(".volume"),
+                                                                               in: Double(gains.lowerBound)...Double(gains.upperBound)))
+                }
+            }
+        }
+        if let entries = try list("outputs", maxCount: outputs) {
+            for (index, entry) in entries.enumerated() {
+                try reader.field { () throws(FileError) in
+                    try readStrip(.output, .output(index + 1), entry, at: path("outputs[\(index)]"), into: &scene,
+                                  reader: reader, catalogue: catalogue, document: document)
+                }
             }
         }
         if let value = fields["master"] {
-            try readStrip(.master, .master, value, at: path("master"), into: &scene, reader: reader, catalogue: catalogue,
-                          document: document)
+            try reader.field { () throws(FileError) in
+                try readStrip(.master, .master, value, at: path("master"), into: &scene, reader: reader, catalogue: catalogue,
+                              document: document)
+            }
         }
         try decodeGroups(fields, reader: reader, at: prefix, into: &scene, catalogue: catalogue, document: document)
         return scene
@@ -130,17 +140,20 @@ public enum PresetCoding {
             let parameter = catalogue.parameters[number]
             guard let field = object[parameter.name] else { continue }
             let at = "\(path).\(parameter.name)"
-            let read: Parameter.Value
-            switch parameter.kind {
-            case .level, .number:
-                // Files hold a level as linear gain: its own form's range.
-                let range = parameter.kind.range(.plain) ?? 0...0
-                read = .number(Float(try reader.number(field, at: at, in: Double(range.lowerBound)...Double(range.upperBound))))
-            case .toggle: read = .toggle(try reader.bool(field, at: at))
-            case .text(let maxLength): read = .text(try reader.string(field, at: at, maxLength: maxLength))
+            let read = try reader.field { () throws(FileError) -> Parameter.Value in
+                let read: Parameter.Value
+                switch parameter.kind {
+                case .level, .number:
+                    // Files hold a level as linear gain: its own form's range.
+                    let range = parameter.kind.range(.plain) ?? 0...0
+                    read = .number(Float(try reader.number(field, at: at, in: Double(range.lowerBound)...Double(range.upperBound))))
+                case .toggle: read = .toggle(try reader.bool(field, at: at))
+                case .text(let maxLength): read = .text(try reader.string(field, at: at, maxLength: maxLength))
+                }
+                if let problem = parameter.check(read) { throw reader.error(at, problem) }
+                return read
             }
-            if let problem = parameter.check(read) { throw reader.error(at, problem) }
-            parameter.set(&scene, place, read)
+            if let read { parameter.set(&scene, place, read) }
         }
     }
 

@@ -16,6 +16,7 @@ extension PresetStore {
 
     public func save(_ preset: Preset, then done: @escaping Completion) throws(FileError) {
         try PresetName.check(preset.name)
+        let preset = preset.named(PresetName.normalized(preset.name))
         pending.stage(.preset(preset), for: preset.name)
         writer.submit { [self] in
             let error = Self.outcome { () throws(FileError) in try keep(write(preset), preset.name) }

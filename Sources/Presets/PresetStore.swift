@@ -32,7 +32,7 @@ public struct PresetStore: Sendable {
     }
 
     public func url(for name: String) -> URL {
-        directory.appendingPathComponent(name + ".json")
+        directory.appendingPathComponent(PresetName.normalized(name) + ".json")
     }
 
     /// Every preset name in the directory, sorted (the files are not read),
@@ -42,7 +42,8 @@ public struct PresetStore: Sendable {
         // between is on the disk by the time it leaves `pending`.
         let staged = pending.all()
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        var names = Set(files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.filter(PresetName.isValid))
+        var names = Set(files.filter { $0.hasSuffix(".json") }.map { PresetName.normalized(String($0.dropLast(5))) }
+                            .filter(PresetName.isValid))
         for (name, content) in staged {
             switch content {
             case .preset: names.insert(name)
@@ -76,7 +77,7 @@ public struct PresetStore: Sendable {
             throw FileError(file: displayPath(file), "no such preset")
         }
         var preset = try PresetCoding.decode(data, file: displayPath(file), catalogue: catalogue)
-        preset.name = name // the file name is the name
+        preset.name = PresetName.normalized(name) // the file name is the name
         // (Identity taken before the read: if the file changed in between,
         // the next load sees a new identity and reads it again.)
         if let identity { cache.keep(preset, name, file: identity) }
@@ -85,7 +86,7 @@ public struct PresetStore: Sendable {
 
     public func save(_ preset: Preset) throws(FileError) {
         try PresetName.check(preset.name)
-        try write(preset)
+        try write(preset.named(PresetName.normalized(preset.name)))
     }
 
     public func delete(_ name: String) throws(FileError) {

@@ -58,46 +58,68 @@ public struct RigState: Equatable, Sendable {
         return w.data
     }
 
+    /// Reads a state file strictly: its first bad field is the error.
     public static func decode(_ data: Data, file: String, catalogue: Catalogue = Catalogue()) throws(FileError) -> RigState {
-        try FieldReader.read(data, file: file) { (root) throws(FileError) -> RigState in
-            let reader = FieldReader(file: file)
+        try decode(data, reader: FieldReader(file: file), catalogue: catalogue)
+    }
+
+    /// Reads a state file field by field, as the rig does at start: a field
+    /// that cannot be read (a value out of range, a patch the rig would
+    /// refuse, a field it does not know) is skipped and named, and the rest
+    /// of the scene kept. Only a file that is not JSON, not a state file, or
+    /// whose channel counts cannot be read is an error.
+    public static func read(_ data: Data, file: String,
+                            catalogue: Catalogue = Catalogue()) throws(FileError) -> (state: RigState, skipped: [FileError]) {
+        let skipped = SkippedFields()
+        let state = try decode(data, reader: FieldReader(file: file, skipping: skipped), catalogue: catalogue)
+        return (state, skipped.all)
+    }
+
+    private static func decode(_ data: Data, reader: FieldReader, catalogue: Catalogue) throws(FileError) -> RigState {
+        try FieldReader.read(data, file: reader.file) { (root) throws(FileError) -> RigState in
             let fields = try reader.object(root, at: "", allowed: [
                 "format", "version", "preset", "modified", "max-delay-ms", "safes", "channels", "sources", "crosspoints",
                 "map", "outputs", "master", "dcas", "mutegroups",
             ])
             try PresetCoding.checkHeader(fields, reader: reader, format: format)
-            if let value = fields["max-delay-ms"] { _ = try longestDelay(value, reader) }
+            if let value = fields["max-delay-ms"] {
+                try reader.field { () throws(FileError) in _ = try longestDelay(value, reader) }
+            }
             let scene = try PresetCoding.decodeScene(fields, reader: reader, at: "", catalogue: catalogue, document: .state)
             var state = RigState(scene: scene)
             if let value = fields["preset"], !value.isNull {
-                let name = try reader.string(value, at: "preset", maxLength: 64)
-                state.preset = PresetName.isValid(name) ? name : nil
+                let name = try reader.field { () throws(FileError) in try reader.string(value, at: "preset", maxLength: 64) }
+                state.preset = name.flatMap { PresetName.isValid($0) ? $0 : nil }
             }
-            if let value = fields["modified"] { state.modified = try reader.bool(value, at: "modified") }
-            if let value = fields["safes"] {
-                let safes = try reader.object(value, at: "safes", allowed: ["sources", "outputs", "master", "mixes", "dcas"])
-                if let list = safes["sources"] {
-                    for (i, v) in try reader.array(list, at: "safes.sources", maxCount: scene.inputCount).enumerated() {
-                        state.safes.sources.insert(try reader.integer(v, at: "safes.sources[\(i)]", in: 1...scene.inputCount))
+            if let value = fields["modified"] {
+                state.modified = try reader.field { () throws(FileError) in try reader.bool(value, at: "modified") } ?? true
+            }
+            if let value = fields["safes"],
+               let safes = try reader.field({ () throws(FileError) in
+                   try reader.object(value, at: "safes", allowed: ["sources", "outputs", "master", "mixes", "dcas"])
+               }) {
+                // A list of channel numbers, each in 1...count; leniently, a bad entry is skipped.
+                func numbers(_ name: String, count: Int) throws(FileError) -> Set<Int> {
+                    guard let list = safes[name],
+                          let entries = try reader.field({ () throws(FileError) in
+                              try reader.array(list, at: "safes.\(name)", maxCount: count)
+                          }) else { return [] }
+                    var found = Set<Int>()
+                    for (i, v) in entries.enumerated() {
+                        let number = try reader.field { () throws(FileError) in
+                            try reader.integer(v, at: "safes.\(name)[\(i)]", in: 1...max(1, count))
+                        }
+                        if let number, number <= count { found.insert(number) }
                     }
+                    return found
                 }
-                if let list = safes["outputs"] {
-                    for (i, v) in try reader.array(list, at: "safes.outputs", maxCount: scene.outputCount).enumerated() {
-                        state.safes.outputs.insert(try reader.integer(v, at: "safes.outputs[\(i)]", in: 1...scene.outputCount))
-                    }
+                state.safes.sources = try numbers("sources", count: scene.inputCount)
+                state.safes.outputs = try numbers("outputs", count: scene.outputCount)
+                if let v = safes["master"] {
+                    state.safes.master = try reader.field { () throws(FileError) in try reader.bool(v, at: "safes.master") } ?? false
                 }
-                if let v = safes["master"] { state.safes.master = try reader.bool(v, at: "safes.master") }
-                if let list = safes["mixes"] {
-                    for (i, v) in try reader.array(list, at: "safes.mixes", maxCount: scene.outputCount).enumerated() {
-                        state.safes.mixes.insert(try reader.integer(v, at: "safes.mixes[\(i)]", in: 1...scene.outputCount))
-                    }
-                }
-                if let list = safes["dcas"] {
-                    let count = scene.dcas.count
-                    for (i, v) in try reader.array(list, at: "safes.dcas", maxCount: count).enumerated() {
-                        state.safes.dcas.insert(try reader.integer(v, at: "safes.dcas[\(i)]", in: 1...max(1, count)))
-                    }
-                }
+                state.safes.mixes = try numbers("mixes", count: scene.outputCount)
+                state.safes.dcas = try numbers("dcas", count: scene.dcas.count)
             }
             return state
         }

@@ -23,6 +23,8 @@ public final class StateKeeper: @unchecked Sendable {
 
     /// The parameters the state's strips hold (and their ranges).
     let catalogue: Catalogue
+    /// What the rig has to say about the file until acknowledged.
+    private let pendingNote = Mutex<StateNote?>(nil)
 
     public init(url: URL, logger: Logger, catalogue: Catalogue = Catalogue()) {
         self.url = url
@@ -38,19 +40,42 @@ public final class StateKeeper: @unchecked Sendable {
         return base.appendingPathComponent("crosspoint").appendingPathComponent(clientName + ".json")
     }
 
-    /// The saved state, if there is one. A file that cannot be read is
-    /// reported and set aside (renamed, never deleted); the rig then starts
+    /// The saved state, if there is one, read field by field: a field that
+    /// cannot be read is skipped and named (the log, and `note`), the rest
+    /// kept. A file that cannot be read at all is reported and set aside
+    /// (renamed, never deleted), and named in `note`; the rig then starts
     /// from its default scene.
     public func load() -> RigState? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         do {
-            return try RigState.decode(data, file: url.path, catalogue: catalogue)
+            let (state, skipped) = try RigState.read(data, file: url.path, catalogue: catalogue)
+            for error in skipped { logger.error("\("\(error)".escapingControlCharacters().cut(to: 512)); skipped, the rest of the state kept") }
+            pendingNote.withLock { $0 = StateNote.skipped(skipped, in: url.path) }
+            return state
         } catch {
             let stamp = Int(Date().timeIntervalSince1970)
             let aside = url.path + ".unreadable-\(stamp)"
             let moved = rename(url.path, aside) == 0
-            logger.error("\(error); \(moved ? "set aside as \(aside)" : "could not set it aside"); starting from the default scene")
+            let reason = "\(error)".escapingControlCharacters().cut(to: 512)
+            logger.error("\(reason); \(moved ? "set aside as \(aside)" : "could not set it aside"); starting from the default scene")
+            let note = moved ? "set aside as unreadable (\(error.problem)); the rig started from its default scene"
+                : "unreadable (\(error.problem)) and could not be set aside; the rig started from its default scene"
+            pendingNote.withLock {
+                $0 = StateNote(file: moved ? aside : url.path, reason: note.escapingControlCharacters().cut(to: 512))
+            }
             return nil
+        }
+    }
+
+    /// What the rig has to say about its state file, until `acknowledge()`.
+    public var note: StateNote? { pendingNote.withLock { $0 } }
+
+    /// Someone has read the note (`/status/state_note/ack`); true if there was one.
+    @discardableResult
+    public func acknowledge() -> Bool {
+        pendingNote.withLock { note in
+            defer { note = nil }
+            return note != nil
         }
     }
 

@@ -51,6 +51,8 @@ public struct AddressSpace: Sendable {
         public var description: String {
             switch self {
             case .unknownAddress: "unknown address"
+            case .outOfRange(let what, _, 0):
+                "no \(what == "DCA" ? "DCAs" : what + "s") on this rig"
             case .outOfRange(let what, let number, let limit):
                 "\(what) \(number) out of range (1-\(limit))"
             }

@@ -58,6 +58,17 @@ struct ArgumentReader {
         return try number(at: 0) != 0
     }
 
+    /// A membership's one argument is 0 or 1 (or T/F), nothing else: a 2
+    /// is more likely a group's number sent to the wrong address than a yes.
+    func member() throws(Failure) {
+        guard arguments.count == 1 else { return }
+        if case .bool = arguments[0] { return }
+        let number = try number(at: 0)
+        guard number == 0 || number == 1 else {
+            throw Failure(reason: "a membership is 0 or 1, not \(Int(exactly: number).map(String.init) ?? "\(number)")")
+        }
+    }
+
     /// One string argument of at most `maxLength` characters; `what` it
     /// is in the reasons ("name", "patch").
     func name(maxLength: Int = 64, what: String = "name") throws(Failure) -> String {

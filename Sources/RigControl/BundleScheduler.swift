@@ -21,8 +21,11 @@ public protocol AudioClock: CueClock {
 /// time, and apply at their exact frame; see `Controller.handle`.)
 ///
 /// What waits is bounded in count and in bytes (the messages, and the
-/// changes staged for the audio thread), in all and per client: a flood of
-/// future bundles is refused with an `/error`, never kept.
+/// changes staged for the audio thread), in all, per sender (its address
+/// and port, or its connection) and per host, so that one client cannot
+/// fill the queue for everyone: a flood of future bundles is refused with
+/// an `/error`, never kept. The last `reserve` places are kept for sessions
+/// with full access: a viewer cannot take the engineer's cue's place.
 public final class BundleScheduler: @unchecked Sendable {
     struct Entry {
         let due: Double
@@ -37,10 +40,31 @@ public final class BundleScheduler: @unchecked Sendable {
         let bytes: Int
     }
 
+    /// What one sender or one host has waiting.
+    public struct Share: Sendable {
+        public var bundles = 0
+        public var bytes = 0
+    }
+
     private struct Queue {
         var entries: [Entry] = []
         var bytes = 0
-        var bytesByClient: [OSCPeer: Int] = [:]
+        var bySender: [OSCPeer: Share] = [:]
+        var byHost: [String: Share] = [:]
+        /// Bundles from sessions without full access.
+        var limited = 0
+
+        mutating func count(_ entry: Entry, _ sign: Int) {
+            bytes += sign * entry.bytes
+            let sender = entry.peer.sessionKey
+            bySender[sender, default: Share()].bundles += sign
+            bySender[sender, default: Share()].bytes += sign * entry.bytes
+            if bySender[sender]?.bundles == 0 { bySender[sender] = nil }
+            byHost[entry.peer.host, default: Share()].bundles += sign
+            byHost[entry.peer.host, default: Share()].bytes += sign * entry.bytes
+            if byHost[entry.peer.host]?.bundles == 0 { byHost[entry.peer.host] = nil }
+            if entry.peer.access != .full { limited += sign }
+        }
     }
 
     private let queue = Mutex<Queue>(Queue())
@@ -48,12 +72,15 @@ public final class BundleScheduler: @unchecked Sendable {
     private let count = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let clock: any AudioClock
-    /// At most this many bundles wait.
+    /// At most this many bundles wait, and this many bytes, in all.
     public static let capacity = 10_000
-    /// At most this many bytes wait, in all and from one client (its address
-    /// and port, or its TCP connection).
     public static let byteLimit = 64 << 20
-    public static let clientByteLimit = 16 << 20
+    /// What one sender (address and port, or connection) may have waiting.
+    public static let senderQuota = Share(bundles: 256, bytes: 4 << 20)
+    /// What one host may have waiting, whatever ports it sends from.
+    public static let hostQuota = Share(bundles: 1_024, bytes: 8 << 20)
+    /// Places only sessions with full access may take.
+    public static let reserve = 2_000
 
     public init(clock: any AudioClock) {
         self.clock = clock
@@ -68,11 +95,24 @@ public final class BundleScheduler: @unchecked Sendable {
     }
 
     private static func refusal(bytes: Int, from peer: OSCPeer, in queue: Queue) -> String? {
+        let sender = queue.bySender[peer.sessionKey] ?? Share(), host = queue.byHost[peer.host] ?? Share()
+        if sender.bundles >= senderQuota.bundles {
+            return "this client has \(senderQuota.bundles) bundles waiting for their time, its most"
+        }
+        if sender.bytes + bytes > senderQuota.bytes {
+            return "this client's bundles waiting for their time would exceed \(senderQuota.bytes >> 20) MiB"
+        }
+        if host.bundles >= hostQuota.bundles {
+            return "this host has \(hostQuota.bundles) bundles waiting for their time, its most"
+        }
+        if host.bytes + bytes > hostQuota.bytes {
+            return "this host's bundles waiting for their time would exceed \(hostQuota.bytes >> 20) MiB"
+        }
+        if peer.access != .full && queue.limited >= capacity - reserve {
+            return "too many bundles from sessions without full access waiting for their time (\(capacity - reserve))"
+        }
         if queue.entries.count >= capacity { return "too many bundles waiting for their time (\(capacity))" }
         if queue.bytes + bytes > byteLimit { return "bundles waiting for their time would exceed \(byteLimit >> 20) MiB" }
-        if queue.bytesByClient[peer, default: 0] + bytes > clientByteLimit {
-            return "this client's bundles waiting for their time would exceed \(clientByteLimit >> 20) MiB"
-        }
         return nil
     }
 
@@ -94,10 +134,9 @@ public final class BundleScheduler: @unchecked Sendable {
         return queue.withLock { queue in
             if let reason = Self.refusal(bytes: bytes, from: peer, in: queue) { return reason }
             let index = queue.entries.firstIndex { $0.due > due } ?? queue.entries.count
-            queue.entries.insert(Entry(due: due, cueTime: cueTime, messages: messages, peer: peer,
-                                       staged: staged, bytes: bytes), at: index)
-            queue.bytes += bytes
-            queue.bytesByClient[peer, default: 0] += bytes
+            let entry = Entry(due: due, cueTime: cueTime, messages: messages, peer: peer, staged: staged, bytes: bytes)
+            queue.entries.insert(entry, at: index)
+            queue.count(entry, +1)
             count.store(queue.entries.count, ordering: .relaxed)
             return nil
         }
@@ -139,9 +178,7 @@ public final class BundleScheduler: @unchecked Sendable {
             guard let entry = queue.entries.first, entry.due == first.due else { return nil }
             queue.entries.removeFirst()
             count.store(queue.entries.count, ordering: .relaxed)
-            queue.bytes -= entry.bytes
-            queue.bytesByClient[entry.peer, default: 0] -= entry.bytes
-            if queue.bytesByClient[entry.peer] == 0 { queue.bytesByClient[entry.peer] = nil }
+            queue.count(entry, -1)
             return entry
         }
     }

@@ -85,6 +85,7 @@ extension Controller {
         case .parameter(let number, let place, let form):
             let parameter = catalogue.parameters[number]
             guard parameter.isSettable else { throw ArgumentReader.Failure(reason: "read-only: the rig reports it") }
+            if parameter.strip == .dcaMember || parameter.strip == .muteGroupMember { try args.member() }
             let (value, fade) = try Self.read(parameter.kind, form, args, what: parameter.name)
             if let problem = parameter.check(value) { throw ArgumentReader.Failure(reason: problem) }
             return .set(number, place, value, fade: fade)

@@ -40,6 +40,8 @@ extension Controller {
             return [.message(name == .rigs ? otherRigs.message() : jack.portsMessage())]
         case .rigInputs, .rigOutputs:
             return message.arguments.isEmpty ? nil : resize(name, targets, message, from: peer)
+        case .stateNoteAck:
+            return acknowledgeStateNote()
         case .matrixMap, .matrixClear, .status, .ping:
             return nil
         }

@@ -59,11 +59,15 @@ extension Controller {
                 var edits: [Edit] = []
                 for claim in claims {
                     let members = claim.pair ? [claim.source, claim.source + 1] : [claim.source]
-                    guard let last = members.last, claim.source >= 1, last <= scene.inputCount else { continue }
+                    // What the rig writes for itself passes the checks a client's message would:
+                    // the state file never holds a value the rig would refuse on reading.
+                    guard let last = members.last, claim.source >= 1, last <= scene.inputCount,
+                          catalogue.parameters[patch].check(.text(claim.patch)) == nil else { continue }
                     if claim.pair { edits += (try? paired(.set(link, .source(claim.source), .toggle(true), fade: nil))) ?? [] }
                     edits.append(.set(patch, .source(claim.source), .text(claim.patch), fade: nil))
-                    for n in members where scene.sources[n - 1].name == "in_\(n)" {
-                        edits.append(.set(name, .source(n), .text(String(claim.name.prefix(64))), fade: nil))
+                    let named = catalogue.parameters[name].check(.text(claim.name)) == nil && !claim.name.isEmpty
+                    for n in members where named && scene.sources[n - 1].name == "in_\(n)" {
+                        edits.append(.set(name, .source(n), .text(claim.name), fade: nil))
                     }
                 }
                 let gates = live.soloGates()

@@ -31,13 +31,30 @@ extension Controller {
             report[.statusLateBundles] = .int32(Int32(clamping: lateBundles.load(ordering: .relaxed)))
             report[.statusAccess] = .string(access)
             return [.bundle(Catalogue.statusFields.compactMap { field in
-                report[field.name].map { OSCMessage(field.address, [$0]) }
+                // The state file's note, where the rig keeps a state file.
+                field.name == .statusStateNote ? (keeper == nil ? nil : stateNote())
+                    : report[field.name].map { OSCMessage(field.address, [$0]) }
             })]
         case .command(.ping):
             return [.message(OSCMessage(Reply.Name.pong.address))]
         default:
             return []
         }
+    }
+
+    /// `/status/state_note`: the state file's note, or three empty strings.
+    func stateNote() -> OSCMessage {
+        let note = keeper?.note
+        return OSCMessage(Reply.Name.statusStateNote.address,
+                          [note?.file ?? "", note?.reason ?? "", note?.timeText ?? ""].map { .string($0) })
+    }
+
+    /// `/status/state_note/ack`: the note is cleared, and every subscriber told.
+    func acknowledgeStateNote() -> [OSCPacket] {
+        if keeper?.acknowledge() == true, let feedback = subscriptions.feedback, feedback.count > 0 {
+            feedback.publish([stateNote()])
+        }
+        return []
     }
 
     /// What a parameter is now, as its address carries it; nil for actions.

@@ -38,7 +38,8 @@ extension Controller {
         }
         let range = Catalogue.channels
         guard range.contains(number) else {
-            throw ArgumentReader.Failure(reason: "channel count \(number) out of range (\(Int(range.lowerBound))-\(Int(range.upperBound)))")
+            let written = Int(exactly: number).map(String.init) ?? "\(number)"
+            throw ArgumentReader.Failure(reason: "channel count \(written) out of range (\(Int(range.lowerBound))-\(Int(range.upperBound)))")
         }
         return Int(number)
     }

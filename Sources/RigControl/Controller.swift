@@ -48,6 +48,9 @@ public final class Controller: @unchecked Sendable {
     /// What `/status` reports besides the controller's own figures, by
     /// field (`Catalogue.statusFields`; sent in the catalogue's order).
     let statusReport: @Sendable () -> [Reply.Name: OSCArgument]
+    /// The state file's keeper, for its note (`/status/state_note`, and
+    /// its acknowledgement); nil where nothing is saved (tests, tools).
+    let keeper: StateKeeper?
     /// Told when the rig changed size (`/rig/inputs`, `/rig/outputs`),
     /// under the scene's lock: keep it quick (hand the work to a queue).
     let resized: @Sendable () -> Void
@@ -67,7 +70,8 @@ public final class Controller: @unchecked Sendable {
                 smoothingSeconds: Float, directOuts: DirectTap = .off, logger: Logger,
                 subscriptions: Subscriptions = Subscriptions(),
                 scheduler: BundleScheduler? = nil, status: @escaping @Sendable () -> [Reply.Name: OSCArgument] = { [:] },
-                stateChanged: @escaping @Sendable () -> Void = {}, resized: @escaping @Sendable () -> Void = {}) {
+                keeper: StateKeeper? = nil, stateChanged: @escaping @Sendable () -> Void = {},
+                resized: @escaping @Sendable () -> Void = {}) {
         self.mixer = mixer
         self.catalogue = catalogue
         live = LiveScene(state: initial, mixer: mixer, catalogue: catalogue, smoothing: smoothingSeconds,
@@ -77,6 +81,7 @@ public final class Controller: @unchecked Sendable {
         presets = PresetDesk(store: store, scene: live, reply: subscriptions.reply)
         self.scheduler = scheduler
         statusReport = status
+        self.keeper = keeper
         self.resized = resized
         self.logger = logger
     }

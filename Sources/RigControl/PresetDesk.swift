@@ -136,6 +136,7 @@ final class PresetDesk: @unchecked Sendable {
     private func save(_ name: String, notes: String?, _ args: ArgumentReader,
                       from peer: OSCPeer) throws(ArgumentReader.Failure) -> [OSCPacket] {
         try attempt { try PresetName.check(name) }
+        let name = PresetName.normalized(name)
         if let notes, notes.count > 4096 || notes.utf8.count > 16_384 {
             throw ArgumentReader.Failure(reason: "notes longer than 4096 characters")
         }

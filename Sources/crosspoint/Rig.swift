@@ -140,7 +140,7 @@ final class Rig {
                  .statusMeterSubscribers: .int32(Int32(meters.count)),
                  .statusDenied: .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }()))]
             },
-            stateChanged: { keeper.changed() },
+            keeper: keeper, stateChanged: { keeper.changed() },
             // A rig that changed size: its ports follow at once (the
             // supervisor), OSCQuery's namespace soon after (its own queue:
             // 200,000 nodes at 256x256 take a while to describe).

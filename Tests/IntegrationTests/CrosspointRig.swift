@@ -135,6 +135,26 @@ final class CrosspointRig: @unchecked Sendable {
         _ = try await osc.waitFor(address: "/pong", timeout: .seconds(5))
     }
 
+    /// Stops this rig's `crosspoint serve` and starts another on the same
+    /// JACK server, OSC port, presets and state file (with no size flags,
+    /// unless given in `arguments`: the state file's size then holds);
+    /// returns it once ready. The caller terminates it.
+    func restart(arguments: [String] = []) async throws -> ChildProcess {
+        crosspoint.terminate()
+        let restarted = try ChildProcess(
+            executable: Self.binary,
+            arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "\(oscPort)",
+                        "--http-port", "0"] + Self.fileArguments(directory) + arguments,
+            label: "crosspoint serve (restarted)")
+        do {
+            try await restarted.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+        } catch {
+            restarted.terminate()
+            throw error
+        }
+        return restarted
+    }
+
     /// Runs `crosspoint send` against this rig and returns its output. A
     /// preset save, delete or rename is answered once on disk (fsync): it
     /// waits at least 2 s for that (a loaded machine took more than 0.5 s).

@@ -286,15 +286,8 @@ extension Integration.SourcePatchTests {
                 return text.contains(#""patch": "^player:""#) && text.contains(#""link": true"#)
             }
             #expect(saved != nil, "the state file has them")
-            rig.crosspoint.terminate()
-            let restarted = try ChildProcess(
-                executable: CrosspointRig.binary,
-                arguments: ["serve", "--jack-server", rig.jack.name, "--no-autostart", "--osc-port", "\(rig.oscPort)",
-                            "--http-port", "0", "--inputs", "\(rig.inputs)", "--outputs", "\(rig.outputs)"]
-                    + CrosspointRig.fileArguments(rig.directory),
-                label: "crosspoint serve (restarted)")
+            let restarted = try await rig.restart(arguments: ["--inputs", "\(rig.inputs)", "--outputs", "\(rig.outputs)"])
             defer { restarted.terminate() }
-            try await restarted.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
             #expect(try await Self.query(rig, "/source/4/link") == .int32(1))
             #expect(try await Self.query(rig, "/source/3/patch") == .string("^player:"))
             let player = try JackProbe(server: rig.jack, clientName: "player", playPorts: 2, recordPorts: 0)

@@ -92,7 +92,8 @@ private let groupHeader =
         for good in ["a", "Show 1", "opening_v2.1", "scène", String(repeating: "x", count: 64)] {
             #expect(PresetName.isValid(good), "\(good)")
         }
-        for bad in ["", ".x", "a/b", "..", "../x", "a\u{0}", "tab\t", "x?", String(repeating: "x", count: 65)] {
+        for bad in ["", ".x", "a/b", "..", "../x", "a\u{0}", "tab\t", "x?", String(repeating: "x", count: 65),
+                    " ", "   ", " x", "x ", "a\u{200D}b", "soft\u{AD}hyphen", "\u{200B}"] {
             #expect(!PresetName.isValid(bad), "\(bad)")
         }
     }

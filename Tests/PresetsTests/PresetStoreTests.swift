@@ -14,6 +14,24 @@ import Testing
         return Preset(name: "cue", scene: scene)
     }
 
+    /// "café" in its two Unicode forms is one preset in one file (issue 32:
+    /// it made two files, of which the list showed one and a delete removed one).
+    @Test func aNameInEitherUnicodeFormIsOnePresetInOneFile() throws {
+        let store = PresetStore(directory: directory)
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        var first = preset(0.5), second = preset(0.25)
+        first.name = decomposed
+        second.name = composed
+        try store.save(first)
+        try store.save(second)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.map { Array($0.utf8) } == [Array("\(composed).json".utf8)], "\(files)")
+        #expect(store.names().map { Array($0.utf8) } == [Array(composed.utf8)])
+        #expect(try store.load(decomposed).scene.crosspoints[1, 1] == 0.25)
+        try store.delete(decomposed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     @Test func anUnchangedFileIsNotReadAgain() throws {
         let store = PresetStore(directory: directory)
         try store.save(preset(0.5))

@@ -147,6 +147,11 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         (OSCMessage("/output/1/delay", [.float(.nan)]), "non-finite value at argument 1"),
         (OSCMessage("/output/1/delay", [.string("far")]), "wrong argument type 's' at 1, expected a number"),
         (OSCMessage("/output/1/delay/db", [.float(1)]), "unknown address"),
+        // Clear range texts (issue 32: "DCA 1 out of range (1-0)", "channel count 0.0").
+        (OSCMessage("/source/1/dca/1", [.int32(1)]), "no DCAs on this rig"),
+        (OSCMessage("/source/1/mutegroup/2", [.int32(1)]), "no mute groups on this rig"),
+        (OSCMessage("/rig/inputs", [.int32(0)]), "channel count 0 out of range (1-512)"),
+        (OSCMessage("/rig/outputs", [.double(1e30)]), "channel count 1e+30 out of range (1-512)"),
     ])
     func rejectsBadInputAndChangesNothing(message: OSCMessage, reason: String) {
         let c = makeController()
@@ -155,6 +160,23 @@ func errorReason(_ replies: [OSCPacket]) -> String? {
         #expect(c.scene == before)
         #expect(c.mixer.queuedChanges == 0)
         #expect(c.send("/ping") == [.message(OSCMessage("/pong"))])
+    }
+
+    /// A membership is 0 or 1: `/source/1/dca/1 2` was taken as 1 (issue 32).
+    @Test func aMembershipTakesZeroOrOneOnly() {
+        let c = makeController(state: RigState(scene: Scene(inputs: 4, outputs: 4, dcas: 2, muteGroups: 2)))
+        let before = c.scene
+        for bad: OSCArgument in [.int32(2), .float(0.5), .float(-1), .int32(3)] {
+            #expect(errorReason(c.handle(.message(OSCMessage("/source/1/dca/1", [bad])), from: peer))?
+                .hasPrefix("a membership is 0 or 1, not") == true, "\(bad)")
+            #expect(errorReason(c.handle(.message(OSCMessage("/source/1/mutegroup/2", [bad])), from: peer)) != nil)
+        }
+        #expect(c.scene == before)
+        #expect(c.send("/source/1/dca/1", .float(1)).isEmpty)
+        #expect(c.send("/source/2/mutegroup/2", .bool(true)).isEmpty)
+        #expect(c.scene.sources[0].dcas.contains(1) && c.scene.sources[1].muteGroups.contains(2))
+        #expect(c.send("/source/1/dca/1", .int32(0)).isEmpty)
+        #expect(!c.scene.sources[0].dcas.contains(1))
     }
 
     @Test func aWildcardThatFailsForOneTargetChangesNone() {

@@ -126,4 +126,44 @@ struct StoppedClock: AudioClock {
         #expect(sent.isEmpty)
         #expect(c.send("/ping") == [.message(OSCMessage("/pong"))])
     }
+
+    /// Quotas per sender and per host, and places kept for full access
+    /// (issue 32: 10,100 `/ping` bundles an hour ahead from one viewer took
+    /// every place, and the engineer's cue was refused).
+    @Test func oneClientCannotFillTheQueueForEveryone() {
+        let (c, scheduler, _) = timedController()
+        let due = OSCTimeTag(unixTime: Date().timeIntervalSince1970 + 3000)
+        func viewer(_ host: Int, _ port: Int) -> OSCPeer {
+            OSCPeer(address: SocketAddress.resolve(host: "127.1.\(host / 250).\(host % 250 + 1)", port: port)!,
+                    access: .readOnly)
+        }
+        func ping(from sender: OSCPeer) -> String? {
+            errorReason(c.handle(.bundle([OSCMessage("/ping")], at: due), from: sender))
+        }
+        // One sender: 256, then refused.
+        for _ in 0..<BundleScheduler.senderQuota.bundles { #expect(ping(from: viewer(0, 9000)) == nil) }
+        #expect(ping(from: viewer(0, 9000))?.contains("this client has 256 bundles") == true)
+        // Other ports of the same host: 1,024 in all, then refused.
+        for port in 9001...9003 {
+            for _ in 0..<BundleScheduler.senderQuota.bundles { _ = ping(from: viewer(0, port)) }
+        }
+        #expect(scheduler.waiting == BundleScheduler.hostQuota.bundles)
+        #expect(ping(from: viewer(0, 9004))?.contains("this host has 1024 bundles") == true)
+        // Viewers on many hosts: at most capacity - reserve together.
+        let limited = BundleScheduler.capacity - BundleScheduler.reserve
+        var host = 1
+        while scheduler.waiting < limited {
+            for port in 9000..<9004 {
+                for _ in 0..<BundleScheduler.senderQuota.bundles where scheduler.waiting < limited {
+                    _ = ping(from: viewer(host, port))
+                }
+            }
+            host += 1
+        }
+        #expect(ping(from: viewer(host + 1, 9000))?.contains("without full access") == true)
+        // The engineer's cue still waits for its time, and lands.
+        let cue = c.handle(.bundle([OSCMessage("/matrix/1/1", [.float(0.5)])], at: due), from: peer)
+        #expect(errorReason(cue) == nil, "\(cue)")
+        #expect(scheduler.waiting == limited + 1)
+    }
 }

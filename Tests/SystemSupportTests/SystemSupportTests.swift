@@ -96,3 +96,26 @@ import Testing
         #expect("héllo ✓ 'x'".escapingControlCharacters() == "héllo ✓ 'x'")
     }
 }
+
+/// A log line a second per key, with a count of those held back (issue 32).
+@Suite struct LinePaceTests {
+    @Test func oneLineASecondPerKeyWithACount() {
+        let pace = LinePace(interval: .seconds(1), keys: 4)
+        let start = ContinuousClock.now
+        #expect(pace.admit("a", now: start) == 0)
+        for i in 1...100 { #expect(pace.admit("a", now: start + .milliseconds(i)) == nil) }
+        #expect(pace.admit("b", now: start + .milliseconds(5)) == 0, "another key has its own second")
+        #expect(pace.admit("a", now: start + .milliseconds(1_001)) == 100, "the next second says how many were held")
+        #expect(pace.admit("a", now: start + .milliseconds(1_002)) == nil)
+    }
+
+    @Test func manyKeysShareOneAndForgetTheQuiet() {
+        let pace = LinePace(interval: .seconds(1), keys: 2)
+        let start = ContinuousClock.now
+        #expect(pace.admit("a", now: start) == 0)
+        #expect(pace.admit("b", now: start) == 0)
+        #expect(pace.admit("c", now: start) == 0, "past the keys: 'others'")
+        #expect(pace.admit("d", now: start) == nil, "'others' is paced like a key")
+        #expect(pace.admit("e", now: start + .seconds(2)) == 0, "the quiet keys were forgotten")
+    }
+}

@@ -1,10 +1,10 @@
 // The status bar: connection, role and access, sample rate, period, xruns,
-// DSP load, from /status (polled by the connection every 1.5 s; its fields'
+// DSP load, the state file's note, from /status (polled by the connection every 1.5 s; its fields'
 // addresses from the rig's reply table, catalogue.js `replyAddress`), the
 // session state and the session's role (role.js).
 
 import { store } from './state.js';
-import { replyAddress } from './catalogue.js';
+import { commandAddress, replyAddress } from './catalogue.js';
 
 const ACCESS_TEXT = { full: 'full control', 'read-only': 'read-only', outputs: 'my mix' };
 
@@ -17,6 +17,7 @@ export function bindStatus(root, connection, session) {
   show(replyAddress('statusBufferSize'), 'period', (v) => `${v} frames`);
   show(replyAddress('statusXruns'), 'xruns');
   show(replyAddress('statusDSPLoad'), 'dsp-load', (v) => `${v.toFixed(1)} %`);
+  bindStateNote(field, connection);
   session.addEventListener('change', () => {
     field('access').textContent = ACCESS_TEXT[session.access] ?? '';
     // A role of an access file is named; the built-in ones ("full",
@@ -28,4 +29,20 @@ export function bindStatus(root, connection, session) {
   const render = (value) => { state.textContent = value === 'open' ? 'connected' : 'disconnected'; };
   render(document.documentElement.dataset.connection);
   connection.addEventListener('state', (event) => render(event.detail));
+}
+
+// The state file's note (/status/state_note: the file, what happened, when):
+// shown until someone acknowledges it (/status/state_note/ack), so that a
+// state set aside or fields skipped at start are seen, not only logged.
+function bindStateNote(field, connection) {
+  const note = field('state-note');
+  const address = replyAddress('statusStateNote');
+  const ack = commandAddress('stateNoteAck');
+  if (!note || !address) return;
+  store.on(address, (args) => {
+    const [file = '', reason = '', time = ''] = args ?? [];
+    note.hidden = !file && !reason;
+    field('state-note-text').textContent = note.hidden ? '' : `Saved state ${file}: ${reason}${time ? ` (${time})` : ''}`;
+  });
+  field('state-note-ack').addEventListener('click', () => { if (ack) connection.send(ack); });
 }

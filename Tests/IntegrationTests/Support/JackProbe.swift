@@ -7,7 +7,7 @@ import Synchronization
 /// A JACK client inside the test process that plays test signals and records
 /// what comes back: the test's signal generator and tape recorder.
 ///
-/// It has `playPorts` output ports `play_1…play_K`, each playing a
+/// It has `playPorts` output ports `play_1…play_K` (another prefix if asked), each playing a
 /// ``Signal`` that can be changed at any time, and `recordPorts` input ports
 /// `rec_1…rec_L`, recorded together into preallocated memory (up to
 /// `maxRecordingSeconds`) with the JACK frame time of each period.
@@ -78,7 +78,8 @@ public final class JackProbe: @unchecked Sendable {
         clientName: String = "xp-probe",
         playPorts: Int = 1,
         recordPorts: Int = 1,
-        maxRecordingSeconds: Double = 30
+        maxRecordingSeconds: Double = 30,
+        playPrefix: String = "play_"
     ) throws {
         precondition(playPorts >= 0 && recordPorts >= 0 && maxRecordingSeconds > 0)
         var status = jack_status_t(rawValue: 0)
@@ -87,7 +88,7 @@ public final class JackProbe: @unchecked Sendable {
         }
         let actualName = jack_get_client_name(handle).map { String(cString: $0) } ?? clientName
         let rate = Int(jack_get_sample_rate(handle))
-        let playNames = (0..<playPorts).map { "play_\($0 + 1)" }
+        let playNames = (0..<playPorts).map { "\(playPrefix)\($0 + 1)" }
         let recordNames = (0..<recordPorts).map { "rec_\($0 + 1)" }
 
         let newEngine: JackProbeEngine
@@ -130,9 +131,9 @@ public final class JackProbe: @unchecked Sendable {
 
     /// Opens a probe on a ``JackServer``.
     public convenience init(server: JackServer, clientName: String = "xp-probe", playPorts: Int = 1,
-                            recordPorts: Int = 1, maxRecordingSeconds: Double = 30) throws {
+                            recordPorts: Int = 1, maxRecordingSeconds: Double = 30, playPrefix: String = "play_") throws {
         try self.init(serverName: server.name, clientName: clientName, playPorts: playPorts,
-                      recordPorts: recordPorts, maxRecordingSeconds: maxRecordingSeconds)
+                      recordPorts: recordPorts, maxRecordingSeconds: maxRecordingSeconds, playPrefix: playPrefix)
     }
 
     deinit {
