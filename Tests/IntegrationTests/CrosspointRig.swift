@@ -136,7 +136,7 @@ final class CrosspointRig: @unchecked Sendable {
     }
 
     /// Stops this rig's `crosspoint serve` and starts another on the same
-    /// JACK server, OSC port, presets and state file (with no size flags,
+    /// JACK server, OSC and HTTP ports, presets and state file (with no size flags,
     /// unless given in `arguments`: the state file's size then holds);
     /// returns it once ready. The caller terminates it.
     func restart(arguments: [String] = []) async throws -> ChildProcess {
@@ -144,7 +144,7 @@ final class CrosspointRig: @unchecked Sendable {
         let restarted = try ChildProcess(
             executable: Self.binary,
             arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "\(oscPort)",
-                        "--http-port", "0"] + Self.fileArguments(directory) + arguments,
+                        "--http-port", "\(httpPort)"] + Self.fileArguments(directory) + arguments,
             label: "crosspoint serve (restarted)")
         do {
             try await restarted.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))

@@ -58,7 +58,12 @@ extension Integration {
             #expect(note[2].hasSuffix("Z") && note[2].count == 20, "UTC, ISO 8601: \(note)")
             #expect(restarted.standardError.contains("sources[0].patch"), "logged: \(restarted.diagnostics())")
 
-            try await rig.sendAndSettle("/status/state_note/ack")
+            // The page shows it in its status bar, as an alert; "Got it" acknowledges it.
+            let page = try await Integration.PageTests.runPage("state-note", rig: rig)
+            #expect(page.flag("loaded"), "\(page)")
+            #expect(page.string("shown", "role") == "alert", "\(page)")
+            #expect(page.string("shown", "text")?.contains("sources[0].patch") == true, "\(page)")
+            #expect(page.flag("gone"), "\(page)")
             #expect(try await Self.note(rig) == ["", "", ""], "cleared once acknowledged")
         }
     }
@@ -77,6 +82,8 @@ extension Integration {
             #expect(FileManager.default.fileExists(atPath: note[0]), "set aside, never deleted")
             #expect(note[1].contains("set aside") && note[1].contains("not valid JSON"), "\(note)")
             #expect(try await Self.query(rig, "/rig/inputs") == .int32(8), "the default rig")
+            try await rig.sendAndSettle("/status/state_note/ack")
+            #expect(try await Self.note(rig) == ["", "", ""], "cleared once acknowledged")
         }
     }
 }

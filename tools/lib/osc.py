@@ -95,14 +95,14 @@ class Client:
             return []
         return decode(data)
 
-    def query(self, address, timeout=5.0):
+    def query(self, address, timeout=5.0, answer=None):
         """The rig's answer to a query (the address with no arguments): its arguments, or None when no
-        message at that address arrives within `timeout` s."""
+        message at that address (or at `answer`: /status answers at its fields') arrives within `timeout` s."""
         self.send(address)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for got, args in self.receive():
-                if got == address:
+                if got == (answer or address):
                     return args
         return None
 

@@ -23,6 +23,8 @@ Scenarios (each prints one JSON object on the last line of stdout):
                   choices, then the player's first port chosen; the rig's patch, presence after
   stereo-strip    a linked pair 1-2 (the test links it): one strip with two meters, the link
                   switches, ArrowDown on its fader and ArrowRight on its balance; the rig's values
+  state-note      the state file's note in the status bar (the test made the rig skip a field):
+                  its text and role, then "Got it" clicked; whether it went, the rig's note after
 
 Everything it starts (chromedriver, Chromium) is ended by PID on exit, also on
 failure or SIGTERM. No result is judged here: the Swift tests assert on the
@@ -233,6 +235,25 @@ def scenario_error_note(browsers, osc, args):
             "stored": driver.execute_script("return window.crosspoint.store.value(arguments[0])", address)}
 
 
+STATE_NOTE = """
+const note = document.querySelector('[data-status="state-note"]');
+if (!note || note.hidden) return null;
+const box = note.getBoundingClientRect();
+return {text: note.textContent.trim().replace(/\\s+/g, ' '), role: note.getAttribute('role'),
+        visible: box.width > 0 && box.height > 0};
+"""
+
+
+def scenario_state_note(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    shown = wait_until(lambda: driver.execute_script(STATE_NOTE), timeout=8)
+    driver.find_element("css selector", '[data-status="state-note-ack"]').click()
+    gone = bool(wait_until(lambda: driver.execute_script(STATE_NOTE) is None, timeout=8))
+    return {"loaded": loaded, "shown": shown, "gone": gone,
+            "rig_after": osc.query("/status", answer="/status/state_note")}
+
+
 def scenario_two_fingers(browsers, osc, args):
     from selenium.webdriver.common.actions import interaction
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
@@ -330,6 +351,7 @@ SCENARIOS = {
     "two-fingers": scenario_two_fingers,
     "patch-picker": scenario_patch_picker,
     "stereo-strip": scenario_stereo_strip,
+    "state-note": scenario_state_note,
 }
 
 
