@@ -26,6 +26,8 @@ extension Catalogue {
             R(.statusMeterSubscribers, .fixed("i"), "Meter subscribers"),
             R(.statusDenied, .fixed("i"), "Packets and connections refused from hosts the access file does not admit"),
             R(.statusLateBundles, .fixed("i"), "Timed bundles that arrived after their time"),
+            R(.statusStateSaved, .fixed("is"),
+              "Whether the rig's state file is being saved: 1 and \"\" while saves succeed; 0 and why while they fail (the show goes on, unsaved, until one succeeds). Subscribers are told when it changes"),
             R(.statusStateNote, .fixed("sss"),
               "What the rig has to say about its state file until /status/state_note/ack: the file (the state file, or where an unreadable one was set aside), what happened, and when (UTC, ISO 8601); three empty strings when nothing. Subscribers are told when it changes"),
             R(.statusAccess, .fixed("s"),

@@ -1,4 +1,5 @@
 import Catalogue
+import JSON
 import FoundationEssentials
 import Glibc
 import Logging
@@ -25,6 +26,11 @@ public final class StateKeeper: @unchecked Sendable {
     let catalogue: Catalogue
     /// What the rig has to say about the file until acknowledged.
     private let pendingNote = Mutex<StateNote?>(nil)
+    /// Why the last save failed; nil while saves succeed.
+    private let failure = Mutex<String?>(nil)
+    /// Told when saves start failing or succeed again (false: the last
+    /// failed), on the thread that saved: `/status/state_saved` to subscribers.
+    private let saving = Mutex<(@Sendable (Bool) -> Void)?>(nil)
 
     public init(url: URL, logger: Logger, catalogue: Catalogue = Catalogue()) {
         self.url = url
@@ -107,13 +113,42 @@ public final class StateKeeper: @unchecked Sendable {
     /// Ends `run` after a last write of anything pending.
     public func stop() { pending.withLock { $0.stopping = true } }
 
-    public func write(_ state: RigState) {
+    /// Writes the state; why it could not, or nil. A failure is logged once
+    /// until a save succeeds, and `saved` is false meanwhile.
+    @discardableResult
+    public func write(_ state: RigState) -> String? {
+        let problem: String?
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try AtomicFile.write(state.encoded(catalogue: catalogue), to: url)
             logger.debug("saved the rig state to \(url.path)")
+            problem = nil
+        } catch let error as FileError {
+            problem = error.description
         } catch {
-            logger.error("cannot save the rig state: \(error)")
+            problem = "\(url.path): cannot create its directory (\(FileError.reason(error)))"
         }
+        let before = failure.withLock { failure in
+            defer { failure = problem }
+            return failure
+        }
+        if (before == nil) != (problem == nil) {
+            if let problem {
+                logger.error("cannot save the rig state: \(problem); the show goes on, unsaved, until a save succeeds")
+            } else {
+                logger.notice("saved the rig state to \(url.path) again")
+            }
+            saving.withLock { $0 }?(problem == nil)
+        }
+        return problem
     }
+
+    /// Whether the last save succeeded (`/status/state_saved`).
+    public var saved: Bool { failure.withLock { $0 == nil } }
+
+    /// Why the last save failed; nil while saves succeed.
+    public var saveFailure: String? { failure.withLock { $0 } }
+
+    /// Has `told` called whenever saves start failing or succeed again.
+    public func onSaving(_ told: @escaping @Sendable (Bool) -> Void) { saving.withLock { $0 = told } }
 }

@@ -31,9 +31,12 @@ extension Controller {
             report[.statusLateBundles] = .int32(Int32(clamping: lateBundles.load(ordering: .relaxed)))
             report[.statusAccess] = .string(access)
             return [.bundle(Catalogue.statusFields.compactMap { field in
-                // The state file's note, where the rig keeps a state file.
-                field.name == .statusStateNote ? (keeper == nil ? nil : stateNote())
-                    : report[field.name].map { OSCMessage(field.address, [$0]) }
+                switch field.name {
+                // The state file's, where the rig keeps one.
+                case .statusStateSaved: keeper == nil ? nil : stateSaved()
+                case .statusStateNote: keeper == nil ? nil : stateNote()
+                default: report[field.name].map { OSCMessage(field.address, [$0]) }
+                }
             })]
         case .command(.ping):
             return [.message(OSCMessage(Reply.Name.pong.address))]
@@ -47,6 +50,19 @@ extension Controller {
         let note = keeper?.note
         return OSCMessage(Reply.Name.statusStateNote.address,
                           [note?.file ?? "", note?.reason ?? "", note?.timeText ?? ""].map { .string($0) })
+    }
+
+    /// `/status/state_saved`: 1 and "" while saves succeed, else 0 and why.
+    func stateSaved() -> OSCMessage {
+        let failure = keeper?.saveFailure
+        return OSCMessage(Reply.Name.statusStateSaved.address, [.int32(failure == nil ? 1 : 0), .string(failure ?? "")])
+    }
+
+    /// Tells every subscriber that saves of the state file started failing
+    /// or succeed again (the keeper says so, on its thread).
+    public func publishStateSaved() {
+        guard let feedback = subscriptions.feedback, feedback.count > 0 else { return }
+        feedback.publish([stateSaved()])
     }
 
     /// `/status/state_note/ack`: the note is cleared, and every subscriber told.

@@ -51,6 +51,9 @@ final class Rig {
         var access: String?
         var presets: URL
         var state: URL
+        /// Run when the state file cannot be written (`--state-optional`),
+        /// rather than stop: the show is then never saved.
+        var stateOptional = false
         /// A preset to start from instead of the saved state.
         var scene: String?
     }
@@ -79,6 +82,14 @@ final class Rig {
         AtomicFile.removeLeftovers(in: store.directory)
         AtomicFile.removeLeftovers(in: keeper.url.deletingLastPathComponent())
         let initial = try Self.initialState(configuration, store: store, keeper: keeper, logger: logger)
+        // A state that cannot be saved is found now, not after the show.
+        if let problem = keeper.write(initial) {
+            guard configuration.stateOptional else {
+                throw StartFailure(description: "the rig state cannot be saved (\(problem)); give a --state PATH that "
+                                   + "can be written, or --state-optional to run without saving")
+            }
+            logger.warning("--state-optional: running without saving the rig state")
+        }
         mixer = Mixer(scene: initial.scene, catalogue: catalogue, panLaw: configuration.panLaw,
                       layout: OutputLayout(outputs: initial.scene.outputCount, monoOutputs: configuration.monoOutputs))
         host = JackHost(mixer: mixer, options: configuration.host, logger: logger)
@@ -162,6 +173,8 @@ final class Rig {
             })
         let controller = controller
         sessions.withLock { $0 = controller }
+        // Saves that start failing during the show, or succeed again: every subscriber is told.
+        keeper.onSaving { _ in controller.publishStateSaved() }
         discovery = configuration.httpPort.map { port in
             OSCQueryServer(
                 bind: configuration.osc.bind, port: port, oscPort: server.port, oscTransport: "UDP",
@@ -368,5 +381,12 @@ extension Rig {
     /// Changes of size so far, for describing only the last of a quick run of them.
     final class ResizeCount: Sendable {
         let count = Atomic<Int>(0)
+    }
+}
+
+extension Rig {
+    /// Why the rig cannot start, in words for the log line `cannot start: …`.
+    struct StartFailure: Error, CustomStringConvertible {
+        let description: String
     }
 }

@@ -112,8 +112,11 @@ struct Serve: ParsableCommand {
     @Option(help: "Directory of preset files (NAME.json).")
     var presets = "presets"
 
-    @Option(help: "File the live scene and safes are saved to and restored from (default: $XDG_STATE_HOME/crosspoint/<jack-name>.json, or ~/.local/state/…).")
+    @Option(help: "File the live scene and safes are saved to and restored from (default: $XDG_STATE_HOME/crosspoint/<jack-name>.json, or ~/.local/state/…). One that cannot be written stops the start (exit status 1).")
     var state: String?
+
+    @Flag(help: "Run even when the state file cannot be written (a warning; the show is then not saved).")
+    var stateOptional = false
 
     @Option(help: "Recall this preset at start instead of restoring the saved scene.")
     var scene: String?
@@ -229,6 +232,7 @@ struct Serve: ParsableCommand {
             access: access,
             presets: URL(fileURLWithPath: presets),
             state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
+            stateOptional: stateOptional,
             scene: scene)
         do {
             try Rig(configuration, logger: logger).run()

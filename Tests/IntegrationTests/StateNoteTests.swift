@@ -86,5 +86,72 @@ extension Integration {
             #expect(try await Self.note(rig) == ["", "", ""], "cleared once acknowledged")
         }
     }
+
+    /// A state path that cannot be written stops the start, naming it
+    /// (issue 34: a directory was accepted, and nothing was ever saved);
+    /// `--state-optional` runs with a warning.
+    @Test func anUnwritableStatePathStopsTheStart() async throws {
+        let jack = try await JackServer.start(periodSize: 64, synchronous: true)
+        defer { jack.stop() }
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func serve(_ extra: [String]) throws -> ChildProcess {
+            try ChildProcess(executable: CrosspointRig.binary,
+                             arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
+                                         "--http-port", "0", "--no-advertise", "--presets", directory.path + "/presets",
+                                         "--state", directory.path] + extra,
+                             label: "crosspoint serve")
+        }
+        let refused = try serve([])
+        defer { refused.terminate() }
+        #expect(try await refused.waitForExit(timeout: .seconds(20)) == .exited(1), "\(refused.diagnostics())")
+        #expect(refused.standardError.contains("the rig state cannot be saved") && refused.standardError.contains(directory.path),
+                "\(refused.diagnostics())")
+        let optional = try serve(["--state-optional"])
+        defer { optional.terminate() }
+        try await optional.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
+        #expect(optional.standardError.contains("--state-optional: running without saving"), "\(optional.diagnostics())")
+    }
+
+    /// A save that fails during the show: `/status/state_saved 0` and why,
+    /// subscribers told, a line on the page, until a save succeeds.
+    @Test func aSaveThatFailsDuringTheShowIsShownUntilOneSucceeds() async throws {
+        try await withRig(inputs: 2, outputs: 2) { rig in
+            func saved() async throws -> [OSCTestClient.Argument?] {
+                _ = try rig.osc.drain()
+                try rig.osc.send("/status")
+                let message = try await rig.osc.waitFor(address: "/status/state_saved", timeout: .seconds(5))
+                return [message.argument(0), message.argument(1)]
+            }
+            #expect(try await saved() == [.int32(1), .string("")])
+            try await rig.sendAndSettle("/subscribe")
+            // A directory where the state file was: no save can succeed (rename over it fails, for root too).
+            let aside = rig.directory.appendingPathComponent("kept")
+            try FileManager.default.createDirectory(at: aside, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(at: rig.stateFile, to: aside.appendingPathComponent("state.json"))
+            try FileManager.default.createDirectory(at: rig.stateFile, withIntermediateDirectories: false)
+            let signal = rig.directory.appendingPathComponent("continue")
+            let page = try Integration.PageTests.startPage("state-saved", rig: rig, ["--continue-file", signal.path])
+            defer { page.terminate() }
+            try await rig.sendAndSettle("/source/1/db", .float(-6))
+            let told = try await rig.osc.waitFor(address: "/status/state_saved", timeout: .seconds(10))
+            #expect(told.argument(0) == .int32(0), "subscribers told")
+            let failing = try await saved()
+            #expect(failing.first == .int32(0) && failing.last??.stringValue?.contains(rig.stateFile.path) == true, "\(failing)")
+            try await page.waitForOutput(containing: "\"phase\": \"unsaved\"", in: [.standardOutput], timeout: .seconds(60))
+            #expect(page.standardOutput.contains("The rig cannot save its state"), "\(page.standardOutput)")
+
+            // Mended: the next save succeeds, and everyone is told.
+            try FileManager.default.removeItem(at: rig.stateFile)
+            try await rig.sendAndSettle("/source/1/db", .float(-3))
+            let back = try await rig.osc.waitFor(address: "/status/state_saved", timeout: .seconds(10))
+            #expect(back.argument(0) == .int32(1))
+            #expect(try await saved() == [.int32(1), .string("")])
+            FileManager.default.createFile(atPath: signal.path, contents: Data())
+            let report = try await Integration.PageTests.report(of: page)
+            #expect(report.flag("gone"), "\(report)")
+            #expect(FileManager.default.fileExists(atPath: rig.stateFile.path), "saved again")
+        }
+    }
 }
 }

@@ -23,6 +23,9 @@ Scenarios (each prints one JSON object on the last line of stdout):
                   choices, then the player's first port chosen; the rig's patch, presence after
   stereo-strip    a linked pair 1-2 (the test links it): one strip with two meters, the link
                   switches, ArrowDown on its fader and ArrowRight on its balance; the rig's values
+  state-saved     prints {"phase": "unsaved"} with the status bar's line once the rig says it cannot
+                  save its state (the test made the state's directory a file), waits for
+                  --continue-file (the test mends it), then whether the line went
   state-note      the state file's note in the status bar (the test made the rig skip a field):
                   its text and role, then "Got it" clicked; whether it went, the rig's note after
 
@@ -254,6 +257,24 @@ def scenario_state_note(browsers, osc, args):
             "rig_after": osc.query("/status", answer="/status/state_note")}
 
 
+STATE_SAVED = """
+const line = document.querySelector('[data-status="state-saved"]');
+return line && !line.hidden ? {text: line.textContent, role: line.getAttribute('role')} : null;
+"""
+
+
+def scenario_state_saved(browsers, osc, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    shown = wait_until(lambda: driver.execute_script(STATE_SAVED), timeout=15)
+    print(json.dumps({"phase": "unsaved", "shown": shown}), flush=True)
+    deadline = time.monotonic() + 60
+    while not os.path.exists(args.continue_file) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    gone = bool(wait_until(lambda: driver.execute_script(STATE_SAVED) is None, timeout=15))
+    return {"loaded": loaded, "shown": shown, "gone": gone}
+
+
 def scenario_two_fingers(browsers, osc, args):
     from selenium.webdriver.common.actions import interaction
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
@@ -352,6 +373,7 @@ SCENARIOS = {
     "patch-picker": scenario_patch_picker,
     "stereo-strip": scenario_stereo_strip,
     "state-note": scenario_state_note,
+    "state-saved": scenario_state_saved,
 }
 
 

@@ -1,5 +1,5 @@
 // The status bar: connection, role and access, sample rate, period, xruns,
-// DSP load, the state file's note, from /status (polled by the connection every 1.5 s; its fields'
+// DSP load, whether the state is saved and the state file's note, from /status (polled by the connection every 1.5 s; its fields'
 // addresses from the rig's reply table, catalogue.js `replyAddress`), the
 // session state and the session's role (role.js).
 
@@ -18,6 +18,13 @@ export function bindStatus(root, connection, session) {
   show(replyAddress('statusXruns'), 'xruns');
   show(replyAddress('statusDSPLoad'), 'dsp-load', (v) => `${v.toFixed(1)} %`);
   bindStateNote(field, connection);
+  // /status/state_saved: 0 and why while the rig cannot save its state.
+  const saved = replyAddress('statusStateSaved');
+  if (saved) store.on(saved, (args) => {
+    const [ok = 1, why = ''] = args ?? [];
+    field('state-saved').hidden = ok !== 0;
+    field('state-saved').textContent = ok === 0 ? `The rig cannot save its state: ${why}` : '';
+  });
   session.addEventListener('change', () => {
     field('access').textContent = ACCESS_TEXT[session.access] ?? '';
     // A role of an access file is named; the built-in ones ("full",
