@@ -53,12 +53,20 @@ let package = Package(
 
         // The parameter catalogue: every kind of parameter described once,
         // and the kernel's ramp layout derived from it.
-        .target(name: "Catalogue", dependencies: ["MixCore", "SceneModel", "SystemSupport"]),
+        .target(name: "Catalogue", dependencies: ["MixCore", "SceneModel", "SystemSupport", "PortPatterns"]),
 
         // What we used full Foundation for, on POSIX: threads, printf-style
         // formatting, trimming and ordering strings. The rest (Date, URL,
         // FileManager, Data) comes from FoundationEssentials.
         .target(name: "SystemSupport"),
+
+        // Port patterns (POSIX extended regular expressions without
+        // back-references) compiled to a DFA under caps, so that any
+        // accepted pattern costs bounded time and memory (docs/sources.md).
+        // Optimised even in debug builds, as the kernel is: the caps are set
+        // so that the worst accepted pattern compiles in about 4 ms, and
+        // unoptimised code would take some 30 times longer.
+        .target(name: "PortPatterns", dependencies: ["SystemSupport"], swiftSettings: [.unsafeFlags(["-O"])]),
 
         // OSC values, address patterns, and the liblo server and client.
         .target(name: "OSC", dependencies: [
@@ -89,7 +97,7 @@ let package = Package(
 
         // The JACK client that hosts the mixer, and the server it may start.
         .target(name: "JackHost", dependencies: [
-            "CJack", "MixCore", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            "CJack", "MixCore", "SystemSupport", "PortPatterns", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // OSCQuery discovery: the namespace as JSON over HTTP, value streaming
@@ -127,7 +135,7 @@ let package = Package(
 
         .executableTarget(name: "crosspoint", dependencies: [
             "MixCore", "SceneModel", "Catalogue", "OSC", "OSCQuery", "Advertising", "ControlPage", "Presets", "RigControl", "JackHost", "Access",
-            "Bench", "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Bench", "SystemSupport", "PortPatterns", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
             // Release builds link the Swift runtime and FoundationEssentials
@@ -156,6 +164,7 @@ let package = Package(
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "SceneModel", "Catalogue", "JSON"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle", "SystemSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        .testTarget(name: "PortPatternsTests", dependencies: ["PortPatterns", "SystemSupport"]),
         .testTarget(name: "OSCQueryTests", dependencies: [
             "OSCQuery", "OSC", "OSCOracle", "JSON", "Access",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -1,4 +1,5 @@
 import MixCore
+import PortPatterns
 import SceneModel
 import SystemSupport
 

@@ -1,4 +1,4 @@
-import SystemSupport
+import PortPatterns
 
 /// Sources that come and go (`serve --auto-sources RE`, docs/sources.md): a
 /// JACK client whose name matches, and whose output ports no patch names,

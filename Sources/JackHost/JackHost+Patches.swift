@@ -1,5 +1,6 @@
 import CJack
 import Logging
+import PortPatterns
 import SystemSupport
 
 /// The supervisor's watch over what feeds the sources: the input patches

@@ -1,4 +1,4 @@
-import SystemSupport
+import PortPatterns
 
 /// The sources' input patches, as the supervisor keeps them (docs/sources.md):
 /// for each source, the first of the other clients' output ports (in

@@ -7,6 +7,7 @@ import JackHost
 import Logging
 import MixCore
 import OSC
+import PortPatterns
 import Presets
 import RigControl
 import SceneModel
