@@ -6,7 +6,7 @@ extension Catalogue {
         typealias R = Reply
         let meter = { (name: R.Name, side: R.MeterSide, what: String) in
             R(name, .perChannel("f", side), "Sent to meter subscribers: each \(side.rawValue)'s \(what) level in dB (-90 = silence)"
-                + (side == .source ? ", after its level, mute, polarity, DCAs and mute groups" : ""))
+                + (side == .source ? ", after its level, mute, polarity, DCAs and mute groups, not after solo" : ""))
         }
         return [
             R(.pong, .fixed(""), "The answer to /ping"),

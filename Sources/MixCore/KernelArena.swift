@@ -23,7 +23,7 @@ struct KernelArena: ~Copyable {
     let remaining, movingChunks, periodsToResync: Region<Int32>
     let chunkListed, levelChunk: Region<Bool>
     let gainBases: Region<Int>
-    let sourceMono, sourceLeft, sourceRight, outputGain, directEnd: Region<Float>
+    let sourceMono, sourceMeter, sourceLeft, sourceRight, outputGain, directEnd: Region<Float>
     let directTap: Region<Int32>
     let gainStart, gainDelta, gainEnd, compactStart, compactDelta: Region<Float>
     let inUse, activeInputs: Region<Int32>
@@ -63,6 +63,7 @@ struct KernelArena: ~Copyable {
         gainBases = region(gainBlocks)
         // Folded gains.
         (sourceMono, sourceLeft, sourceRight) = (region(inputStride), region(inputStride), region(inputStride))
+        sourceMeter = region(inputStride)
         outputGain = region(outputStride)
         (directEnd, directTap) = (region(inputStride), region(inputStride))
         (gainStart, gainDelta, gainEnd, inUse) = (region(outputs * inputStride), region(outputs * inputStride),

@@ -72,7 +72,7 @@ extension Mixer {
         renderSegment(input, output, directs, from: done, to: frames, of: frames, sampleRate: rate)
         let kernel = rendering.pointee.kernel
         meters.measure(input, inputs: kernel.pointee.inputs, output, outputs: kernel.pointee.outputs, frames: frames,
-                       sourceGains: kernel.pointee.sourceMono)
+                       sourceGains: kernel.pointee.sourceMeter)
         periods.add(1, ordering: .relaxed)
     }
 

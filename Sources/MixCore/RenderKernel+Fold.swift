@@ -45,8 +45,14 @@ extension RenderKernel {
     /// output (`RampBlock.Role.link`), crossfaded by the link's ramp.
     @inlinable @_noLocks
     mutating func foldSource(_ n: Int) {
+        // The gate blocks come last: what the meter reads is the product
+        // before them (the same multiplications in the same order, so the
+        // mix is bit-exact with or without meters).
         var mono: Float = 1
-        for b in 0..<sourceGains { mono *= value[gainBases[b] + n] }
+        let heard = sourceGains - sourceGates
+        for b in 0..<heard { mono *= value[gainBases[b] + n] }
+        let metered = mono
+        for b in heard..<sourceGains { mono *= value[gainBases[b] + n] }
         let position = panBase >= 0 ? value[panBase + n] : 0
         let pan = panLaw.gains(pan: position)
         var (single, left, right) = (Float(1), pan.left, pan.right)
@@ -63,6 +69,7 @@ extension RenderKernel {
             }
         }
         sourceMono[n] = mono * single
+        sourceMeter[n] = metered * single
         sourceLeft[n] = mono * left
         sourceRight[n] = mono * right
     }

@@ -56,6 +56,8 @@ public struct RenderKernel: ~Copyable {
     /// the pan), output gains and master gains; how many of each.
     @usableFromInline let gainBases: UnsafeMutablePointer<Int>
     @usableFromInline let sourceGains: Int
+    /// The last this many of the source gain blocks are solo gates (`RampLayout.sourceGainBases`).
+    @usableFromInline let sourceGates: Int
     @usableFromInline let outputGains: Int
     @usableFromInline let masterGains: Int
     /// First slot of the source pans, links, direct out taps and the output delays; −1: none.
@@ -99,6 +101,10 @@ public struct RenderKernel: ~Copyable {
     /// Per source: the product of its gains, and that times the pan gain for
     /// a left and a right output. Padded to `inputStride` with zeros.
     @usableFromInline let sourceMono: UnsafeMutablePointer<Float>
+    /// Per source: what its meter reads it through (`/meters/source`): its
+    /// gains but the solo gates, as a console meters a channel whatever
+    /// else is soloed.
+    @usableFromInline let sourceMeter: UnsafeMutablePointer<Float>
     @usableFromInline let sourceLeft: UnsafeMutablePointer<Float>
     @usableFromInline let sourceRight: UnsafeMutablePointer<Float>
     /// Per output: its gains times the master's.
@@ -186,6 +192,7 @@ public struct RenderKernel: ~Copyable {
         framesPerBlock = Self.block
         let gains = [rampLayout.sourceGainBases, rampLayout.bases(.output, .gain), rampLayout.bases(.master, .gain)]
         (sourceGains, outputGains, masterGains) = (gains[0].count, gains[1].count, gains[2].count)
+        sourceGates = rampLayout.bases(.source, .gate).count
         directPreGains = rampLayout.bases(.source, .polarity).count
         directPostGains = directPreGains + rampLayout.bases(.source, .gain).count
         panBase = rampLayout.bases(.source, .pan).first ?? -1
@@ -208,6 +215,7 @@ public struct RenderKernel: ~Copyable {
         (sourceMono, sourceLeft, sourceRight, outputGain) =
             (arena.array(arena.sourceMono), arena.array(arena.sourceLeft),
              arena.array(arena.sourceRight), arena.array(arena.outputGain))
+        sourceMeter = arena.array(arena.sourceMeter)
         (directEnd, directTap) = (arena.array(arena.directEnd), arena.array(arena.directTap))
         (gainStart, gainDelta, gainEnd, inUse) =
             (arena.array(arena.gainStart), arena.array(arena.gainDelta), arena.array(arena.gainEnd), arena.array(arena.inUse))

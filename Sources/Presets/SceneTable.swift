@@ -53,14 +53,16 @@ public struct SceneTable {
         let parameters = catalogue.numbers(of: strip, in: .preset).map { catalogue.parameters[$0] }
         let widths = parameters.map(Self.width)
         let memberships = strip == .source ? Self.memberships(of: preset.scene, catalogue) : []
-        var lines = [Self.pad(title, 8) + zip(parameters, widths).map { Self.pad(Self.heading($0), $1) }.joined()
+        // The first column holds the title ("mutegroup" is longer than a number).
+        let first = max(8, title.count + 1)
+        var lines = [Self.pad(title, first) + zip(parameters, widths).map { Self.pad(Self.heading($0), $1) }.joined()
                      + memberships.map { Self.pad($0.heading, 12) }.joined()]
         for place in places {
             let cells = zip(parameters, widths).map { parameter, width in
                 Self.pad(Self.cell(parameter, parameter.get(preset.scene, place)), width)
             }
             let groups = memberships.map { Self.pad($0.groups(place.channel), 12) }
-            lines.append(Self.pad(place == .master ? "" : "\(place.channel)", 8) + cells.joined() + groups.joined())
+            lines.append(Self.pad(place == .master ? "" : "\(place.channel)", first) + cells.joined() + groups.joined())
         }
         return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
     }

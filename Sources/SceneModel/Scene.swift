@@ -32,12 +32,16 @@ public struct Scene: Equatable, Sendable {
     }
 
     /// Source n's (1-based) gain from its DCAs: the product of their levels
-    /// (in dB, the sum), at most `FaderLaw`'s top, +12 dB (4).
+    /// (in dB, the sum), at most +12 dB, the top of a level in dB.
     public func dcaGain(_ n: Int) -> Float {
         var gain: Float = 1
         for g in sources[n - 1].dcas.members where g <= dcas.count { gain *= dcas[g - 1].volume }
-        return min(gain, 4)
+        return min(gain, Self.dcaCeiling)
     }
+
+    /// +12 dB, 10^(12/20): two DCAs at +12 dB give +12, not the +12.04 of
+    /// linear 4 (the top of a level in linear gain).
+    public static let dcaCeiling: Float = 3.981_071_7
 
     /// Whether source n is silenced by a group: a muted DCA or mute group
     /// it belongs to. Its own mute is apart.

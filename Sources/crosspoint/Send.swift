@@ -69,7 +69,7 @@ struct Send: ParsableCommand {
                 let client = try OSCClient(host: host, port: port)
                 return (client, "\(client.target)", host)
             } catch {
-                print("crosspoint send: \(error)")
+                Self.complain("crosspoint send: \(error)")
                 throw ExitCode.failure
             }
         }
@@ -80,8 +80,8 @@ struct Send: ParsableCommand {
         for rig in rigs {
             let ok = rig.client.send(packet)
             if !ok {
-                print(prefix(rig.name, rigs.count) + (rig.client.refused ? Self.nothingListens(rig.name, host: rig.host)
-                                                                           : "crosspoint send: could not send to \(rig.name)"))
+                Self.complain(prefix(rig.name, rigs.count) + (rig.client.refused ? Self.nothingListens(rig.name, host: rig.host)
+                                                                                   : "crosspoint send: could not send to \(rig.name)"))
                 if rig.client.refused { unanswered = true } else { failed = true }
             }
             sent.append(ok)
@@ -91,17 +91,24 @@ struct Send: ParsableCommand {
             for reply in replies { print(prefix(rig.name, rigs.count) + "\(reply)") }
             if replies.contains(where: { $0.address == Reply.Name.error.address }) { failed = true }
             if rig.client.refused {
-                print(prefix(rig.name, rigs.count) + Self.nothingListens(rig.name, host: rig.host))
+                Self.complain(prefix(rig.name, rigs.count) + Self.nothingListens(rig.name, host: rig.host))
                 unanswered = true
             } else if replies.isEmpty && Self.expectsAnswer(packet) {
                 // A query or /ping expects an answer; a change is answered only when refused.
-                print(prefix(rig.name, rigs.count)
+                Self.complain(prefix(rig.name, rigs.count)
                       + "crosspoint send: nothing answered from \(rig.name) within \(wait) s (is the rig running, on that port?)")
                 unanswered = true
             }
         }
         if failed { throw ExitCode.failure }
         if unanswered { throw Self.noAnswer }
+    }
+
+    /// What went wrong goes to standard error, a line each; the replies
+    /// alone go to standard output, for a script to read.
+    static func complain(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     /// A reply line's prefix: the rig's address when there are several.

@@ -222,6 +222,26 @@ extension Integration {
         }
     }
 
+    /// Soloing source 3 leaves sources 1 and 2 at their levels on
+    /// `/meters/source` (issue 34: they read −90 while another was soloed),
+    /// while the outputs hear the solo.
+    @Test func sourceMetersDoNotFollowAnothersSolo() async throws {
+        try await Self.withToneRig { rig in
+            try await Self.set(rig, "/source/2/db", .float(-10))
+            try await Self.set(rig, "/source/3/solo", .int32(1))
+            let meter = try OSCTestClient(target: .init(port: rig.oscPort))
+            defer { meter.close() }
+            try meter.send("/meters/subscribe", .float(20))
+            _ = try await meter.collect(for: .milliseconds(200))
+            let received = try await meter.collect(for: .milliseconds(500))
+            let levels = try #require(received.last { $0.address == "/meters/source" }).arguments.compactMap(\.floatValue)
+            #expect(levels.count == 3)
+            #expect(abs(levels[0] - -6.02) < 0.3, "source 1 at its level while 3 is soloed: \(levels)")
+            #expect(abs(levels[1] - -16.02) < 0.3, "source 2 after its own −10 dB: \(levels)")
+            #expect(abs(levels[2] - -6.02) < 0.3, "the soloed source: \(levels)")
+        }
+    }
+
     /// A linked pair belongs to its groups as one source: linking gives the
     /// right member the left's, and a membership sent to either is both's.
     @Test func aLinkedPairsMembersShareTheirGroups() async throws {

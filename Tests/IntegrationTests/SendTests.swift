@@ -10,17 +10,25 @@ import Testing
 extension Integration {
 @Suite struct SendTests {
     static func send(_ words: [String]) async throws -> (String, ChildProcess.Termination) {
-        let tool = try ChildProcess(executable: CrosspointRig.binary, arguments: ["send"] + words, label: "crosspoint send")
-        let status = try await tool.waitForExit(timeout: .seconds(10))
-        return (tool.standardOutput + tool.standardError, status)
+        let (output, errors, status) = try await sendApart(words)
+        return (output + errors, status)
     }
 
+    /// Standard output and standard error apart.
+    static func sendApart(_ words: [String]) async throws -> (String, String, ChildProcess.Termination) {
+        let tool = try ChildProcess(executable: CrosspointRig.binary, arguments: ["send"] + words, label: "crosspoint send")
+        let status = try await tool.waitForExit(timeout: .seconds(10))
+        return (tool.standardOutput, tool.standardError, status)
+    }
+
+    /// Said on standard error (issue 34: it was on standard output, among the replies).
     @Test func aPortNobodyListensOnIsSaidSo() async throws {
         let (fd, port) = try StartupTests.occupy(SOCK_DGRAM)
         close(fd) // free now: nothing listens there
-        let (output, status) = try await Self.send(["--port", "\(port)", "--wait", "0.5", "/ping"])
-        #expect(status == .exited(2), "\(output)")
-        #expect(output == "crosspoint send: nothing listens at 127.0.0.1:\(port): its host refused the packet\n", "\(output)")
+        let (output, errors, status) = try await Self.sendApart(["--port", "\(port)", "--wait", "0.5", "/ping"])
+        #expect(status == .exited(2), "\(output)\(errors)")
+        #expect(output.isEmpty, "\(output)")
+        #expect(errors == "crosspoint send: nothing listens at 127.0.0.1:\(port): its host refused the packet\n", "\(errors)")
     }
 
     @Test func aQueryNothingAnswersIsSaidSoButAChangeIsNot() async throws {

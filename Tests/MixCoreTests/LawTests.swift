@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MixCore
+import SceneModel
 
 @Suite struct FaderLawTests {
     @Test func segmentsMatchTheConsoleLaw() {
@@ -107,5 +108,22 @@ import Testing
     @Test func outputLayoutPairsAndMonos() {
         let layout = OutputLayout(outputs: 7, monoOutputs: [3])
         #expect(layout.sides == [.left, .right, .mono, .mono, .left, .right, .mono])
+    }
+}
+
+/// DCAs multiply (in dB, add) up to +12 dB: two at +12 give +12, not the
+/// +12.04 of linear 4 (issue 34).
+@Suite struct DCASumTests {
+    @Test func theSumStopsAtTwelveDecibels() {
+        #expect(abs(Scene.dcaCeiling - FaderLaw.gain(decibels: 12)) < 1e-6)
+        var scene = Scene(inputs: 2, outputs: 1, dcas: 2, muteGroups: 0)
+        scene.sources[0].dcas.set(1, true)
+        scene.sources[0].dcas.set(2, true)
+        scene.dcas[0].volume = FaderLaw.gain(decibels: 12)
+        scene.dcas[1].volume = FaderLaw.gain(decibels: 12)
+        #expect(abs(FaderLaw.decibels(gain: scene.dcaGain(1)) - 12) < 1e-4, "\(FaderLaw.decibels(gain: scene.dcaGain(1)))")
+        scene.dcas[1].volume = FaderLaw.gain(decibels: -6)
+        #expect(abs(FaderLaw.decibels(gain: scene.dcaGain(1)) - 6) < 1e-4, "below the top, the sum")
+        #expect(scene.dcaGain(2) == 1, "not a member")
     }
 }

@@ -71,3 +71,26 @@ import Testing
         }
     }
 }
+
+/// `preset show`'s tables: every row's columns line up under its header's,
+/// the mute groups' too (issue 34: "mutegroup" was wider than its column).
+@Suite struct SceneTableTests {
+    @Test func everyColumnLinesUpWithItsHeader() {
+        var scene = Scene(inputs: 2, outputs: 2, dcas: 2, muteGroups: 2)
+        scene.muteGroups[1].name = "drums"
+        let lines = SceneTable(preset: Preset(name: "x", scene: scene)).text.split(separator: "\n", omittingEmptySubsequences: false)
+        for title in ["source", "output", "dca", "mutegroup"] {
+            guard let header = lines.firstIndex(where: { $0.hasPrefix(title + " ") }) else {
+                Issue.record("no \(title) table")
+                continue
+            }
+            // Where each column starts: after a run of spaces.
+            func starts(_ line: Substring) -> [Int] {
+                let characters = Array(line)
+                return characters.indices.filter { $0 > 0 && characters[$0] != " " && characters[$0 - 1] == " " }
+            }
+            let first = lines[header + 1]
+            #expect(starts(lines[header]).prefix(2) == starts(first).prefix(2), "\(lines[header])\n\(first)")
+        }
+    }
+}
