@@ -22,6 +22,15 @@ extension Integration {
 
     static let tones: [Float] = [440, 1000, 1500]
 
+    /// Half a second of meters at 20 Hz, once they have settled.
+    static func meters(_ rig: CrosspointRig) async throws -> [OSCTestClient.ReceivedMessage] {
+        let meter = try OSCTestClient(target: .init(port: rig.oscPort))
+        defer { meter.close() }
+        try meter.send("/meters/subscribe", .float(20))
+        _ = try await meter.collect(for: .milliseconds(200))
+        return try await meter.collect(for: .milliseconds(500))
+    }
+
     /// The amplitude of source n's tone on output m, in a settled recording.
     static func level(_ recording: Recording, source n: Int, output m: Int) -> Float {
         A.fitSine(recording.channels[m - 1], frequency: Double(tones[n - 1]), sampleRate: 48_000, in: 2400..<14_400).amplitude
@@ -205,11 +214,7 @@ extension Integration {
             try await Self.set(rig, "/dca/1/db", .float(-10))
             try await Self.set(rig, "/source/3/mutegroup/1", .int32(1))
             try await Self.set(rig, "/mutegroup/1/mute", .int32(1))
-            let meter = try OSCTestClient(target: .init(port: rig.oscPort))
-            defer { meter.close() }
-            try meter.send("/meters/subscribe", .float(20))
-            _ = try await meter.collect(for: .milliseconds(200))
-            let received = try await meter.collect(for: .milliseconds(500))
+            let received = try await Self.meters(rig)
             for address in ["/meters/source", "/meters/source/rms"] {
                 let levels = try #require(received.last { $0.address == address }, "\(address)").arguments.compactMap(\.floatValue)
                 #expect(levels.count == 3)
@@ -229,11 +234,7 @@ extension Integration {
         try await Self.withToneRig { rig in
             try await Self.set(rig, "/source/2/db", .float(-10))
             try await Self.set(rig, "/source/3/solo", .int32(1))
-            let meter = try OSCTestClient(target: .init(port: rig.oscPort))
-            defer { meter.close() }
-            try meter.send("/meters/subscribe", .float(20))
-            _ = try await meter.collect(for: .milliseconds(200))
-            let received = try await meter.collect(for: .milliseconds(500))
+            let received = try await Self.meters(rig)
             let levels = try #require(received.last { $0.address == "/meters/source" }).arguments.compactMap(\.floatValue)
             #expect(levels.count == 3)
             #expect(abs(levels[0] - -6.02) < 0.3, "source 1 at its level while 3 is soloed: \(levels)")
