@@ -136,10 +136,13 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
 
     @_noLocks
     func store(peak: Float, sum: Float, into channel: Int) {
-        // A gain makes no finite level infinite here (4 at most), but a
-        // sum is clamped before the conversion all the same.
-        raisePeak(channel: channel, to: min(peak, 1e6).bitPattern)
-        sums[channel].add(UInt64(min(sum, 1e9) * Self.scale), ordering: .relaxed)
+        // A source's gain may be anything its slot holds (NaN, infinite):
+        // each figure is clamped to its range, NaN to 0, before the
+        // conversion, which would trap (`min` lets NaN through).
+        let peak: Float = peak >= 0 && peak <= 1e6 ? peak : peak > 1e6 ? 1e6 : 0
+        let sum: Float = sum >= 0 && sum <= 1e9 ? sum : sum > 1e9 ? 1e9 : 0
+        raisePeak(channel: channel, to: peak.bitPattern)
+        sums[channel].add(UInt64(sum * Self.scale), ordering: .relaxed)
     }
 
     /// Raises a channel's peak to `bits` (a non-negative float's pattern)

@@ -15,7 +15,9 @@ extension RenderKernel {
         guard directBase >= 0 && frames > 0 && frames <= maxFrames && progressFrames == frames else { return }
         for n in 0..<inputs {
             guard let out = direct[n] else { continue }
-            let tap = Int32(value[directBase + n])
+            // Compared, never converted: Int32 of a value past 2³¹ or not a number traps.
+            let slot = value[directBase + n]
+            let tap: Int32 = slot == 1 ? 1 : slot == 2 ? 2 : 0
             guard tap == 1 || tap == 2 else {
                 for k in 0..<frames { out[k] = 0 }
                 directTap[n] = 0

@@ -21,11 +21,9 @@ struct BenchCommand: ParsableCommand {
             batch applied in that one period, and the period (64 frames) rendered.
             """)
 
-    @Option(help: "Inputs (with --outputs: one configuration instead of the sweep).")
-    var inputs: Int?
-
-    @Option(help: "Outputs.")
-    var outputs: Int?
+    @OptionGroup var channels: ChannelCounts
+    var inputs: Int? { channels.inputs }
+    var outputs: Int? { channels.outputs }
 
     @Option(help: "Period size in frames.")
     var frames = 64
@@ -67,8 +65,6 @@ struct BenchCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if let inputs, !(1...1024).contains(inputs) { throw ValidationError("--inputs must be 1-1024") }
-        if let outputs, !(1...1024).contains(outputs) { throw ValidationError("--outputs must be 1-1024") }
         guard (1...8192).contains(frames) else { throw ValidationError("--frames must be 1-8192") }
         guard rate > 0, (0...1).contains(density), seconds > 0, seconds <= 600 else {
             throw ValidationError("--rate must be positive, --density 0-1, --seconds 0-600")

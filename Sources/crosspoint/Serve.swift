@@ -17,11 +17,9 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the mixer: a JACK client with N inputs and M outputs, controlled over OSC (UDP).")
 
-    @Option(help: "Number of input ports (in_1 …), 1-512 (default: the size the saved state had, else 8; /rig/inputs changes it while the rig plays).")
-    var inputs: Int?
-
-    @Option(help: "Number of output ports (out_1 …), 1-512 (default: the size the saved state had, else 8; /rig/outputs changes it while the rig plays).")
-    var outputs: Int?
+    @OptionGroup var channels: ChannelCounts
+    var inputs: Int? { channels.inputs }
+    var outputs: Int? { channels.outputs }
 
     @Option(help: "Number of DCAs (/dca/{g}/…), 0-32: each rides its member sources' levels and mutes.")
     var dcas = 8
@@ -127,9 +125,6 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         guard directOuts != .off else { throw ValidationError("--direct-outs takes pre or post (leave it out for none)") }
-        guard (1...Mixer.channelLimit).contains(inputs ?? 1), (1...Mixer.channelLimit).contains(outputs ?? 1) else {
-            throw ValidationError("--inputs and --outputs must be 1-\(Mixer.channelLimit)")
-        }
         guard (0...Groups.most).contains(dcas), (0...Groups.most).contains(muteGroups) else {
             throw ValidationError("--dcas and --mute-groups must be 0-\(Groups.most)")
         }

@@ -15,6 +15,18 @@ extension Integration {
         #expect(bench.standardOutput.isEmpty)
     }
 
+    /// Past the mixer's 512 channels: a usage error naming the limit, exit
+    /// 64, for bench and serve alike (issue 33: bench took up to 1024 and
+    /// then stopped on a precondition).
+    @Test(arguments: [["bench", "--inputs", "513", "--outputs", "8"], ["bench", "--recall", "--outputs", "1024"],
+                      ["serve", "--no-autostart", "--inputs", "513"]])
+    func moreChannelsThanTheMixerTakesIsAUsageError(_ arguments: [String]) async throws {
+        let tool = try ChildProcess(executable: CrosspointRig.binary, arguments: arguments)
+        defer { tool.terminate() }
+        #expect(try await tool.waitForExit(timeout: .seconds(10)) == .exited(64), "\(arguments): \(tool.standardError)")
+        #expect(tool.standardError.contains("must be 1-512, the most the mixer takes"), "\(tool.standardError)")
+    }
+
     @Test func recallReportsBothKindsOfRecall() async throws {
         let bench = try ChildProcess(executable: CrosspointRig.binary,
                                      arguments: ["bench", "--recall", "--json", "--inputs", "8", "--outputs", "8", "--trials", "20"])

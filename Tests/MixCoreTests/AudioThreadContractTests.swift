@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SceneModel
 import SystemSupport
 import Testing
 @testable import MixCore
@@ -38,6 +39,45 @@ import Testing
         // Still a mixer: the tone at unity on output 1 at the end.
         let last = rig.recorded[0].suffix(480)
         #expect((last.map(abs).max() ?? 0) > 0.45, "output 1 plays the tone again")
+    }
+
+    /// The two conversions on the audio thread that could trap (issue 33):
+    /// a direct out's tap read from its slot (`Int32` of a value at or past
+    /// 2³¹, or not a number) and a source meter's sum (`UInt64` of NaN, which
+    /// `min` lets through). Every value in those slots renders: the direct
+    /// outs stay finite, the meters finite and at most their ceilings.
+    @Test func absurdDirectTapsAndSourceGainsNeverTrap() {
+        let frames = 64
+        let mixer = Mixer(scene: Scene(inputs: 2, outputs: 1), panLaw: .balance, layout: OutputLayout(outputs: 1))
+        mixer.setSampleRate(48_000)
+        mixer.meters.setEnabled(true)
+        let p = mixer.parameters
+        let buffers = (0..<5).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: frames) }
+        defer { buffers.forEach { $0.deallocate() } }
+        for k in 0..<frames { (buffers[0][k], buffers[1][k]) = (0.5, -0.5) }
+        let ins = [UnsafePointer(buffers[0]), UnsafePointer(buffers[1])]
+        let outs = [buffers[2]]
+        let directs: [UnsafeMutablePointer<Float>?] = [buffers[3], buffers[4]]
+        let values: [Float] = [.nan, .infinity, -.infinity, 3e9, -3e9, 2_147_483_648, .greatestFiniteMagnitude, 1.5, 2, 1]
+        for value in values {
+            mixer.submit([Change(ramp: Int32(p.sourceDirect(1)), position: value, value: value, seconds: 0),
+                          Change(ramp: Int32(p.sourceDirect(2)), position: 2, value: 2, seconds: 0),
+                          Change(ramp: Int32(p.sourceVolume(2)), position: value, value: value, seconds: 0)])
+            for _ in 0..<3 {
+                _ = mixer.begin(frames: frames)
+                ins.withUnsafeBufferPointer { i in
+                    outs.withUnsafeBufferPointer { o in
+                        directs.withUnsafeBufferPointer { d in
+                            mixer.render(inputs: i.baseAddress!, outputs: o.baseAddress!, directs: d.baseAddress!, frames: frames)
+                        }
+                    }
+                }
+                #expect((0..<frames).allSatisfy { buffers[3][$0].isFinite && buffers[4][$0].isFinite }, "\(value)")
+            }
+            let taken = mixer.meters.take(inputs: 2, outputs: 1)
+            #expect(taken.peak.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1e6 }, "\(value): \(taken.peak)")
+            #expect(taken.sumOfSquares.allSatisfy { $0.isFinite && $0 >= 0 }, "\(value): \(taken.sumOfSquares)")
+        }
     }
 
     /// The fade lengths the kernel takes: NaN and negative jump, anything

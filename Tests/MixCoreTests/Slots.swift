@@ -16,6 +16,7 @@ struct Slots {
     func sourcePan(_ n: Int) -> Int { slot(.source, "pan", n) }
     func sourceMute(_ n: Int) -> Int { slot(.source, "mute", n) }
     func sourceInvert(_ n: Int) -> Int { slot(.source, "invert", n) }
+    func sourceDirect(_ n: Int) -> Int { slot(.source, "direct", n) }
     func sourceSolo(_ n: Int) -> Int { ramps.slot(block: catalogue.soloGateBlock, channel: n) }
     func outputVolume(_ m: Int) -> Int { slot(.output, "volume", m) }
     func outputMute(_ m: Int) -> Int { slot(.output, "mute", m) }

@@ -1,0 +1,22 @@
+import ArgumentParser
+import MixCore
+
+/// `--inputs` and `--outputs`, one option group for `serve` and `bench`,
+/// bounded by what the mixer itself takes (`Mixer.channelLimit`): a count
+/// past it is a usage error (exit status 64), never a trap further on.
+struct ChannelCounts: ParsableArguments {
+    @Option(help: "Sources (input ports in_1 …), 1-512. serve: by default the size the saved state had, else 8 (/rig/inputs changes it while the rig plays); bench: with --outputs, one configuration instead of the sweep.")
+    var inputs: Int?
+
+    @Option(help: "Outputs (output ports out_1 …), 1-512. serve: by default the size the saved state had, else 8 (/rig/outputs changes it while the rig plays); bench: with --inputs, one configuration instead of the sweep.")
+    var outputs: Int?
+
+    func validate() throws {
+        let limit = Mixer.channelLimit
+        for (flag, count) in [("--inputs", inputs), ("--outputs", outputs)] {
+            if let count, !(1...limit).contains(count) {
+                throw ValidationError("\(flag) must be 1-\(limit), the most the mixer takes (got \(count))")
+            }
+        }
+    }
+}
