@@ -146,7 +146,7 @@ public struct RecallBenchmark: Sendable {
             for trial in 0..<(warmUp + c.trials) {
                 let name = trial % 2 == 0 ? b.name : a.name
                 if firstRead { store.cache.forget(name) }
-                let message = OSCMessage("/preset/recall", [.string(name), .float(Float(c.fade))])
+                let message = OSCMessage(Command.Name.presetRecall.address, [.string(name), .float(Float(c.fade))])
                 let start = clock.now
                 let replies = controller.handle(.message(message), from: peer)
                 let elapsed = clock.now - start

@@ -33,7 +33,7 @@ extension Controller {
             if ahead < -0.001 {
                 lateBundles.add(1, ordering: .relaxed)
                 if let first = bundle.messages.first {
-                    late = [.message(OSCMessage("/late", [.string(first.address), .float(Float(-ahead))]))]
+                    late = [.message(OSCMessage(Reply.Name.late.address, [.string(first.address), .float(Float(-ahead))]))]
                     live.log.info("late bundle from \(peer): \(first.address) \(-ahead) s after its time")
                 }
             }

@@ -84,7 +84,7 @@ extension Controller {
 
     /// `/role ,ss[i…]`: the role's name, its control, and its outputs.
     static func describe(_ role: Role) -> OSCMessage {
-        OSCMessage("/role", [.string(role.name), .string(role.controlName)] + role.outputs.map { .int32(Int32($0)) })
+        OSCMessage(Command.Name.role.address, [.string(role.name), .string(role.controlName)] + role.outputs.map { .int32(Int32($0)) })
     }
 
     /// `/login ,s CODE`. A wrong code, and any attempt from a host locked
@@ -128,7 +128,7 @@ extension Controller {
     private func refuseLogin(_ reason: String, from peer: OSCPeer, delayed: Bool = false,
                              logged: Bool = true) -> [OSCPacket] {
         if logged { live.log.info("refused /login from \(peer): \(reason)") }
-        let error = OSCPacket.message(OSCMessage(Reply.Name.error.address, [.string("/login"), .string(reason)]))
+        let error = OSCPacket.message(OSCMessage(Reply.Name.error.address, [.string(Command.Name.login.address), .string(reason)]))
         guard delayed else { return [error] }
         guard sessions.waitingRefusals.add(1, ordering: .relaxed).newValue <= Self.waitingRefusalLimit else {
             sessions.waitingRefusals.subtract(1, ordering: .relaxed)

@@ -1,3 +1,4 @@
+import Catalogue
 import OSC
 import Synchronization
 
@@ -19,6 +20,6 @@ final class JackView: Sendable {
 
     /// `/jack/ports ,s…`.
     func portsMessage() -> OSCMessage {
-        OSCMessage("/jack/ports", ports.withLock { $0 }.map { .string($0) })
+        OSCMessage(Command.Name.jackPorts.address, ports.withLock { $0 }.map { .string($0) })
     }
 }

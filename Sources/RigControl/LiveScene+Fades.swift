@@ -78,7 +78,7 @@ extension LiveScene {
             }
             // Routing has settled: the channel map as it now stands.
             if routed, listening, let map = value(.command(.matrixMap), in: state) {
-                messages.append(OSCMessage("/matrix/map", map))
+                messages.append(OSCMessage(Command.Name.matrixMap.address, map))
             }
             // Moving: a bounded number a turn, from where the last turn stopped.
             for (key, fade) in fades.nextInTurn(Self.fadeUpdatesPerTurn) { show(key, fade.value(at: now)) }

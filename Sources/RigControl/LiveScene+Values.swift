@@ -52,7 +52,7 @@ extension LiveScene {
                 if let value = value(form, in: state) { messages.append(OSCMessage(space.address(form), value)) }
             }
         }
-        if routing, let map = value(.command(.matrixMap), in: state) { messages.append(OSCMessage("/matrix/map", map)) }
+        if routing, let map = value(.command(.matrixMap), in: state) { messages.append(OSCMessage(Command.Name.matrixMap.address, map)) }
         return messages
     }
 

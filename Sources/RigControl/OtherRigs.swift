@@ -1,3 +1,4 @@
+import Catalogue
 import OSC
 import Synchronization
 
@@ -24,6 +25,6 @@ final class OtherRigs: Sendable {
 
     /// `/rigs ,s… name url name url …`.
     func message() -> OSCMessage {
-        OSCMessage("/rigs", rigs.withLock { $0 }.flatMap { [OSCArgument.string($0.name), .string($0.url)] })
+        OSCMessage(Command.Name.rigs.address, rigs.withLock { $0 }.flatMap { [OSCArgument.string($0.name), .string($0.url)] })
     }
 }

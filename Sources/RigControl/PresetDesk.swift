@@ -103,7 +103,7 @@ final class PresetDesk: @unchecked Sendable {
 
     /// `/preset/list`'s answer: every preset's name.
     func presetList() -> OSCMessage {
-        OSCMessage("/preset/list", store.names().map { .string($0) })
+        OSCMessage(Command.Name.presetList.address, store.names().map { .string($0) })
     }
 
     /// `/preset/unreadable`'s answer: for each preset in the list whose file
@@ -119,13 +119,13 @@ final class PresetDesk: @unchecked Sendable {
                 arguments += [.string(name), .string(String(describing: error).cut())]
             }
         }
-        return OSCMessage("/preset/unreadable", arguments)
+        return OSCMessage(Command.Name.presetUnreadable.address, arguments)
     }
 
     /// `/preset/current`'s answer: the last preset recalled (or saved), and
     /// 1 if the scene has changed since.
     func currentPreset() -> OSCMessage {
-        OSCMessage("/preset/current", [.string(scene.state.preset ?? ""), .int32(scene.state.modified ? 1 : 0)])
+        OSCMessage(Command.Name.presetCurrent.address, [.string(scene.state.preset ?? ""), .int32(scene.state.modified ? 1 : 0)])
     }
 
     /// The preset is current at once; `/preset/saved` follows when the file
@@ -276,7 +276,7 @@ final class PresetDesk: @unchecked Sendable {
         if !skipped.isEmpty {
             let text = skipped.joined(separator: "; ")
             scene.log.warning("preset '\(name)' is larger than the rig; skipped \(text)")
-            replies.append(.message(OSCMessage("/preset/skipped", [.string(name), .string(text)])))
+            replies.append(.message(OSCMessage(Reply.Name.presetSkipped.address, [.string(name), .string(text)])))
         }
         return replies
     }
@@ -300,7 +300,7 @@ final class PresetDesk: @unchecked Sendable {
         scene.state.modified = previous.modified
         scene.changed = false
         scene.log.notice("undid the last recall over \(seconds) s")
-        return [.message(OSCMessage("/preset/undone", [.string(previous.preset ?? "")]))]
+        return [.message(OSCMessage(Reply.Name.presetUndone.address, [.string(previous.preset ?? "")]))]
     }
 
     /// Every crosspoint into a mix-safe output keeps its live level: a

@@ -71,7 +71,7 @@ public enum Target: Hashable, Sendable {
         case .parameter, .delta, .touch, .current: ""
         case .command(let name): name.address
         case .safe(let safe): RecallSafe.address(safe.kind, "\(safe.channel)")
-        case .recallPreset(let name): "/preset/recall/\(name)"
+        case .recallPreset(let name): "\(Command.Name.presetRecall.address)/\(name)"
         }
     }
 }
