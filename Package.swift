@@ -135,7 +135,7 @@ let package = Package(
 
         .executableTarget(name: "crosspoint", dependencies: [
             "MixCore", "SceneModel", "Catalogue", "OSC", "OSCQuery", "Advertising", "ControlPage", "Presets", "RigControl", "JackHost", "Access",
-            "Bench", "SystemSupport", "PortPatterns", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Bench", "JSON", "SystemSupport", "PortPatterns", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
             // Release builds link the Swift runtime and FoundationEssentials

@@ -48,7 +48,7 @@ public enum PageDescription {
     public static let path = "catalogue.json"
 
     public static func json(_ catalogue: Catalogue) -> String {
-        var strips: [String] = []
+        var strips: [(String, String)] = []
         for (strip, key) in [(Parameter.Strip.source, "source"), (.output, "output"), (.master, "master"),
                              (.dca, "dca"), (.muteGroup, "mutegroup")] {
             let prefix = strip == .master ? "/master" : "/\(key)/{n}"
@@ -56,7 +56,7 @@ public enum PageDescription {
                 entry(catalogue.parameters[number], prefix)
             }
             entries += Catalogue.safes.filter { $0.strip == strip }.map(entry)
-            strips.append("\(JSONText.quoted(key)): [\n    " + entries.joined(separator: ",\n    ") + "\n  ]")
+            strips.append((key, JSONWriter.array(entries, indent: "  ")))
         }
         let crosspoint = catalogue.numbers(of: .crosspoint).first.map { entry(catalogue.parameters[$0], "/matrix/{n}/{m}") }
         let memberships = Catalogue.membershipFields.compactMap { strip, field -> String? in
@@ -64,11 +64,11 @@ public enum PageDescription {
             let fields = [("name", JSONText.quoted(field)), ("group", JSONText.quoted(field)),
                           ("address", JSONText.quoted("/source/{n}/\(field)/{g}"))]
                 + common(catalogue.parameters[number].display, pages: ["engineer"])
-            return object(fields)
+            return JSONWriter.inline(fields)
         }
-        return "{\n\"strips\": {\n  " + strips.joined(separator: ",\n  ") + "\n},\n\"matrix\": " + (crosspoint ?? "null")
-            + ",\n\"memberships\": [\n  " + memberships.joined(separator: ",\n  ") + "\n],\n\"places\": " + places()
-            + ",\n\"commands\": " + commands() + ",\n\"replies\": " + replies() + "\n}\n"
+        return JSONWriter.object([("strips", JSONWriter.object(strips, indent: "  ")), ("matrix", crosspoint ?? "null"),
+                                  ("memberships", JSONWriter.array(memberships, indent: "  ")), ("places", places()),
+                                  ("commands", commands()), ("replies", replies())]) + "\n"
     }
 
     /// The command table, by name: each command's address, and its usual
@@ -85,14 +85,14 @@ public enum PageDescription {
                 fields.append(("types", JSONText.quoted(signature.typeTags)))
                 if signature.range.contains(where: { $0 != nil }) {
                     let ranges = signature.range.map { range in
-                        range.map { "[\(JSONWriter.number($0.lowerBound)), \(JSONWriter.number($0.upperBound))]" } ?? "null"
+                        range.map { JSONWriter.inlineArray([JSONWriter.number($0.lowerBound), JSONWriter.number($0.upperBound)]) } ?? "null"
                     }
-                    fields.append(("range", "[" + ranges.joined(separator: ", ") + "]"))
+                    fields.append(("range", JSONWriter.inlineArray(ranges)))
                 }
             }
-            return "\(JSONText.quoted(String(describing: command.name))): " + object(fields)
+            return (String(describing: command.name), JSONWriter.inline(fields))
         }
-        return "{\n  " + named.joined(separator: ",\n  ") + "\n}"
+        return JSONWriter.object(named, indent: "  ")
     }
 
     /// The reply table, by name: each reply's address and type tags.
@@ -104,9 +104,9 @@ public enum PageDescription {
             case .perChannel(let tag, let side):
                 fields += [("types", JSONText.quoted(String(tag))), ("perChannel", JSONText.quoted(side.rawValue))]
             }
-            return "\(JSONText.quoted(String(describing: reply.name))): " + object(fields)
+            return (String(describing: reply.name), JSONWriter.inline(fields))
         }
-        return "{\n  " + named.joined(separator: ",\n  ") + "\n}"
+        return JSONWriter.object(named, indent: "  ")
     }
 
     /// Each strip's place names, from the catalogue's own titles (`Place.titled`):
@@ -118,9 +118,9 @@ public enum PageDescription {
                                                    ("mutegroup", .muteGroup(marker))]
         let named = places.map { key, place in
             let name = { (template: String) in JSONText.quoted(place.titled(template).replacing("\(marker)", with: "{n}")) }
-            return "\(JSONText.quoted(key)): { \"strip\": \(name("{strip}")), \"Strip\": \(name("{Strip}")) }"
+            return (key, JSONWriter.inline([("strip", name("{strip}")), ("Strip", name("{Strip}"))]))
         }
-        return "{\n  " + named.joined(separator: ",\n  ") + "\n}"
+        return JSONWriter.object(named, indent: "  ")
     }
 
     static func entry(_ parameter: Parameter, _ prefix: String) -> String {
@@ -140,27 +140,24 @@ public enum PageDescription {
         case (.text(let placeholder), .text(let maxLength)):
             fields += [("placeholder", JSONText.quoted(placeholder)), ("maxLength", "\(maxLength)")]
         case (.choice(let options), _):
-            fields += [("options", "[" + options.map(JSONText.quoted).joined(separator: ", ") + "]")]
+            fields += [("options", JSONWriter.inlineArray(options.map(JSONText.quoted)))]
         default:
             break
         }
-        return object(fields)
+        return JSONWriter.inline(fields)
     }
 
     static func entry(_ safe: RecallSafe) -> String {
         let fields = [("name", JSONText.quoted(safe.kind == .mix ? "mix-safe" : "safe")), ("address", JSONText.quoted(safe.address("{n}")))]
             + common(safe.display, pages: safe.reach == .mix ? ["mix"] : ["engineer"])
-        return object(fields)
+        return JSONWriter.inline(fields)
     }
 
     private static func common(_ display: Parameter.Display, pages: [String]) -> [(String, String)] {
         var fields = [("control", JSONText.quoted(display.control.name)), ("title", JSONText.quoted(display.title)),
-                      ("pages", "[" + pages.map(JSONText.quoted).joined(separator: ", ") + "]")]
+                      ("pages", JSONWriter.inlineArray(pages.map(JSONText.quoted)))]
         if case .toggle(let label) = display.control { fields.append(("label", JSONText.quoted(label))) }
         return fields
     }
 
-    private static func object(_ fields: [(String, String)]) -> String {
-        "{ " + fields.map { "\(JSONText.quoted($0.0)): \($0.1)" }.joined(separator: ", ") + " }"
-    }
 }

@@ -42,6 +42,32 @@ package struct JSONWriter {
         value == value.rounded() && abs(value) < 1e7 ? String(Int(value)) : "\(value)"
     }
 
+    /// An object on one line, `{ "in": 1, "out": 2 }`, from its fields'
+    /// names and their values, each already JSON.
+    package static func inline(_ fields: [(String, String)]) -> String {
+        "{ " + fields.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + " }"
+    }
+
+    /// An object over several lines, a field a line, for a document read
+    /// by programs and people (`catalogue.json`): values JSON already,
+    /// the object itself at `indent`.
+    package static func object(_ fields: [(String, String)], indent: String = "") -> String {
+        "{\n" + fields.map { "\(indent)  \(quoted($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n\(indent)}"
+    }
+
+    /// An array over several lines, an item (JSON already) a line.
+    package static func array(_ items: [String], indent: String = "") -> String {
+        "[\n" + items.map { "\(indent)  \($0)" }.joined(separator: ",\n") + "\n\(indent)]"
+    }
+
+    /// An array on one line, `["a", "b"]`, of items JSON already.
+    package static func inlineArray(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
+
+    /// Whole numbers as an array on one line, `[1, 3]`.
+    package static func numbers(_ values: [Int]) -> String {
+        inlineArray(values.map(String.init))
+    }
+
     package static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }

@@ -36,10 +36,10 @@ extension PresetCoding {
     }
 
     /// Source n's membership fields, for groups the scene has.
-    static func writeMemberships(of scene: Scene, source n: Int) -> [String] {
+    static func writeMemberships(of scene: Scene, source n: Int) -> [(String, String)] {
         memberships(of: scene).filter { $0.count > 0 }.map { strip, _, field in
             let groups = strip == .dcaMember ? scene.sources[n - 1].dcas : scene.sources[n - 1].muteGroups
-            return "\(JSONWriter.quoted(field)): \(groups.members)"
+            return (field, JSONWriter.numbers(groups.members))
         }
     }
 

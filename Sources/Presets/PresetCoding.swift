@@ -160,7 +160,7 @@ public enum PresetCoding {
     /// One strip's object, on one line: every parameter of the catalogue's the document holds.
     static func writeStrip(_ strip: Parameter.Strip, _ place: Parameter.Place, of scene: Scene,
                            catalogue: Catalogue, document: Parameter.Document) -> String {
-        let fields = catalogue.numbers(of: strip, in: document).map { number in
+        let fields = catalogue.numbers(of: strip, in: document).map { number -> (String, String) in
             let parameter = catalogue.parameters[number]
             let value: String
             switch parameter.get(scene, place) {
@@ -168,10 +168,10 @@ public enum PresetCoding {
             case .toggle(let on): value = "\(on)"
             case .text(let text): value = JSONWriter.quoted(text)
             }
-            return "\(JSONWriter.quoted(parameter.name)): \(value)"
+            return (parameter.name, value)
         }
-        let memberships = if case .source(let n) = place { writeMemberships(of: scene, source: n) } else { [String]() }
-        return "{ " + (fields + memberships).joined(separator: ", ") + " }"
+        let memberships = if case .source(let n) = place { writeMemberships(of: scene, source: n) } else { [(String, String)]() }
+        return JSONWriter.inline(fields + memberships)
     }
 
     /// The fields each object may have, made once (not per object).
@@ -203,14 +203,16 @@ public enum PresetCoding {
     }
 
     static func encodeScene(_ scene: Scene, into w: inout JSONWriter, catalogue: Catalogue, document: Parameter.Document) {
-        let groups = (scene.dcas.isEmpty ? "" : ", \"dcas\": \(scene.dcas.count)")
-            + (scene.muteGroups.isEmpty ? "" : ", \"mutegroups\": \(scene.muteGroups.count)")
-        w.field("channels", "{ \"inputs\": \(scene.inputCount), \"outputs\": \(scene.outputCount)\(groups) }")
+        var channels = [("inputs", "\(scene.inputCount)"), ("outputs", "\(scene.outputCount)")]
+        if !scene.dcas.isEmpty { channels.append(("dcas", "\(scene.dcas.count)")) }
+        if !scene.muteGroups.isEmpty { channels.append(("mutegroups", "\(scene.muteGroups.count)")) }
+        w.field("channels", JSONWriter.inline(channels))
         w.list("sources", scene.sources.indices.map { writeStrip(.source, .source($0 + 1), of: scene, catalogue: catalogue, document: document) })
         var points: [String] = []
         for n in stride(from: 1, through: scene.inputCount, by: 1) {
             for m in stride(from: 1, through: scene.outputCount, by: 1) where scene.crosspoints[n, m] != 0 {
-                points.append("{ \"in\": \(n), \"out\": \(m), \"volume\": \(JSONWriter.number(scene.crosspoints[n, m])) }")
+                points.append(JSONWriter.inline([("in", "\(n)"), ("out", "\(m)"),
+                                                 ("volume", JSONWriter.number(scene.crosspoints[n, m]))]))
             }
         }
         w.list("crosspoints", points)

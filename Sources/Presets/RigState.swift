@@ -50,9 +50,11 @@ public struct RigState: Equatable, Sendable {
         }
         // `mixes` only when there are any: a build from before mix safes can
         // still read the file (a rollback keeps the show's state).
-        let mixes = safes.mixes.isEmpty ? "" : ", \"mixes\": \(safes.mixes.sorted())"
-        let dcas = safes.dcas.isEmpty ? "" : ", \"dcas\": \(safes.dcas.sorted())"
-        w.field("safes", "{ \"sources\": \(safes.sources.sorted()), \"outputs\": \(safes.outputs.sorted()), \"master\": \(safes.master)\(mixes)\(dcas) }")
+        var fields = [("sources", JSONWriter.numbers(safes.sources.sorted())),
+                      ("outputs", JSONWriter.numbers(safes.outputs.sorted())), ("master", "\(safes.master)")]
+        if !safes.mixes.isEmpty { fields.append(("mixes", JSONWriter.numbers(safes.mixes.sorted()))) }
+        if !safes.dcas.isEmpty { fields.append(("dcas", JSONWriter.numbers(safes.dcas.sorted()))) }
+        w.field("safes", JSONWriter.inline(fields))
         PresetCoding.encodeScene(scene, into: &w, catalogue: catalogue, document: .state)
         w.close("}")
         return w.data

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import FoundationEssentials
+import JSON
 import SystemSupport
 
 struct BenchCommand: ParsableCommand {
@@ -113,7 +114,7 @@ struct BenchCommand: ParsableCommand {
                     ("active_crosspoints", "\(r.activeCrosspoints)"), ("periods", "\(r.periods)"),
                     ("timer_overhead_us", cFormat("%.3f", r.timerOverheadMicroseconds)),
                 ]
-                print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+                print(JSONWriter.inline(fields))
             } else {
                 print(cFormat("%6d %7d %6d %7.2f %7s %7d %8d %10.2f %7.2f %11.3f",
                              c.inputs, c.outputs, c.frames, c.density, (c.ramping ? "yes" : "no" as StaticString).utf8Start,
@@ -143,7 +144,7 @@ struct BenchCommand: ParsableCommand {
                 ("apply_period_us_median", cFormat("%.1f", r.applyPeriod.median)),
                 ("apply_period_us_p99", cFormat("%.1f", r.applyPeriod.p99)),
             ]
-            print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+            print(JSONWriter.inline(fields))
         } else {
             print("\(c.inputs)x\(c.outputs) preset (\(r.fileBytes) bytes), \(r.changes) parameters move per recall, \(r.trials) recalls")
             print("                                            median_us   p99_us")
