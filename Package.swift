@@ -90,9 +90,17 @@ let package = Package(
         // guessing them.
         .target(name: "Access", dependencies: ["JSON"]),
 
+        // Delivery to clients: feedback of changes (paced, coalesced, lasting),
+        // meters at their rates, timed bundles waiting for their time, and
+        // where replies go. It knows OSC packets and peers, not the scene.
+        .target(name: "Delivery", dependencies: [
+            "MixCore", "Catalogue", "OSC", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // The control side: the authoritative rig state and the OSC address space.
         .target(name: "RigControl", dependencies: [
-            "MixCore", "SceneModel", "Catalogue", "OSC", "Presets", "Access", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            "MixCore", "SceneModel", "Catalogue", "OSC", "Presets", "Access", "Delivery", "SystemSupport",
+            .product(name: "Logging", package: "swift-log"),
         ]),
 
         // The JACK client that hosts the mixer, and the server it may start.
@@ -134,7 +142,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "crosspoint", dependencies: [
-            "MixCore", "SceneModel", "Catalogue", "OSC", "OSCQuery", "Advertising", "ControlPage", "Presets", "RigControl", "JackHost", "Access",
+            "MixCore", "SceneModel", "Catalogue", "OSC", "OSCQuery", "Advertising", "ControlPage", "Presets", "RigControl", "Delivery", "JackHost", "Access",
             "Bench", "JSON", "SystemSupport", "PortPatterns", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -155,7 +163,8 @@ let package = Package(
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport"], swiftSettings: kernelFlags),
-        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets", "Access"]),
+        .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
+                                                           "Access"]),
         .testTarget(name: "CatalogueTests", dependencies: [
             "Catalogue", "ControlPage", "MixCore", "SceneModel", "OSC", "Presets", "RigControl",
             .product(name: "Logging", package: "swift-log"),

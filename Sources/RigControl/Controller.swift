@@ -1,3 +1,4 @@
+import Delivery
 import Access
 import Catalogue
 import Logging

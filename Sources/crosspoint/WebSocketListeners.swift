@@ -1,3 +1,4 @@
+import Delivery
 import OSC
 import OSCQuery
 import RigControl

@@ -1,3 +1,4 @@
+import Delivery
 import Access
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+@testable import Delivery
 import Logging
 import OSC
 @testable import RigControl

@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 import MixCore
 import OSC

@@ -26,7 +26,7 @@ extension FeedbackHub {
 
     /// Takes, for each subscriber, the bundles to send now, as many as its
     /// pace allows.
-    func due(at now: ContinuousClock.Instant) -> [(OSCPeer, [OSCPacket])] {
+    package func due(at now: ContinuousClock.Instant) -> [(OSCPeer, [OSCPacket])] {
         // Streams' room is asked outside the lock: it is the server's to tell.
         let streams = state.withLock { subscribers in
             subscribers.compactMap { $0.value.pace == .stream && !$0.value.order.isEmpty ? $0.key : nil }

@@ -181,7 +181,7 @@ public final class FeedbackHub: @unchecked Sendable {
         return destination
     }
 
-    static func destination(_ client: OSCPeer, port: Int?) -> OSCPeer {
+    package static func destination(_ client: OSCPeer, port: Int?) -> OSCPeer {
         guard let port, case .udp = client.transport else { return client }
         return OSCPeer(address: client.address.with(port: port), transport: .udp, access: client.access)
     }

@@ -27,7 +27,7 @@ public struct Subscriptions: Sendable {
     public var autoSubscribe: Bool
     /// Where subscribers' full states are made, one at a time, off the
     /// locks (`waitForFullStates` waits for those asked so far).
-    let fullStates = DispatchQueue(label: "crosspoint.full-states", qos: .utility)
+    package let fullStates = DispatchQueue(label: "crosspoint.full-states", qos: .utility)
 
     public init(feedback: FeedbackHub? = nil, meters: MeterStream? = nil, listeners: (any ChangeListeners)? = nil,
                 reply: @escaping @Sendable (OSCPacket, OSCPeer) -> Void = { _, _ in }, autoSubscribe: Bool = false) {
@@ -39,16 +39,16 @@ public struct Subscriptions: Sendable {
     }
 
     /// Whether feedback built now would reach anyone.
-    var isListening: Bool { (feedback?.count ?? 0) > 0 || !(listeners?.isEmpty ?? true) }
+    package var isListening: Bool { (feedback?.count ?? 0) > 0 || !(listeners?.isEmpty ?? true) }
 
     /// Sends feedback messages to subscribers and listeners.
-    func publish(_ messages: [OSCMessage]) {
+    package func publish(_ messages: [OSCMessage]) {
         feedback?.publish(messages)
         listeners?.publish(messages)
     }
 
     /// `session` is gone: its feedback and meters end.
-    func depart(_ session: OSCPeer) {
+    package func depart(_ session: OSCPeer) {
         feedback?.depart(session)
         meters?.depart(session)
     }
