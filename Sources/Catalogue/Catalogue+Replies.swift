@@ -26,6 +26,8 @@ extension Catalogue {
             R(.statusMeterSubscribers, .fixed("i"), "Meter subscribers"),
             R(.statusDenied, .fixed("i"), "Packets and connections refused from hosts the access file does not admit"),
             R(.statusLateBundles, .fixed("i"), "Timed bundles that arrived after their time"),
+            R(.statusDroppedFrames, .fixed("i"),
+              "Meter frames the asking session lost by not reading them in time: a WebSocket more than 1 MiB behind loses its oldest meters first; 0 for UDP and TCP"),
             R(.statusAccess, .fixed("s"),
               "What the asking session may do: full, read-only or outputs (/role says which outputs)"),
             R(.presetSaved, .fixed("s"), "A preset was saved, once on disk: its name"),

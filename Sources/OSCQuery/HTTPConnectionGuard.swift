@@ -71,10 +71,15 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if !done, case .byteBuffer(let buffer) = unwrapOutboundIn(data),
            buffer.readableBytesView.starts(with: Self.switching) {
-            // A WebSocket from here on: its frames are not HTTP.
+            // A WebSocket from here on: its frames are not HTTP. What the
+            // kernel holds for it is bounded too (rather than grown to
+            // megabytes for a client that does not read); its own queue is
+            // `FrameQueue`.
             done = true
             deadline?.cancel()
             deadline = nil
+            context.channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: FrameQueue.kernelSendBuffer)
+                .whenFailure { _ in }
         }
         context.write(data, promise: promise)
     }

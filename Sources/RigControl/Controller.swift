@@ -47,7 +47,7 @@ public final class Controller: @unchecked Sendable {
     let logger: Logger
     /// What `/status` reports besides the controller's own figures, by
     /// field (`Catalogue.statusFields`; sent in the catalogue's order).
-    let statusReport: @Sendable () -> [Reply.Name: OSCArgument]
+    let statusReport: @Sendable (OSCPeer) -> [Reply.Name: OSCArgument]
     /// Told when the rig changed size (`/rig/inputs`, `/rig/outputs`),
     /// under the scene's lock: keep it quick (hand the work to a queue).
     let resized: @Sendable () -> Void
@@ -66,7 +66,7 @@ public final class Controller: @unchecked Sendable {
     public init(state initial: RigState, mixer: Mixer, catalogue: Catalogue = Catalogue(), store: PresetStore,
                 smoothingSeconds: Float, directOuts: DirectTap = .off, logger: Logger,
                 subscriptions: Subscriptions = Subscriptions(),
-                scheduler: BundleScheduler? = nil, status: @escaping @Sendable () -> [Reply.Name: OSCArgument] = { [:] },
+                scheduler: BundleScheduler? = nil, status: @escaping @Sendable (OSCPeer) -> [Reply.Name: OSCArgument] = { _ in [:] },
                 stateChanged: @escaping @Sendable () -> Void = {}, resized: @escaping @Sendable () -> Void = {}) {
         self.mixer = mixer
         self.catalogue = catalogue
