@@ -26,6 +26,8 @@ extension Catalogue {
             R(.statusMeterSubscribers, .fixed("i"), "Meter subscribers"),
             R(.statusDenied, .fixed("i"), "Packets and connections refused from hosts the access file does not admit"),
             R(.statusLateBundles, .fixed("i"), "Timed bundles that arrived after their time"),
+            R(.statusDroppedFrames, .fixed("i"),
+              "Meter frames the asking session lost by not reading them in time: a WebSocket more than 1 MiB behind loses its oldest meters first; 0 for UDP and TCP"),
             R(.statusStateSaved, .fixed("is"),
               "Whether the rig's state file is being saved: 1 and \"\" while saves succeed; 0 and why while they fail (the show goes on, unsaved, until one succeeds). Subscribers are told when it changes"),
             R(.statusStateNote, .fixed("sss"),

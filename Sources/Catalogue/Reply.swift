@@ -25,6 +25,7 @@ public struct Reply: Sendable {
         case statusMeterSubscribers = "/status/meter_subscribers"
         case statusDenied = "/status/denied"
         case statusLateBundles = "/status/late_bundles"
+        case statusDroppedFrames = "/status/dropped_frames"
         case statusStateSaved = "/status/state_saved"
         case statusStateNote = "/status/state_note"
         case statusAccess = "/status/access"

@@ -22,6 +22,9 @@ public struct LengthPrefixDecoder: Sendable {
         self.limit = limit
     }
 
+    /// Whether a packet has begun and not yet arrived whole.
+    public var isPartway: Bool { !pending.isEmpty }
+
     /// Reads `bytes` and calls `body` with every packet they complete, in
     /// order; the bytes are valid only during that call. Throws at a length
     /// over the limit; the decoder is of no further use then (the stream

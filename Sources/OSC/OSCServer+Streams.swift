@@ -7,129 +7,114 @@ import Synchronization
 import Glibc
 #endif
 
-/// OSC over TCP: connections accepted (the access policy asked, at most
-/// `Options.maxConnections`), each read on a thread of its own, its packets
-/// cut out by the framing its first byte chooses (OSC 1.0's length prefix or
-/// OSC 1.1's SLIP), handled like datagrams and answered on the connection.
+/// OSC over TCP, served by one thread (`osc-tcp`) that polls the listener
+/// and every connection, as the UDP thread serves its socket: connections
+/// accepted (the access policy asked, at most `hostConnectionLimit` from one
+/// host and `connectionLimit` in all), each one's packets cut out by the
+/// framing its first byte chooses (`TCPStream`), handled like datagrams and
+/// answered on the connection. A connection that sends no whole packet for
+/// `Options.tcpIdleTimeout`, or takes more than `packetTimeout` to finish a
+/// packet it began, is closed. Replies are written by whichever thread
+/// sends them, as before (`send(_:to:)`, under the connection's lock).
 extension OSCServer {
-    func acceptConnections() {
+    func serveStreams() {
         guard let listener = tcpListener else { return }
-        while running.load(ordering: .relaxed) {
-            guard wait(for: listener) else { continue }
-            var storage = [UInt8](repeating: 0, count: 128)
-            var length = socklen_t(storage.count)
-            let fd = storage.withUnsafeMutableBytes { raw in
-                accept(listener, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
-            }
-            guard fd >= 0 else { continue }
-            let address = storage.withUnsafeBytes { SocketAddress($0.baseAddress!, length: length) }
-            let access = door.access(for: address.ipBytes)
-            guard access != .denied else {
-                deniedPackets.add(1, ordering: .relaxed)
-                close(fd)
-                continue
-            }
-            guard connections.withLock({ $0.count }) < Self.connectionLimit else {
-                logger.warning("\(address): more than \(Self.connectionLimit) TCP connections; refused")
-                close(fd)
-                continue
-            }
-            var timeout = Self.writeTimeout
-            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let id = nextConnection.add(1, ordering: .relaxed).oldValue
-            let connection = Connection(socket: fd)
-            connections.withLock { $0[id] = connection }
-            let peer = OSCPeer(address: address, transport: .tcp(id), access: access)
-            let reader = Thread { [self] in readStream(connection, peer: peer, id: id) }
-            reader.name = "osc-tcp-\(id)"
-            reader.start()
-        }
-    }
-
-    /// A TCP stream carries packets in OSC 1.0's framing (each prefixed by
-    /// its length, as liblo sends them) or OSC 1.1's (SLIP, as TouchOSC and
-    /// QLab send them), told apart by the first byte. Either way a packet
-    /// over 64 KiB closes the connection: the client is not speaking OSC, or
-    /// would take unbounded memory.
-    private func readStream(_ connection: Connection, peer: OSCPeer, id: Int) {
-        var peer = peer
-        var generation = door.generation
-        let fd = connection.socket
+        var streams: [Int32: TCPStream] = [:]
+        var hosts = TCPConnectionCount(perHost: Self.hostConnectionLimit, total: Self.connectionLimit)
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
+        var descriptors: [pollfd] = []
         defer {
             chunk.deallocate()
-            connections.withLock { _ = $0.removeValue(forKey: id) }
-            connection.output.withLock { framing in
-                framing = nil
-                close(fd)
-            }
-            departure(peer)
+            for fd in Array(streams.keys) { closeStream(fd, in: &streams, hosts: &hosts) }
         }
-        var framing: StreamFraming?
-        var lengthPrefixed = LengthPrefixDecoder()
-        var slip = SLIPDecoder()
         while running.load(ordering: .relaxed) {
-            guard wait(for: fd) else { continue }
-            let count = recv(fd, chunk.baseAddress, chunk.count, 0)
-            guard count > 0 else { return }
-            // Rules reloaded since the connection opened: its access is asked again.
-            if generation != door.generation {
-                generation = door.generation
-                peer.access = door.access(for: peer.address.ipBytes)
-                guard peer.access != .denied else { return }
+            descriptors.removeAll(keepingCapacity: true)
+            descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+            for fd in streams.keys { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            // Woken at least every 0.1 s: the time limits and `stop()` are noticed within that.
+            guard poll(&descriptors, nfds_t(descriptors.count), 100) >= 0 else { continue }
+            let now = ContinuousClock.now
+            for descriptor in descriptors.dropFirst() where descriptor.revents != 0 {
+                guard var stream = streams[descriptor.fd] else { continue }
+                let keepOpen = read(&stream, from: descriptor.fd, into: chunk, at: now)
+                streams[descriptor.fd] = stream
+                if !keepOpen { closeStream(descriptor.fd, in: &streams, hosts: &hosts) }
             }
-            let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
-            let current: StreamFraming
-            if let framing {
-                current = framing
-            } else {
-                // Set before the first packet is handled, so that every reply goes back in kind.
-                current = StreamFraming(firstByte: bytes[0])
-                connection.output.withLock { $0 = current }
-                framing = current
+            if descriptors[0].revents != 0 { acceptConnection(listener, into: &streams, hosts: &hosts, at: now) }
+            for (fd, stream) in streams {
+                guard let reason = stream.expiry(at: now, idle: options.tcpIdleTimeout, slow: Self.packetTimeout) else { continue }
+                logger.info("\(stream.peer): \(reason); closing")
+                closeStream(fd, in: &streams, hosts: &hosts)
             }
-            let keepOpen = switch current {
-            case .slip: read(bytes, with: &slip, from: peer)
-            case .lengthPrefixed: read(bytes, with: &lengthPrefixed, from: peer)
-            }
-            guard keepOpen else { return }
         }
     }
 
-    /// Handles the packets `bytes` complete; false if the connection must close.
-    private func read(_ bytes: UnsafeRawBufferPointer, with decoder: inout SLIPDecoder, from peer: OSCPeer) -> Bool {
-        do {
-            try decoder.decode(bytes) { event in
-                switch event {
-                case .packet(let packet):
-                    handle(packet, from: peer)
-                case .badEscape(let byte):
-                    logger.warning("\(peer): SLIP escape 0xDB followed by \(Self.hex(byte)), frame dropped")
-                }
-            }
-            return true
-        } catch {
-            logger.warning("\(peer): SLIP frame over \(decoder.limit) bytes refused; closing")
-            return false
+    /// Accepts one waiting connection, or closes it at once if its host may
+    /// not connect or is at a limit.
+    private func acceptConnection(_ listener: Int32, into streams: inout [Int32: TCPStream],
+                                  hosts: inout TCPConnectionCount, at now: ContinuousClock.Instant) {
+        var storage = [UInt8](repeating: 0, count: 128)
+        var length = socklen_t(storage.count)
+        let fd = storage.withUnsafeMutableBytes { raw in
+            accept(listener, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
+        }
+        guard fd >= 0 else { return }
+        let address = storage.withUnsafeBytes { SocketAddress($0.baseAddress!, length: length) }
+        let access = door.access(for: address.ipBytes)
+        guard access != .denied else {
+            deniedPackets.add(1, ordering: .relaxed)
+            close(fd)
+            return
+        }
+        let host = address.hostKey
+        if case .refused(let reason) = hosts.admit(host) {
+            if let reason { logger.warning("\(address): \(reason); refused (and others like it until one closes)") }
+            close(fd)
+            return
+        }
+        var timeout = Self.writeTimeout
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // A fixed send buffer (the kernel doubles it): what waits for one
+        // client stays bounded, rather than grown to 4 MiB for one that does not read.
+        var buffer = Self.sendBuffer
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buffer, socklen_t(MemoryLayout<Int32>.size))
+        let id = nextConnection.add(1, ordering: .relaxed).oldValue
+        let connection = Connection(socket: fd)
+        connections.withLock { $0[id] = connection }
+        let peer = OSCPeer(address: address, transport: .tcp(id), access: access)
+        streams[fd] = TCPStream(connection: connection, id: id, peer: peer, generation: door.generation, now: now)
+    }
+
+    /// Reads what has arrived on a connection and handles the packets it
+    /// completes; false if the connection must close (closed by the client,
+    /// no longer let in, or not speaking OSC).
+    private func read(_ stream: inout TCPStream, from fd: Int32, into chunk: UnsafeMutableRawBufferPointer,
+                      at now: ContinuousClock.Instant) -> Bool {
+        let count = recv(fd, chunk.baseAddress, chunk.count, Int32(MSG_DONTWAIT))
+        guard count != 0 else { return false }
+        guard count > 0 else { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+        // Rules reloaded since the connection opened: its access is asked again.
+        if stream.generation != door.generation {
+            stream.generation = door.generation
+            stream.peer.access = door.access(for: stream.peer.address.ipBytes)
+            guard stream.peer.access != .denied else { return false }
+        }
+        let peer = stream.peer
+        return stream.read(UnsafeRawBufferPointer(rebasing: chunk[0..<count]), at: now, logger: logger) {
+            handle($0, from: peer)
         }
     }
 
-    /// Handles the packets `bytes` complete; false if the connection must close.
-    private func read(_ bytes: UnsafeRawBufferPointer, with decoder: inout LengthPrefixDecoder,
-                      from peer: OSCPeer) -> Bool {
-        do {
-            try decoder.decode(bytes) { handle($0, from: peer) }
-            return true
-        } catch {
-            switch error {
-            case .packetTooLong(let size): logger.warning("\(peer): TCP packet of \(size) bytes refused; closing")
-            }
-            return false
+    /// Closes a connection: nothing is written to it after (its descriptor
+    /// is closed under its lock), and its peer is told gone.
+    private func closeStream(_ fd: Int32, in streams: inout [Int32: TCPStream], hosts: inout TCPConnectionCount) {
+        guard let stream = streams.removeValue(forKey: fd) else { return }
+        connections.withLock { _ = $0.removeValue(forKey: stream.id) }
+        stream.connection.output.withLock { framing in
+            framing = nil
+            close(fd)
         }
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return "0x" + (digits.count < 2 ? "0" + digits : digits)
+        hosts.release(stream.host)
+        departure(stream.peer)
     }
 }

@@ -14,9 +14,10 @@ import Glibc
 /// every sender against the `AccessPolicy` before anything is decoded
 /// (denied packets are dropped and counted). Each packet is decoded whole
 /// with `OSCCodec` and handed to `handler` (a bundle as one value, with its
-/// time tag); a malformed one is logged and dropped. The UDP thread and each
-/// TCP connection's thread call `handler` on their own: it must be safe to
-/// call from several threads at once (the `Controller` serialises itself).
+/// time tag); a malformed one is logged and dropped. The UDP thread and the
+/// TCP thread (every connection's, `OSCServer+Streams`) call `handler` on
+/// their own: it must be safe to call from two threads at once (the
+/// `Controller` serialises itself).
 public final class OSCServer: @unchecked Sendable {
     public typealias Handler = @Sendable (OSCPacket, OSCPeer) -> [OSCPacket]
     /// Told when a peer is shown to be gone: a TCP connection closed or cut
@@ -30,6 +31,9 @@ public final class OSCServer: @unchecked Sendable {
         /// UDP and TCP port; 0 picks a free one.
         public var port = 9000
         public var tcp = true
+        /// A TCP connection that sends no whole packet for this long is
+        /// closed; nil: never (`serve --tcp-idle-timeout`).
+        public var tcpIdleTimeout: Duration? = .seconds(60)
         public var policy = AccessPolicy()
         public init() {}
     }
@@ -51,8 +55,13 @@ public final class OSCServer: @unchecked Sendable {
     // Set once by start(), before any thread reads it.
     private var handler: Handler = { _, _ in [] }
     var departure: Departure = { _ in }
-    /// At most this many TCP connections at once.
+    /// At most this many TCP connections at once, and from one host.
     public static let connectionLimit = 64
+    public static let hostConnectionLimit = 16
+    /// The send buffer asked of the kernel for a TCP connection (`SO_SNDBUF`, doubled by the kernel).
+    static let sendBuffer: Int32 = 128 * 1024
+    /// A TCP packet must arrive whole within this long of its first byte.
+    public static let packetTimeout = Duration.seconds(10)
     /// A TCP client that takes more than this to accept a write is cut off.
     static let writeTimeout = timeval(tv_sec: 0, tv_usec: 200_000)
     let connections = Mutex<[Int: Connection]>([:])
@@ -172,7 +181,7 @@ public final class OSCServer: @unchecked Sendable {
         udpThread.start()
         threads.append(udpThread)
         if tcpListener != nil {
-            let tcpThread = Thread { [self] in acceptConnections() }
+            let tcpThread = Thread { [self] in serveStreams() }
             tcpThread.name = "osc-tcp"
             tcpThread.start()
             threads.append(tcpThread)
@@ -343,12 +352,6 @@ public final class OSCServer: @unchecked Sendable {
         guard isError, message.cmsg_len >= MemoryLayout<cmsghdr>.size + 4 else { return false }
         let errorNumber = control.loadUnaligned(fromByteOffset: MemoryLayout<cmsghdr>.size, as: UInt32.self)
         return errorNumber == UInt32(ECONNREFUSED)
-    }
-
-    /// Waits up to 0.2 s for `fd` to be readable, so that `stop()` is noticed.
-    func wait(for fd: Int32) -> Bool {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 200) > 0
     }
 
     /// Waits up to 0.2 s for the UDP socket; whether errors are queued on it.

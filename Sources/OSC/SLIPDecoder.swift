@@ -39,6 +39,9 @@ public struct SLIPDecoder: Sendable {
         self.limit = limit
     }
 
+    /// Whether a frame has begun and not yet ended.
+    public var isPartway: Bool { length > 0 || escaping || skipping }
+
     /// Reads `bytes` and calls `body` for every frame they finish, in
     /// order. Throws once a frame passes the limit; the decoder is of no
     /// further use then (the stream has to be closed).

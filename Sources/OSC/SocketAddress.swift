@@ -77,3 +77,12 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
+
+extension SocketAddress {
+    /// The host a connection counts against for a per-host limit: an IPv4
+    /// address, or an IPv6 one's /64 (one machine may hold a whole /64).
+    public var hostKey: [UInt8] {
+        let bytes = ipBytes
+        return bytes.count == 16 ? Array(bytes.prefix(8)) : bytes
+    }
+}

@@ -4,26 +4,33 @@ import NIOCore
 
 /// The first handler of every HTTP connection, before any HTTP decoding:
 /// it holds the connection to `HTTPConnectionLimits`. Over a limit of
-/// connections, the connection is closed at once. Until the first request
-/// header has arrived whole (its blank line), the header must come within
-/// the deadline and stay within the size: past the deadline the connection
-/// is closed; past the size it is answered `431 Request Header Fields Too
-/// Large` and closed. Once the header is in, the guard only passes bytes on
-/// (later requests on the connection are bounded by the idle timeout and
-/// the HTTP decoder's own limits).
-final class HTTPConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
+/// connections, the connection is closed at once. Every request header on
+/// the connection, not only the first, must arrive whole (its blank line)
+/// within the deadline and stay within the size: past the deadline the
+/// connection is closed; past the size it is answered `431 Request Header
+/// Fields Too Large` and closed (written at once: a client that pipelines
+/// may get it before the answers to requests it sent earlier). The first
+/// header's deadline runs from the
+/// connection's opening, a later one's from its first byte (a connection
+/// idle between requests is the idle timeout's). A body is passed on by its
+/// `Content-Length` (`HTTPRequestFraming`); a request whose body has no
+/// length (`Transfer-Encoding`) is answered `411 Length Required` and
+/// closed, since where the next header starts could not be told. Once the
+/// connection has become a WebSocket (a `101` answer went out) the guard
+/// only passes bytes on.
+final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
 
     private let limits: HTTPConnectionLimits
     private let logger: Logger
     private var host = "?"
-    private var counted = false
-    /// Bytes of the first header so far; nil once it has arrived whole.
-    private var headerBytes: Int? = 0
-    /// The last four bytes read, for a blank line split between reads.
-    private var last: UInt32 = 0
+    private var framing = HTTPRequestFraming()
     private var deadline: Scheduled<Void>?
+    /// A WebSocket now, or refused: nothing more to look at.
+    private var done = false
 
     init(limits: HTTPConnectionLimits, logger: Logger) {
         self.limits = limits
@@ -37,58 +44,70 @@ final class HTTPConnectionGuard: ChannelInboundHandler, RemovableChannelHandler 
             context.close(promise: nil)
             return
         }
-        counted = true
         let (limits, host) = (limits, host)
         context.channel.closeFuture.whenComplete { _ in limits.close(host) }
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(limits.headerDeadline.components.seconds) * 1_000_000_000
-                                                                  + limits.headerDeadline.components.attoseconds / 1_000_000_000)) {
-            channel.close(promise: nil)
-        }
+        startDeadline(context)
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let seen = headerBytes else { return context.fireChannelRead(data) }
+        guard !done else { return context.fireChannelRead(data) }
         let bytes = unwrapInboundIn(data).readableBytesView
-        // Looked at no further than the size allows.
-        let room = limits.headerSize - seen
-        if let end = Self.endOfHeader(bytes.prefix(room + 1), last: &last), end <= room {
-            headerBytes = nil
-            deadline?.cancel()
-            deadline = nil
-        } else if bytes.count > room {
-            return refuseLarge(context)
-        } else {
-            headerBytes = seen + bytes.count
+        for byte in bytes {
+            switch framing.take(byte, headerLimit: limits.headerSize) {
+            case .none: continue
+            case .headerBegins: if deadline == nil { startDeadline(context) }
+            case .headerEnds:
+                deadline?.cancel()
+                deadline = nil
+            case .tooLarge: return refuse(context, "431 Request Header Fields Too Large",
+                                          "request header over \(limits.headerSize) bytes")
+            case .lengthRequired: return refuse(context, "411 Length Required", "request body without a length")
+            }
         }
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if !done, case .byteBuffer(let buffer) = unwrapOutboundIn(data),
+           buffer.readableBytesView.starts(with: Self.switching) {
+            // A WebSocket from here on: its frames are not HTTP. What the
+            // kernel holds for it is bounded too (rather than grown to
+            // megabytes for a client that does not read); its own queue is
+            // `FrameQueue`.
+            done = true
+            deadline?.cancel()
+            deadline = nil
+            context.channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: FrameQueue.kernelSendBuffer)
+                .whenFailure { _ in }
+        }
+        context.write(data, promise: promise)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
     }
 
-    /// Where the header's blank line ends in `bytes` (the count of bytes up
-    /// to and with it); nil when it is not there. `last` carries the last
-    /// four bytes from one read to the next.
-    static func endOfHeader(_ bytes: some Collection<UInt8>, last: inout UInt32) -> Int? {
-        var index = 0
-        for byte in bytes {
-            index += 1
-            last = last << 8 | UInt32(byte)
-            if last == 0x0D0A_0D0A { return index }
+    private static let switching = Array("HTTP/1.1 101 ".utf8)
+
+    private func startDeadline(_ context: ChannelHandlerContext) {
+        let channel = context.channel
+        let (seconds, attoseconds) = limits.headerDeadline.components
+        deadline = context.eventLoop.scheduleTask(in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)) {
+            channel.close(promise: nil)
         }
-        return nil
     }
 
-    private func refuseLarge(_ context: ChannelHandlerContext) {
-        logger.debug("HTTP: request header over \(limits.headerSize) bytes refused", metadata: ["host": "\(host)"])
-        headerBytes = nil
+    private func refuse(_ context: ChannelHandlerContext, _ status: String, _ reason: String) {
+        logger.debug("HTTP: \(reason) refused", metadata: ["host": "\(host)"])
+        done = true
         deadline?.cancel()
-        let answer = "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        deadline = nil
+        let answer = "HTTP/1.1 \(status)\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
         let channel = context.channel
-        context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in channel.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer(string: answer)))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
     }
 }
 

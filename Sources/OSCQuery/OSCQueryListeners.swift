@@ -1,40 +1,26 @@
 import NIOCore
 import OSC
 import Synchronization
+import SystemSupport
 
 /// The WebSocket clients of a server and the addresses each LISTENs to.
-/// `publish` may be called from any thread; each client has its own
-/// bounded queue of frames, drained by its connection's task. Made before
-/// the server that fills it, so that what publishes changes can be given it
-/// when made (`OSCQueryServer.init(listeners:)`).
+/// `publish` may be called from any thread; each client has its own queue
+/// of frames bounded in bytes (`FrameQueue`: meters make way first),
+/// drained by its connection's task. Made before the server that fills
+/// it, so that what publishes changes can be given it when made
+/// (`OSCQueryServer.init(listeners:)`).
 public final class OSCQueryListeners: Sendable {
-    /// How many frames may wait for one client; beyond that the oldest are
-    /// dropped, so a stalled client cannot hold memory without limit.
-    static let queueLimit = 4096
-
     /// What waits in a client's queue: a binary OSC frame (a value, a
-    /// reply) or a text frame (a command: PATH_ADDED, PATH_REMOVED).
+    /// reply, meters) or a text frame (a command: PATH_ADDED, PATH_REMOVED).
     enum Frame: Sendable {
         case binary(ByteBuffer)
         case text(String)
     }
 
-    typealias Queue = AsyncStream<Frame>
-
     struct Client {
         let host: String
         var paths: Set<String> = []
-        let queue: Queue.Continuation
-        let backlog: Backlog
-    }
-
-    /// How many frames wait in a client's queue: counted up when one is
-    /// queued, down when its connection has written one.
-    final class Backlog: Sendable {
-        private let frames = Atomic<Int>(0)
-        var count: Int { frames.load(ordering: .relaxed) }
-        func queued() { frames.add(1, ordering: .relaxed) }
-        func written() { frames.subtract(1, ordering: .relaxed) }
+        let queue: FrameQueue
     }
 
     private struct State {
@@ -45,25 +31,35 @@ public final class OSCQueryListeners: Sendable {
 
     private let state = Mutex(State())
     private let dropped = Atomic<Int>(0)
+    /// A giving back of freed memory is due (`remove`).
+    private let trimDue = Atomic<Bool>(false)
 
     public init() {}
 
     /// Registers a client; nil once the server is stopping.
-    func add(host: String) -> (id: Int, frames: Queue, backlog: Backlog)? {
-        let (frames, queue) = Queue.makeStream(bufferingPolicy: .bufferingNewest(Self.queueLimit))
-        let backlog = Backlog()
+    func add(host: String) -> (id: Int, queue: FrameQueue)? {
+        let queue = FrameQueue()
         let id: Int? = state.withLock { state in
             guard !state.isClosed else { return nil }
             defer { state.nextID += 1 }
-            state.clients[state.nextID] = Client(host: host, queue: queue, backlog: backlog)
+            state.clients[state.nextID] = Client(host: host, queue: queue)
             return state.nextID
         }
         guard let id else { queue.finish(); return nil }
-        return (id, frames, backlog)
+        return (id, queue)
     }
 
+    /// A client has gone. What its frames held goes back to the system
+    /// soon after (glibc keeps freed memory otherwise), once for a burst of
+    /// clients going together.
     func remove(_ id: Int) {
         state.withLock { $0.clients.removeValue(forKey: id) }?.queue.finish()
+        guard !trimDue.exchange(true, ordering: .relaxed) else { return }
+        Task.detached { [self] in
+            try? await Task.sleep(for: .milliseconds(250))
+            trimDue.store(false, ordering: .relaxed)
+            FreedMemory.giveBack()
+        }
     }
 
     /// Adds `path` to a client's LISTENs if `exists(path)`, asked under
@@ -124,28 +120,36 @@ public final class OSCQueryListeners: Sendable {
         for client in clients { yield(frame, to: client) }
     }
 
-    /// Queues one frame for one client; false when it is gone.
-    func send(_ frame: ByteBuffer, to id: Int) -> Bool {
+    /// Queues one frame for one client (a meter frame `droppable`); false
+    /// when it is gone.
+    func send(_ frame: ByteBuffer, to id: Int, droppable: Bool = false) -> Bool {
         guard let client = state.withLock({ $0.clients[id] }) else { return false }
-        yield(.binary(frame), to: client)
-        return true
+        return yield(.binary(frame), to: client, droppable: droppable)
     }
 
-    private func yield(_ frame: Frame, to client: Client) {
-        switch client.queue.yield(frame) {
-        case .enqueued: client.backlog.queued()
-        case .dropped: dropped.add(1, ordering: .relaxed) // one in, the oldest out
-        case .terminated: break
-        @unknown default: break
+    @discardableResult
+    private func yield(_ frame: Frame, to client: Client, droppable: Bool = false) -> Bool {
+        switch client.queue.push(frame, droppable: droppable) {
+        case .queued(let count):
+            if count > 0 { dropped.add(count, ordering: .relaxed) }
+            return true
+        case .overflowed, .finished:
+            return false
         }
     }
 
-    /// How many more frames may be queued for a client while leaving half
-    /// its queue to LISTEN values and replies: what feedback may add without
-    /// ever pushing a frame out. 0 when it is gone.
-    func room(for id: Int) -> Int {
-        guard let backlog = state.withLock({ $0.clients[id]?.backlog }) else { return 0 }
-        return max(0, Self.queueLimit / 2 - backlog.count)
+    /// How many more packets of up to `packetSize` bytes feedback may queue
+    /// for a client while leaving half its queue's bytes to LISTEN values
+    /// and replies: what feedback may add without ever closing it. 0 when
+    /// it is gone.
+    func room(for id: Int, packetSize: Int) -> Int {
+        guard let queue = state.withLock({ $0.clients[id]?.queue }) else { return 0 }
+        return max(0, FrameQueue.byteLimit / 2 - queue.otherBytes) / max(1, packetSize)
+    }
+
+    /// Meter frames dropped for one client because it did not read them in time.
+    func droppedCount(for id: Int) -> Int {
+        state.withLock { $0.clients[id]?.queue }?.dropped ?? 0
     }
 
     /// Ends every client's queue, and refuses new clients.
@@ -159,6 +163,6 @@ public final class OSCQueryListeners: Sendable {
 
     public var count: Int { state.withLock { $0.clients.count } }
 
-    /// Frames dropped because a client's queue was full.
+    /// Meter frames dropped because a client's queue was full.
     var droppedCount: Int { dropped.load(ordering: .relaxed) }
 }

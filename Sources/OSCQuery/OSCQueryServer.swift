@@ -128,9 +128,15 @@ public final class OSCQueryServer: Sendable {
     /// WebSocket clients connected now.
     public var webSocketClientCount: Int { listeners.count }
 
-    /// Frames not sent because a WebSocket client fell more than
-    /// 4096 frames behind (the oldest are dropped first).
+    /// Meter frames not sent because a WebSocket client fell more than
+    /// `FrameQueue.byteLimit` bytes behind (the oldest are dropped first).
     public var droppedFrameCount: Int { listeners.droppedCount }
+
+    /// Meter frames dropped for one WebSocket client so far; 0 for any other peer.
+    public func droppedFrameCount(for client: OSCPeer) -> Int {
+        guard case .webSocket(let id) = client.transport else { return 0 }
+        return listeners.droppedCount(for: id)
+    }
 
     /// A parameter changed: sends `message` as a binary OSC frame to every
     /// WebSocket client LISTENing to `message.address`. Callable from any
@@ -142,18 +148,20 @@ public final class OSCQueryServer: Sendable {
     /// Sends `packet` as one binary frame to a WebSocket client's session;
     /// false when it has ended (or `client` is not a WebSocket). Callable
     /// from any thread; does not wait for the network.
+    /// A `droppable` packet (meters) is the first to make way when the
+    /// client falls behind.
     @discardableResult
-    public func send(_ packet: OSCPacket, to client: OSCPeer) -> Bool {
+    public func send(_ packet: OSCPacket, to client: OSCPeer, droppable: Bool = false) -> Bool {
         guard case .webSocket(let id) = client.transport, let bytes = OSCCodec.encode(packet) else { return false }
-        return listeners.send(ByteBuffer(bytes: bytes), to: id)
+        return listeners.send(ByteBuffer(bytes: bytes), to: id, droppable: droppable)
     }
 
-    /// How many more packets feedback may queue for a WebSocket client
-    /// now without any frame being dropped (half its queue of 4,096 frames
-    /// is kept for LISTEN values and replies); 0 when it has ended.
-    public func room(for client: OSCPeer) -> Int {
+    /// How many more packets of up to `packetSize` bytes feedback may queue
+    /// for a WebSocket client now without closing it (half its queue's
+    /// bytes are kept for LISTEN values and replies); 0 when it has ended.
+    public func room(for client: OSCPeer, packetSize: Int) -> Int {
         guard case .webSocket(let id) = client.transport else { return 0 }
-        return listeners.room(for: id)
+        return listeners.room(for: id, packetSize: packetSize)
     }
 
     /// Serves `model` from now on, in place of the model in force, and

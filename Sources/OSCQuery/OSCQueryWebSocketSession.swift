@@ -15,6 +15,8 @@ struct OSCQueryWebSocketSession: Sendable {
     static let maximumListens = 65_536
     /// The largest message a client may send.
     static let maximumMessageSize = 1 << 16
+    /// A client that takes nothing while frames wait for this long is closed.
+    static let stallLimit = Duration.seconds(10)
 
     let host: String
     /// The access granted at the upgrade (a cross-origin browser page gets
@@ -30,7 +32,7 @@ struct OSCQueryWebSocketSession: Sendable {
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         // NIO names the peer by its numeric address, which always resolves.
         guard let address = SocketAddress.resolve(host: host, port: 0),
-              let (id, frames, backlog) = listeners.add(host: host) else { return }
+              let (id, queue) = listeners.add(host: host) else { return }
         let peer = OSCPeer(address: address, transport: .webSocket(id), access: access)
         defer {
             listeners.remove(id)
@@ -39,14 +41,28 @@ struct OSCQueryWebSocketSession: Sendable {
         logger.debug("OSCQuery: WebSocket open", metadata: ["host": "\(host)"])
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await frame in frames {
+                while let frame = await queue.next() {
                     do {
                         switch frame {
                         case .binary(let bytes): try await outbound.write(.binary(bytes))
                         case .text(let text): try await outbound.write(.text(text))
                         }
                     } catch { return }
-                    backlog.written()
+                    queue.written()
+                }
+                if queue.overflowed {
+                    logger.warning("OSCQuery: WebSocket closed: more than \(FrameQueue.byteLimit) bytes of values wait for it",
+                                   metadata: ["host": "\(host)"])
+                }
+            }
+            group.addTask {
+                // A client that stopped reading: closed rather than kept.
+                while (try? await Task.sleep(for: .seconds(1))) != nil {
+                    guard queue.stalled() < Self.stallLimit else {
+                        logger.warning("OSCQuery: WebSocket closed: it read nothing for \(Self.stallLimit)",
+                                       metadata: ["host": "\(host)"])
+                        return
+                    }
                 }
             }
             group.addTask {

@@ -27,7 +27,7 @@ extension Controller {
             case .none: "read-only"
             case .outputs: "outputs"
             }
-            var report = statusReport()
+            var report = statusReport(peer)
             report[.statusLateBundles] = .int32(Int32(clamping: lateBundles.load(ordering: .relaxed)))
             report[.statusAccess] = .string(access)
             return [.bundle(Catalogue.statusFields.compactMap { field in

@@ -48,7 +48,7 @@ public final class Controller: @unchecked Sendable {
     let logger: Logger
     /// What `/status` reports besides the controller's own figures, by
     /// field (`Catalogue.statusFields`; sent in the catalogue's order).
-    let statusReport: @Sendable () -> [Reply.Name: OSCArgument]
+    let statusReport: @Sendable (OSCPeer) -> [Reply.Name: OSCArgument]
     /// The state file's keeper, for its note (`/status/state_note`, and
     /// its acknowledgement); nil where nothing is saved (tests, tools).
     let keeper: StateKeeper?
@@ -70,7 +70,7 @@ public final class Controller: @unchecked Sendable {
     public init(state initial: RigState, mixer: Mixer, catalogue: Catalogue = Catalogue(), store: PresetStore,
                 smoothingSeconds: Float, directOuts: DirectTap = .off, logger: Logger,
                 subscriptions: Subscriptions = Subscriptions(),
-                scheduler: BundleScheduler? = nil, status: @escaping @Sendable () -> [Reply.Name: OSCArgument] = { [:] },
+                scheduler: BundleScheduler? = nil, status: @escaping @Sendable (OSCPeer) -> [Reply.Name: OSCArgument] = { _ in [:] },
                 keeper: StateKeeper? = nil, stateChanged: @escaping @Sendable () -> Void = {},
                 resized: @escaping @Sendable () -> Void = {}) {
         self.mixer = mixer

@@ -103,7 +103,8 @@ final class Rig {
         let deliver: @Sendable (OSCPacket, OSCPeer) -> Void = { packet, peer in
             let delivered: Bool
             if case .webSocket = peer.transport {
-                delivered = webSockets.withLock { $0 }?.send(packet, to: peer) ?? false
+                // Meters make way first for a WebSocket that falls behind.
+                delivered = webSockets.withLock { $0 }?.send(packet, to: peer, droppable: Self.isMeters(packet)) ?? false
             } else {
                 delivered = server.send(packet, to: peer)
             }
@@ -114,7 +115,9 @@ final class Rig {
         // Feedback to a TCP connection or a WebSocket goes as fast as the
         // client reads: as much as its socket or queue has room for.
         let room: @Sendable (OSCPeer) -> Int = { peer in
-            if case .webSocket = peer.transport { return webSockets.withLock { $0 }?.room(for: peer) ?? 0 }
+            if case .webSocket = peer.transport {
+                return webSockets.withLock { $0 }?.room(for: peer, packetSize: FeedbackHub.datagramLimit) ?? 0
+            }
             return server.room(for: peer, packetSize: FeedbackHub.datagramLimit)
         }
         feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger, send: deliver, room: room)
@@ -136,7 +139,7 @@ final class Rig {
             subscriptions: Subscriptions(feedback: feedback, meters: meters, listeners: listeners.map(WebSocketListeners.init),
                                          reply: deliver, autoSubscribe: configuration.autoSubscribe),
             scheduler: scheduler,
-            status: { [host, mixer, groups = (dcas: initial.scene.dcas.count, muteGroups: initial.scene.muteGroups.count)] in
+            status: { [host, mixer, groups = (dcas: initial.scene.dcas.count, muteGroups: initial.scene.muteGroups.count)] peer in
                 [.statusSampleRate: .int32(Int32(host.sampleRate)),
                  .statusBufferSize: .int32(Int32(host.bufferSize)),
                  .statusInputs: .int32(Int32(mixer.inputs)),
@@ -150,7 +153,8 @@ final class Rig {
                  .statusUptime: .float(Float(host.uptime)),
                  .statusSubscribers: .int32(Int32(feedback.count)),
                  .statusMeterSubscribers: .int32(Int32(meters.count)),
-                 .statusDenied: .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }()))]
+                 .statusDenied: .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }())),
+                 .statusDroppedFrames: .int32(Int32(clamping: webSockets.withLock { $0 }?.droppedFrameCount(for: peer) ?? 0))]
             },
             keeper: keeper, stateChanged: { keeper.changed() },
             // A rig that changed size: its ports follow at once (the
@@ -166,6 +170,8 @@ final class Rig {
                           let discovery = webSockets.withLock({ $0 }), let controller = sessions.withLock({ $0 }) else { return }
                     let change = discovery.replaceModel(with: RigNamespace(controller: controller))
                     logger.info("OSCQuery: namespace follows the size (\(change.removed.count) paths removed, \(change.added.count) added)")
+                    // What building it took, and the namespace it replaced, go back too.
+                    FreedMemory.giveBack()
                 }
                 // What the old kernel and namespace held goes back to the
                 // system (glibc keeps freed memory otherwise): a rig resized

@@ -54,6 +54,9 @@ struct Serve: ParsableCommand {
     @Flag(help: "Do not accept OSC over TCP (by default TCP listens on the same port number as UDP).")
     var noTcp = false
 
+    @Option(help: "Seconds a TCP connection may go without sending a whole packet before it is closed (0: no limit). A surface that only listens over TCP sends something, a /ping, within it.")
+    var tcpIdleTimeout: Double = 60
+
     @Flag(help: "Subscribe a client to feedback (changes, not the full state) as soon as it changes something, as if it had sent /subscribe: a layout with no special message stays in sync.")
     var autoSubscribe = false
 
@@ -160,6 +163,9 @@ struct Serve: ParsableCommand {
         guard subscriptionTimeout >= 0 && subscriptionTimeout <= 86_400 else {
             throw ValidationError("--subscription-timeout must be 0-86400 seconds")
         }
+        guard tcpIdleTimeout >= 0 && tcpIdleTimeout <= 86_400 else {
+            throw ValidationError("--tcp-idle-timeout must be 0-86400 seconds")
+        }
     }
 
     private func accessPolicy() throws -> AccessPolicy {
@@ -219,6 +225,7 @@ struct Serve: ParsableCommand {
         osc.port = oscPort
         osc.policy = try accessPolicy()
         osc.tcp = !noTcp
+        osc.tcpIdleTimeout = tcpIdleTimeout > 0 ? .milliseconds(Int(tcpIdleTimeout * 1000)) : nil
         let configuration = Rig.Configuration(
             inputs: inputs, outputs: outputs, dcas: dcas, muteGroups: muteGroups, directOuts: directOuts, panLaw: panLaw, monoOutputs: try monoOutputSet(),
             smoothingSeconds: Float(smoothingMs / 1000), longestDelay: Float(maxDelayMs), host: host, osc: osc, httpPort: noHttp ? nil : httpPort,

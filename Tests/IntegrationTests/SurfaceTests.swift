@@ -159,6 +159,8 @@ extension Integration {
 /// A minimal OSC-over-TCP client: packets framed by a 4-byte big-endian length.
 final class TCPOSCConnection {
     private let fd: Int32
+    /// Its socket, for tests that watch it close.
+    var descriptor: Int32 { fd }
 
     init(port: Int) throws {
         fd = try connectToLoopback(tcpPort: port)

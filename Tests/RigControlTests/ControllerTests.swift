@@ -27,7 +27,7 @@ func makeController(inputs: Int = 4, outputs: Int = 4, presets: URL? = nil, stor
                        subscriptions: Subscriptions(feedback: feedback, meters: meters?(mixer), listeners: listeners,
                                                     reply: relay.deliver),
                        scheduler: scheduler,
-                       status: { [.statusInputs: .int32(Int32(inputs))] })
+                       status: { _ in [.statusInputs: .int32(Int32(inputs))] })
     ReplyRelay.all.withLock { $0[ObjectIdentifier(c)] = relay }
     return c
 }

@@ -17,6 +17,8 @@ final class SLIPOSCConnection {
     }
 
     private let fd: Int32
+    /// Its socket, for tests that watch it close.
+    var descriptor: Int32 { fd }
     /// Bytes read and not yet taken as a frame.
     private var pending: [UInt8] = []
     /// Every byte received so far, as it came (ENDs and escapes included).
