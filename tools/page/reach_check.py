@@ -9,13 +9,16 @@ The test names source 200 "Bass DI" and output 119 "Wedge 3" first. One scenario
   first     a fresh load at the top: the status bar's bottom, the first source strip's fader, meter,
             mute and solo (rectangles), the bar's height with an alert line shown and the menu open
   matrix    keyboard only, from the matrix's cell in the tab order: Ctrl+Home, ArrowDown x199,
-            ArrowRight x199, Space (the rig's value before and after), Home, End, then the jump (input "bass", output "wedge"): at each
+            ArrowRight x199, Space (the rig's value before and after), Home, End, then the jump
+            (input "bass", output "wedge"), then Tab from "Go" back into a grid scrolled away: at each
             step the focused cell, its rectangle, whether it is wholly in the viewport below the bar
             and clear of the matrix's sticky heads; the rig's value of the cell Space toggled
   heads     every column head in the document: its output's name and the head's accessible name (the
             browser's own computed label), and whether "Wedge 3" and "out_120" show whole
-  strips    the strip jump: "200" in the Sources' jump (then the focused element and whether it is in
-            view), "wedge" in the Outputs' jump, "bass" in the Sources' filter (the strips it keeps)
+  strips    the strip jump: source 1's "More" opened by a click, "200" in the Sources' jump (then the
+            focused element and whether it is in view; strip 1 emptied), "1" (strip 1 built again, its
+            "More" still open), "wedge" in the Outputs' jump, "bass" in the Sources' filter (the strips
+            it keeps)
 
 Everything it starts (chromedriver, Chromium) is ended by PID on exit, also on failure or SIGTERM. No
 result is judged here: the Swift test (PageReachTests) asserts on the JSON and the rig.
@@ -142,6 +145,12 @@ def matrix_keys(driver, osc, args):
     driver.find_element(By.CSS_SELECTOR, 'input[data-matrix="jump-output"]').send_keys("wedge", Keys.ENTER)
     wait_until(lambda: focused(driver)["focused"] == "/matrix/200/119", timeout=5)
     steps["jump"] = focused(driver)
+    # Away and back by Tab: the grid scrolled to its top and the page to its top, then Tab from "Go" into the
+    # grid reaches the cell in the tab order (still /matrix/200/119), wholly in view and clear of the heads.
+    driver.execute_script("document.querySelector('xp-matrix .matrix-scroll').scrollTo(0, 0); window.scrollTo(0, 0);"
+                          "document.querySelector('.matrix-jump button[type=submit]').focus()")
+    press(driver, Keys.TAB)
+    steps["tab_back"] = focused(driver)
     return {"steps": steps, "toggled": target, "rig_before": before, "rig": toggled}
 
 
@@ -149,14 +158,31 @@ def strip_jump(driver, selector, text):
     driver.execute_script("window.scrollTo(0, 0)")
     field = driver.find_element(By.CSS_SELECTOR, selector)
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+    field.clear()
     field.send_keys(text, Keys.ENTER)
     wait_until(lambda: (focused(driver)["focused"] or "").endswith("/fader"), timeout=5)
     return focused(driver)
 
 
+MORE = """
+const strip = document.querySelector('section.strip.source[data-channel="1"]');
+const more = strip.querySelector('details.strip-more');
+return {pending: strip.hasAttribute('data-pending'), open: more ? more.open : null,
+        patch_shown: strip.querySelector('select[data-address="/source/1/patch"]')?.checkVisibility() ?? false};
+"""
+
+
 def strips(driver):
-    result = {"source": strip_jump(driver, '#sources input[data-strips="jump"]', "200"),
-              "output": strip_jump(driver, '#outputs input[data-strips="jump"]', "wedge")}
+    # Source 1's "More" opened by a tap; it is still open when the strip is built again after a far jump.
+    summary = driver.find_element(By.CSS_SELECTOR, 'section.strip.source[data-channel="1"] details.strip-more summary')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    summary.click()
+    result = {"more_opened": driver.execute_script(MORE),
+              "source": strip_jump(driver, '#sources input[data-strips="jump"]', "200"),
+              "more_away": driver.execute_script(MORE)}
+    strip_jump(driver, '#sources input[data-strips="jump"]', "1")
+    result["more_back"] = driver.execute_script(MORE)
+    result["output"] = strip_jump(driver, '#outputs input[data-strips="jump"]', "wedge")
     driver.find_element(By.CSS_SELECTOR, '#sources input[data-strips="filter"]').send_keys("bass")
     kept = lambda: driver.execute_script(
         "return [...document.querySelectorAll('#sources .strip[data-channel]:not([data-filtered])')]"

@@ -43,6 +43,11 @@ export function keepInView(element) {
   scrollToShow(element.getBoundingClientRect());
 }
 
+let pressed = false;
+
+/** Whether a pointer is pressed now (what it focuses is under it: nothing is scrolled then). */
+export const pointerPressed = () => pressed;
+
 /** Watches the bar's height and every move of the focus. */
 export function bindInView(bar) {
   const measure = () => root.style.setProperty('--bar-height', `${Math.ceil(bar.getBoundingClientRect().height)}px`);
@@ -50,7 +55,6 @@ export function bindInView(bar) {
   measure();
   // A press gives focus where the pointer already is: scrolling then would move the control from under it
   // (mouse up elsewhere, no click). What a press makes focus later (a jump's "Go") is brought into view.
-  let pressed = false;
   document.addEventListener('pointerdown', () => { pressed = true; }, true);
   for (const type of ['pointerup', 'pointercancel']) document.addEventListener(type, () => { pressed = false; }, true);
   document.addEventListener('focusin', (event) => {

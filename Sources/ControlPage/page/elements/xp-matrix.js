@@ -22,7 +22,7 @@ import { dbFromGain, formatDb } from '../fader-law.js';
 import { MatrixView, channelName, CROSSPOINT } from './matrix-view.js';
 import { MatrixOverview } from './matrix-overview.js';
 import { MatrixFinder, filtered, named, watchNames } from './matrix-finder.js';
-import { keepInView } from '../in-view.js';
+import { keepInView, pointerPressed } from '../in-view.js';
 import './xp-fader.js';
 
 const LONG_PRESS_MS = 450;
@@ -92,6 +92,8 @@ export class XPMatrix extends HTMLElement {
       this.view.cell(this.view.active.i, this.view.active.o)?.setAttribute('tabindex', '-1');
       this.view.active = { i: Number(cell.dataset.in), o: Number(cell.dataset.out) };
       cell.tabIndex = 0;
+      // Tab back into the grid: the cell clear of the sticky heads (not under a pointer: it would move away).
+      if (!pointerPressed()) this.view.reveal(this.view.active.i, this.view.active.o);
     });
   }
 
