@@ -19,8 +19,9 @@ Scenarios (each prints one JSON object on the last line of stdout):
   error-note      a name with a tab pasted into /source/1/name (refused by the rig): the
                   /error note beside the field, its data-error, the note gone, the name after
   two-fingers     two touch pointers drag /source/1/fader up and /source/2/fader down at once
-  patch-picker    source strips' presence (data-present) and /source/3/patch's picker: its
-                  choices, then the player's first port chosen; the rig's patch, presence after
+  patch-picker    source strips' presence (data-present) and /source/3/patch's picker (in its
+                  strip's "More", opened by a click): its choices, then the player's first
+                  port chosen; the rig's patch, presence after
   stereo-strip    a linked pair 1-2 (the test links it): one strip with two meters, the link
                   switches, ArrowDown on its fader and ArrowRight on its balance; the rig's values
   state-saved     prints {"phase": "unsaved"} with the status bar's line once the rig says it cannot
@@ -39,6 +40,7 @@ import sys
 import time
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from page_driver import argument_parser, play, attribute, click, connection, element, keys, near, rig_near, rig_reply, \
@@ -326,6 +328,10 @@ def scenario_patch_picker(browsers, osc, args):
     loaded = bool(wait_loaded(driver))
     picker = lambda: driver.execute_script(PICKER)
     before = until(picker, lambda v: v["options"] and any(o[0] == "player" for o in v["options"]), 5)
+    # The patch is folded in the strip's "More" disclosure (under the fader): opened as a user would.
+    summary = driver.find_element(By.CSS_SELECTOR, 'section.strip.source[data-channel="3"] details.strip-more summary')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    summary.click()
     Select(element(driver, "/source/3/patch")).select_by_value("^player:play_1$")
     rig = rig_reply(osc, "/source/3/patch", lambda v: v[0] == "^player:play_1$")
     after = until(picker, lambda v: v["strips"].get("3") == "1", 5)

@@ -67,6 +67,8 @@ return {
 def open_page(browsers, args):
     """A browser that loads the page with the populated probe in it; the ms to populated, or None."""
     driver = browsers.open("about:blank")
+    if getattr(args, "laptop", False) and not args.phone:
+        driver.set_window_size(1280, 800)  # headless: a 1280x657 viewport, as a laptop's browser window
     if args.phone:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
@@ -218,14 +220,15 @@ SCENARIOS = {
 }
 
 
-def main():
-    parser = argument_parser(__doc__, SCENARIOS)
+def main(doc=__doc__, scenarios=SCENARIOS):
+    """Plays a scenario of these (reach_check.py's too) on a rig of --inputs x --outputs."""
+    parser = argument_parser(doc, scenarios)
     parser.add_argument("--inputs", type=int, required=True)
     parser.add_argument("--outputs", type=int, required=True)
     parser.add_argument("--phone", action="store_true", help="a phone's screen, 390x844")
     args = parser.parse_args()
     args.url = f"http://{args.host}:{args.http_port}/page/"
-    play(args, SCENARIOS, OSCClient(args.osc_port))
+    play(args, scenarios, OSCClient(args.osc_port))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,9 @@ import { commandAddress } from './catalogue.js';
 import { RigSize, SizeControls } from './rig-size.js';
 import { groups } from './groups.js';
 import { buildGroups } from './group-strips.js';
+import { StripFinder } from './strip-finder.js';
+import { bindInView } from './in-view.js';
+import { bindStatusMenu } from './status-menu.js';
 import './elements/xp-matrix.js';
 
 // ws://HOST:PORT/ of the page's own origin; ?ws=HOST:PORT for development
@@ -49,6 +52,9 @@ let shown = { view: null, outputs: [] };
 // "− N +" in the Sources and Outputs heads: the rig's size, changed by the engineer.
 const sizeControls = [new SizeControls('inputs', engineer.querySelector('#sources .section-head'), size, connection),
                       new SizeControls('outputs', engineer.querySelector('#outputs .section-head'), size, connection)];
+// A jump and a filter beside them: a far strip found by number or name (strip-finder.js).
+const finders = [new StripFinder('source', engineer.querySelector('#sources .section-head'), sources),
+                 new StripFinder('output', engineer.querySelector('#outputs .section-head'), outputs)];
 
 /**
  * Lays the view shown out for the rig's size, once both are known; again
@@ -64,6 +70,7 @@ function layout() {
     buildMix(mix, shown.outputs.filter((m) => m <= outputCount), inputs);
   } else {
     buildStrips(sources, outputs, inputs, outputCount);
+    for (const finder of finders) finder.resize();
     buildGroups(groupSection, groupLink);
     matrix.configure(inputs, outputCount);
   }
@@ -100,6 +107,8 @@ function applyRole() {
 session.addEventListener('change', applyRole);
 
 bindStatus(statusBar, connection, session);
+bindStatusMenu(statusBar);
+bindInView(statusBar);
 bindRigs(statusBar.querySelector('#rigs'));
 bindLogin(statusBar, session);
 bindPresets(engineer.querySelector('#presets'), connection);

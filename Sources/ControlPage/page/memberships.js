@@ -13,6 +13,7 @@ import { fill, memberships } from './catalogue.js';
 import { groups } from './groups.js';
 import { membershipsOf } from './group-mute.js';
 import { controls, element } from './strips.js';
+import { remember } from './strip-memory.js';
 
 /** The switches of source n's memberships, one role="group" per kind of group ("DCA", "Mute group"). */
 function switches(n) {
@@ -35,7 +36,7 @@ function switches(n) {
   return made;
 }
 
-/** The badge and the disclosure of source n's groups, for its strip. */
+/** The badge and the disclosure of source n's groups (open or closed as last left, strip-memory.js), for its strip. */
 export function groupParts(n) {
   const badge = element('p', { class: 'group-mute', hidden: '' });
   const summary = element('summary', {}, ['Groups ', element('span', { class: 'member-count' })]);
@@ -50,6 +51,7 @@ export function groupParts(n) {
   details.append(body);
   details.addEventListener('toggle', fit);
   details.fitGroups = fit;
+  remember(details, `source ${n} groups`);
   fit();
   return [badge, details];
 }

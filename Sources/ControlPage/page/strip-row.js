@@ -51,6 +51,15 @@ export class StripRow {
     }
   }
 
+  /** Channel n's strip, built and scrolled into the row's view (for a jump); null if the row has none. */
+  reveal(n) {
+    const strip = this.container.querySelector(`:scope > .strip[data-channel="${n}"]`);
+    if (!strip) return null;
+    this.#build(strip);
+    strip.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+    return strip;
+  }
+
   #seen(entries) {
     for (const { target, isIntersecting } of entries) {
       if (isIntersecting) this.#build(target);

@@ -1,10 +1,11 @@
 // Channel strips, built from the rig's catalogue (catalogue.js): for each
 // source, output, the master and each DCA, its entries on the engineer's
-// page, laid out by control kind: the number, text fields (the name),
-// toggles (mute, solo, polarity, safe), pans, number fields (delay), then
-// the fader with the strip's meter (a DCA has none: no signal goes through
-// it). A source strip also shows its groups under its toggles
-// (memberships.js, group-mute.js). Built for the rig's size (rig-size.js),
+// page, laid out by control kind, faders first: the number, text fields
+// (the name), toggles (mute, solo, polarity, safe), pans, number fields
+// (delay), the fader with the strip's meter (a DCA has none: no signal goes
+// through it); under the fader, what is set once a show: a source's groups
+// (memberships.js, group-mute.js) and a "More" disclosure with its patch
+// and direct out (each disclosure remembered for the session, strip-memory.js). Built for the rig's size (rig-size.js),
 // and added or removed one by one when it changes; only the strips near
 // view have their controls (strip-row.js).
 
@@ -17,6 +18,7 @@ import { choicePicker } from './choice.js';
 import { watchPair } from './stereo.js';
 import { watchGroupMute, showGroups } from './group-mute.js';
 import { groupParts } from './memberships.js';
+import { remember } from './strip-memory.js';
 import './elements/xp-fader.js';
 import './elements/xp-pan.js';
 import './elements/xp-switch.js';
@@ -108,8 +110,9 @@ export const controls = {
   },
 };
 
-/** The order a strip shows its controls in, by kind; toggles grouped in one row. */
-const layout = ['presence', 'text', 'patch', 'choice', 'toggle', 'pan', 'number', 'fader'];
+/** The order a strip shows its controls in, by kind; toggles grouped in one row; the rarer ones folded under the fader. */
+const layout = ['presence', 'text', 'toggle', 'pan', 'number', 'fader'];
+const RARE = ['patch', 'choice'];
 
 /** The label a strip's section carries: "Source 3", "Master", "DCA 2". */
 const stripLabel = (kind, n) => (kind === 'master' ? 'Master' : fill('{Strip}', kind, n));
@@ -131,13 +134,19 @@ export function pendingStrip(kind, n) {
 /** Fills a strip's section with its controls, from the catalogue's entries for the engineer's page. */
 export function fillStrip(section, kind, n, meter) {
   const shown = entries(kind, 'engineer');
+  const make = (control) => shown.filter((entry) => entry.control === control)
+    .map((entry) => controls[control](entry, fill(entry.address, kind, n), fill(entry.title, kind, n), n, kind, meter));
   const parts = [element('div', { class: 'number' }, [shortLabel(kind, n)])];
   for (const control of layout) {
-    const made = shown.filter((entry) => entry.control === control)
-      .map((entry) => controls[control](entry, fill(entry.address, kind, n), fill(entry.title, kind, n), n, kind, meter));
+    const made = make(control);
     if (made.length > 0) parts.push(...(control === 'toggle' ? [element('div', { class: 'switches' }, made)] : made));
-    // A source's groups under its switches: the group-mute badge, the "Groups" disclosure.
-    if (control === 'toggle' && kind === 'source') parts.push(...groupParts(n));
+  }
+  // A source's groups under its fader: the group-mute badge, the "Groups" disclosure.
+  if (kind === 'source') parts.push(...groupParts(n));
+  const rare = RARE.flatMap(make);
+  if (rare.length > 0) {
+    const more = element('details', { class: 'strip-more' }, [element('summary', {}, ['More']), ...rare]);
+    parts.push(remember(more, `${kind} ${n} more`));
   }
   section.replaceChildren(...parts);
   if (kind === 'source') showGroups(section, n);

@@ -5,6 +5,8 @@
 // screen readers, for what the overview does for a pointer.
 
 import { nameOf } from './matrix-view.js';
+import { store } from '../state.js';
+import { addressOf } from '../catalogue.js';
 
 /** The channels 1…count whose number is `text` or whose name holds it (any case); all when it is empty. */
 export function filtered(kind, count, text) {
@@ -26,11 +28,21 @@ export function named(kind, count, text) {
   return within >= 0 ? within + 1 : null;
 }
 
-function field(name, label, placeholder, type = 'search') {
+/**
+ * Keeps one listener per channel's name (`offs`, channels 1…count, grown or
+ * shrunk to count): a name that changes may change what a filter keeps.
+ */
+export function watchNames(offs, kind, count, changed) {
+  while (offs.length > count) offs.pop()();
+  while (offs.length < count) offs.push(store.on(addressOf(kind, 'name', offs.length + 1) ?? '', changed));
+}
+
+/** A finder's text field, marked `data-{mark}="{name}"`. */
+export function field(name, label, placeholder, type = 'search', mark = 'matrix') {
   const input = document.createElement('input');
   Object.assign(input, { type, name, placeholder, autocomplete: 'off', spellcheck: false });
   input.setAttribute('aria-label', label);
-  input.dataset.matrix = name;
+  input.dataset[mark] = name;
   return input;
 }
 

@@ -62,6 +62,8 @@ export class MatrixView {
 
   constructor(host) {
     this.scroller = div('matrix-scroll');
+    // A focused cell brings the whole box into view when it fits (in-view.js).
+    this.scroller.dataset.revealBox = '';
     this.space = div('matrix-space');
     this.colLayer = div('matrix-cols');
     this.rowLayer = div('matrix-rows');
@@ -234,7 +236,11 @@ export class MatrixView {
     return { head, off };
   }
 
-  /** A head: its channel number over its name, whole in its title. */
+  /**
+   * A head: its channel number over its name (a column head's in up to two
+   * lines, broken after "_", "-", ".", "/" first), whole in its title and its
+   * accessible name ("Output 119: Wedge 3").
+   */
   #name(head, kind, n) {
     const name = nameOf(kind, n);
     const number = document.createElement('span');
@@ -242,9 +248,12 @@ export class MatrixView {
     number.textContent = String(n);
     const text = document.createElement('span');
     text.className = 'head-name';
-    text.textContent = name;
+    for (const part of name.split(/(?<=[_\-./])/)) text.append(part, document.createElement('wbr'));
     head.replaceChildren(number, text);
-    head.title = name ? `${n} ${name}` : `${kind === 'source' ? 'Input' : 'Output'} ${n}`;
+    const whole = `${kind === 'source' ? 'Input' : 'Output'} ${n}`;
+    head.title = name ? `${n} ${name}` : whole;
+    head.setAttribute('role', kind === 'source' ? 'rowheader' : 'columnheader');
+    head.setAttribute('aria-label', name ? `${whole}: ${name}` : whole);
   }
 
   label(cell) {

@@ -12,16 +12,17 @@
 // right click, or F2 / the context-menu key) opens a fader for any level.
 // Arrow keys move between cells and scroll the view along (one cell is in
 // the tab order at a time); Page Up/Down a screenful of rows, Home/End the
-// row's ends, Ctrl+Home/End the matrix's corners. Events are delegated to
-// the grid: no listeners per cell.
+// row's ends, Ctrl+Home/End the matrix's corners; whatever moves the focus
+// (or the overview) brings the page along (in-view.js). Events are
+// delegated to the grid: no listeners per cell.
 
 import { context, applyReadOnly } from './control.js';
 import { store } from '../state.js';
 import { dbFromGain, formatDb } from '../fader-law.js';
 import { MatrixView, channelName, CROSSPOINT } from './matrix-view.js';
-import { addressOf } from '../catalogue.js';
 import { MatrixOverview } from './matrix-overview.js';
-import { MatrixFinder, filtered, named } from './matrix-finder.js';
+import { MatrixFinder, filtered, named, watchNames } from './matrix-finder.js';
+import { keepInView, pointerPressed } from '../in-view.js';
 import './xp-fader.js';
 
 const LONG_PRESS_MS = 450;
@@ -58,6 +59,8 @@ export class XPMatrix extends HTMLElement {
       this.overview.changed(addresses);
     });
     this.overview.onJump = (row, col) => this.view.centre(row, col);
+    // A tap or drag on the overview ends with the grid's box in sight (below it on a phone).
+    this.overview.box.addEventListener('pointerup', () => keepInView(this.view.scroller));
     this.finder.onFilter = () => this.#filter();
     this.finder.onJump = (input, output) => this.#jump(input, output);
     this.bubble = document.createElement('div');
@@ -89,6 +92,8 @@ export class XPMatrix extends HTMLElement {
       this.view.cell(this.view.active.i, this.view.active.o)?.setAttribute('tabindex', '-1');
       this.view.active = { i: Number(cell.dataset.in), o: Number(cell.dataset.out) };
       cell.tabIndex = 0;
+      // Tab back into the grid: the cell clear of the sticky heads (not under a pointer: it would move away).
+      if (!pointerPressed()) this.view.reveal(this.view.active.i, this.view.active.o);
     });
   }
 
@@ -102,8 +107,8 @@ export class XPMatrix extends HTMLElement {
     if (inputs === this.inputs && outputs === this.outputs) return;
     this.inputs = inputs;
     this.outputs = outputs;
-    this.#watchNames(this.#names.source, 'source', inputs);
-    this.#watchNames(this.#names.output, 'output', outputs);
+    watchNames(this.#names.source, 'source', inputs, () => this.#refilterSoon());
+    watchNames(this.#names.output, 'output', outputs, () => this.#refilterSoon());
     const gone = (address) => {
       const match = CROSSPOINT.exec(address ?? '');
       return Boolean(match) && (Number(match[1]) > inputs || Number(match[2]) > outputs);
@@ -111,12 +116,6 @@ export class XPMatrix extends HTMLElement {
     for (const address of this.#last.keys()) if (gone(address)) this.#last.delete(address);
     this.#filter();
     if (!this.panel.hidden && gone(this.panel.dataset.address)) this.closePopover();
-  }
-
-  /** One listener per channel's name (`offs`, channels 1…): a name that changes may change what a filter keeps. */
-  #watchNames(offs, kind, count) {
-    while (offs.length > count) offs.pop()();
-    while (offs.length < count) offs.push(store.on(addressOf(kind, 'name', offs.length + 1) ?? '', () => this.#refilterSoon()));
   }
 
   /** Filters again at the next frame (once a frame at most), when a filter is in use. */
