@@ -23,6 +23,7 @@ The test names source 200 "Bass DI" and output 119 "Wedge 3" first. One scenario
 Everything it starts (chromedriver, Chromium) is ended by PID on exit, also on failure or SIGTERM. No
 result is judged here: the Swift test (PageReachTests) asserts on the JSON and the rig.
 """
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -65,13 +66,11 @@ const r = document.getElementById('status').getBoundingClientRect();
 return [r.left, r.top, r.right, r.bottom].map(Math.round);
 """
 
-HEADS = """
-return [...document.querySelectorAll('xp-matrix .col-head')].map((head) => {
-  const name = head.querySelector('.head-name');
-  return {output: Number(head.dataset.output), text: name.textContent,
-          whole: name.scrollHeight <= name.clientHeight + 1 && name.scrollWidth <= name.clientWidth + 1,
-          lines: Math.round(name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight))};
-});
+HEAD = """
+const head = arguments[0], name = head.querySelector('.head-name');
+return {output: Number(head.dataset.output), text: name.textContent,
+        whole: name.scrollHeight <= name.clientHeight + 1 && name.scrollWidth <= name.clientWidth + 1,
+        lines: Math.round(name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight))};
 """
 
 
@@ -194,11 +193,15 @@ def strips(driver):
 
 
 def heads(driver):
-    shown = driver.execute_script(HEADS)
-    names = {head.get_attribute("data-output"): head.accessible_name
-             for head in driver.find_elements(By.CSS_SELECTOR, "xp-matrix .col-head")}
-    for head in shown:
-        head["accessible_name"] = names.get(str(head["output"]))
+    """Each column head in the document, once the view has settled (two frames): what it shows, and its
+    accessible name as the browser computes it; a head the view drops meanwhile is left out."""
+    driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+    shown = []
+    for head in driver.find_elements(By.CSS_SELECTOR, "xp-matrix .col-head"):
+        try:
+            shown.append({**driver.execute_script(HEAD, head), "accessible_name": head.accessible_name})
+        except StaleElementReferenceException:
+            pass
     return shown
 
 
@@ -207,7 +210,7 @@ def scenario_reach(browsers, osc, args):
     driver, populated = open_page(browsers, args)
     result = {"populated_ms": populated, "first": first_screen(driver)}
     result["matrix"] = matrix_keys(driver, osc, args)
-    result["heads"] = heads(driver)  # the view is at output 119 after the jump: out_117 … out_12x and Wedge 3
+    result["heads"] = heads(driver)  # the view is at output 119 (the jump, then Tab back): Wedge 3 and its neighbours
     result["strips"] = strips(driver)
     return result
 

@@ -5,9 +5,10 @@
 // (delay), the fader with the strip's meter (a DCA has none: no signal goes
 // through it); under the fader, what is set once a show: a source's groups
 // (memberships.js, group-mute.js) and a "More" disclosure with its patch
-// and direct out (each disclosure remembered for the session, strip-memory.js). Built for the rig's size (rig-size.js),
-// and added or removed one by one when it changes; only the strips near
-// view have their controls (strip-row.js).
+// and direct out (each disclosure remembered for the session,
+// strip-memory.js). Built for the rig's size (rig-size.js), and added or
+// removed one by one when it changes; only the strips near view have their
+// controls (strip-row.js).
 
 import { store } from './state.js';
 import { context, applyReadOnly } from './elements/control.js';

@@ -4,7 +4,7 @@
 // focused). Both are plain form fields, reachable by keyboard and read by
 // screen readers, for what the overview does for a pointer.
 
-import { nameOf } from './matrix-view.js';
+import { nameOf } from './matrix-heads.js';
 import { store } from '../state.js';
 import { addressOf } from '../catalogue.js';
 

@@ -20,6 +20,7 @@ import { store } from '../state.js';
 import { applyReadOnly } from './control.js';
 import { positionFromGain, dbFromGain, formatDb } from '../fader-law.js';
 import { addressOf } from '../catalogue.js';
+import { channelName, nameHead } from './matrix-heads.js';
 
 /** Rows and columns drawn beyond each edge of the view, so a scroll shows no gap before the next frame. */
 const OVERSCAN = 2;
@@ -32,17 +33,6 @@ function div(className) {
 
 /** A crosspoint's own address (not its /db or /fader form): its input and output. */
 export const CROSSPOINT = /^\/matrix\/(\d+)\/(\d+)$/;
-
-/** The name a channel shows: its name, else "in 3" / "out 3". */
-export function channelName(kind, n) {
-  return nameOf(kind, n) || `${kind === 'source' ? 'in' : 'out'} ${n}`;
-}
-
-/** A channel's name as the rig holds it (the catalogue's name parameter), or "". */
-export function nameOf(kind, n) {
-  const address = addressOf(kind, 'name', n);
-  return address ? String(store.value(address, '')) : '';
-}
 
 export class MatrixView {
   rows = [];
@@ -229,31 +219,11 @@ export class MatrixView {
     (row ? this.rowLayer : this.colLayer).append(head);
     const key = row ? 'in' : 'out';
     const off = store.on(addressOf(kind, 'name', n) ?? '', () => {
-      this.#name(head, kind, n);
+      nameHead(head, kind, n);
       this.#relabel((cell) => cell.dataset[key] === String(n));
     });
-    this.#name(head, kind, n);
+    nameHead(head, kind, n);
     return { head, off };
-  }
-
-  /**
-   * A head: its channel number over its name (a column head's in up to two
-   * lines, broken after "_", "-", ".", "/" first), whole in its title and its
-   * accessible name ("Output 119: Wedge 3").
-   */
-  #name(head, kind, n) {
-    const name = nameOf(kind, n);
-    const number = document.createElement('span');
-    number.className = 'head-number';
-    number.textContent = String(n);
-    const text = document.createElement('span');
-    text.className = 'head-name';
-    for (const part of name.split(/(?<=[_\-./])/)) text.append(part, document.createElement('wbr'));
-    head.replaceChildren(number, text);
-    const whole = `${kind === 'source' ? 'Input' : 'Output'} ${n}`;
-    head.title = name ? `${n} ${name}` : whole;
-    head.setAttribute('role', kind === 'source' ? 'rowheader' : 'columnheader');
-    head.setAttribute('aria-label', name ? `${whole}: ${name}` : whole);
   }
 
   label(cell) {

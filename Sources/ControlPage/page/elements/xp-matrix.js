@@ -19,7 +19,8 @@
 import { context, applyReadOnly } from './control.js';
 import { store } from '../state.js';
 import { dbFromGain, formatDb } from '../fader-law.js';
-import { MatrixView, channelName, CROSSPOINT } from './matrix-view.js';
+import { MatrixView, CROSSPOINT } from './matrix-view.js';
+import { channelName } from './matrix-heads.js';
 import { MatrixOverview } from './matrix-overview.js';
 import { MatrixFinder, filtered, named, watchNames } from './matrix-finder.js';
 import { keepInView, pointerPressed } from '../in-view.js';
