@@ -20,35 +20,61 @@ extension Integration {
     @Test(arguments: [64, 256])
     func aTimedBundleChangesTheAudioAtItsFrame(periodSize: Int) async throws {
         try await withRig(periodSize: periodSize) { rig in
-            rig.source.setSignalOnAllPlayPorts(.constant(0.5))
-            var measured = false
-            for take in 1...3 where !measured {
-                try await rig.sendAndSettle("/matrix/1/1", .float(1), .float(0))
-                try await Task.sleep(for: .milliseconds(50))
-                var due: UInt64 = 0, ahead: UInt32 = 0
-                let recording = try await rig.record(seconds: 1.0) { _ in
-                    let tag = OSCTestClient.TimeTag.fromNow(0.5)
-                    due = try rig.recorder.jackTime(atUnixTime: tag.unixTime)
-                    ahead = try rig.recorder.frameTime(atUnixTime: tag.unixTime)
-                    try rig.osc.sendBundle([.init("/matrix/1/1", arguments: [.float(0), .float(0)])], timeTag: tag)
-                    try await rig.ping()
-                }
-                guard let expected = recording.sampleIndex(atJackTime: due) else {
-                    print("take \(take): JACK time \(due) not in the recording (gaps: \(recording.gaps)); again")
-                    continue
-                }
-                measured = true
-                let out = recording.channels[0]
-                // Without a fade the gain still glides to the end of its period,
-                // so the first sample below 0.5 is the first one it touched.
-                let changed = try #require(out.firstIndex { $0 < 0.5 }, "the bundle took effect")
-                print("timed bundle at \(periodSize) frames: sample \(changed), JACK's map in its period \(expected), made ahead \(recording.sampleIndex(atFrameTime: ahead).map(String.init) ?? "?")")
-                #expect(abs(changed - expected) <= 1,
-                        "took effect at sample \(changed); JACK's clock gave \(expected) for its time tag")
-                #expect(out[0..<max(0, changed)].allSatisfy { $0 == 0.5 }, "nothing changed before")
-                #expect(out[(changed + periodSize)...].allSatisfy { $0 == 0 }, "silent after")
+            try await Self.cueLandsOnItsFrame(rig, periodSize: periodSize)
+        }
+    }
+
+    /// `/matrix/1/1 0` sent 0.5 s ahead lands within a frame of its time on
+    /// the recorded audio (the measurement described above).
+    static func cueLandsOnItsFrame(_ rig: CrosspointRig, periodSize: Int) async throws {
+        rig.source.setSignalOnAllPlayPorts(.constant(0.5))
+        var measured = false
+        for take in 1...3 where !measured {
+            try await rig.sendAndSettle("/matrix/1/1", .float(1), .float(0))
+            try await Task.sleep(for: .milliseconds(50))
+            var due: UInt64 = 0, ahead: UInt32 = 0
+            let recording = try await rig.record(seconds: 1.0) { _ in
+                let tag = OSCTestClient.TimeTag.fromNow(0.5)
+                due = try rig.recorder.jackTime(atUnixTime: tag.unixTime)
+                ahead = try rig.recorder.frameTime(atUnixTime: tag.unixTime)
+                try rig.osc.sendBundle([.init("/matrix/1/1", arguments: [.float(0), .float(0)])], timeTag: tag)
+                try await rig.ping()
             }
-            #expect(measured, "three takes, each with its due time in a gap of the recording")
+            guard let expected = recording.sampleIndex(atJackTime: due) else {
+                print("take \(take): JACK time \(due) not in the recording (gaps: \(recording.gaps)); again")
+                continue
+            }
+            measured = true
+            let out = recording.channels[0]
+            // Without a fade the gain still glides to the end of its period,
+            // so the first sample below 0.5 is the first one it touched.
+            let changed = try #require(out.firstIndex { $0 < 0.5 }, "the bundle took effect")
+            print("timed bundle at \(periodSize) frames: sample \(changed), JACK's map in its period \(expected), made ahead \(recording.sampleIndex(atFrameTime: ahead).map(String.init) ?? "?")")
+            #expect(abs(changed - expected) <= 1,
+                    "took effect at sample \(changed); JACK's clock gave \(expected) for its time tag")
+            #expect(out[0..<max(0, changed)].allSatisfy { $0 == 0.5 }, "nothing changed before")
+            #expect(out[(changed + periodSize)...].allSatisfy { $0 == 0 }, "silent after")
+        }
+        #expect(measured, "three takes, each with its due time in a gap of the recording")
+    }
+
+    /// A viewer fills its quota of waiting bundles (issue 32: 10,100 `/ping`
+    /// bundles an hour ahead from one viewer took every place, and the
+    /// engineer's next cue was refused): its 257th is refused, and the
+    /// engineer's cue still lands on its frame.
+    @Test func aViewerFillingItsBundleQuotaLeavesTheEngineersCueOnItsFrame() async throws {
+        try await withRig(arguments: ["--read-only", "127.0.0.2"]) { rig in
+            let viewer = try OSCTestClient(target: .init(host: "127.0.0.1", port: rig.oscPort), bindHost: "127.0.0.2")
+            defer { viewer.close() }
+            let hour = OSCTestClient.TimeTag.fromNow(3000)
+            for _ in 0..<256 { try viewer.sendBundle([.init("/ping")], timeTag: hour) }
+            try viewer.send("/ping")
+            _ = try await viewer.waitFor(address: "/pong", timeout: .seconds(5))
+            #expect(try viewer.drain().filter { $0.address == "/error" }.isEmpty, "256 wait")
+            try viewer.sendBundle([.init("/ping")], timeTag: hour)
+            let refused = try await viewer.waitFor(address: "/error", timeout: .seconds(5))
+            #expect(refused.argument(1)?.stringValue?.contains("this client has 256 bundles") == true, "\(refused)")
+            try await Self.cueLandsOnItsFrame(rig, periodSize: 64)
         }
     }
 
