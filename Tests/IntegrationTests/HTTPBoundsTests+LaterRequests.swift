@@ -32,13 +32,22 @@ extension Integration.HTTPBoundsTests {
         return (answer, false)
     }
 
+    /// A connection to the rig's HTTP port whose first request has been answered.
+    static func afterAFirstRequest(_ rig: CrosspointRig) throws -> Int32 {
+        let fd = connect(rig.httpPort, sending: firstRequest)
+        try #require(fd >= 0)
+        let first = exchange(fd, sending: [], timeout: .seconds(5)) { String(decoding: $0, as: UTF8.self).contains("</html>") }
+        guard String(decoding: first.answer, as: UTF8.self).hasPrefix("HTTP/1.1 200") else {
+            close(fd)
+            throw RigError("the first request's answer: \(String(decoding: first.answer.prefix(200), as: UTF8.self))")
+        }
+        return fd
+    }
+
     @Test func aSlowSecondRequestIsClosedAtTheHeaderDeadline() async throws {
         try await withRig { rig in
-            let fd = Self.connect(rig.httpPort, sending: Self.firstRequest)
-            try #require(fd >= 0)
+            let fd = try Self.afterAFirstRequest(rig)
             defer { close(fd) }
-            let first = Self.exchange(fd, sending: [], timeout: .seconds(5)) { String(decoding: $0, as: UTF8.self).contains("</html>") }
-            try #require(String(decoding: first.answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"), "the first request's answer")
             // The second request, a byte a second: each byte would keep an idle timeout away.
             let start = ContinuousClock.now
             var closed = false
@@ -55,11 +64,8 @@ extension Integration.HTTPBoundsTests {
 
     @Test func aFourMegabyteSecondHeaderIsAnswered431() async throws {
         try await withRig { rig in
-            let fd = Self.connect(rig.httpPort, sending: Self.firstRequest)
-            try #require(fd >= 0)
+            let fd = try Self.afterAFirstRequest(rig)
             defer { close(fd) }
-            let first = Self.exchange(fd, sending: [], timeout: .seconds(5)) { String(decoding: $0, as: UTF8.self).contains("</html>") }
-            try #require(String(decoding: first.answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"), "the first request's answer")
             let huge = Array("GET /page/ HTTP/1.1\r\nHost: rig\r\nX-Padding: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 4 << 20)
             let (answer, _) = Self.exchange(fd, sending: huge, timeout: .seconds(10)) {
                 String(decoding: $0, as: UTF8.self).contains("HTTP/1.1 431")
