@@ -69,8 +69,10 @@ let package = Package(
         .target(name: "PortPatterns", dependencies: ["SystemSupport"], swiftSettings: [.unsafeFlags(["-O"])]),
 
         // OSC values, address patterns, and the liblo server and client.
+        // Who is let in is asked of an `Admission` the server is given (the
+        // rig's `AccessDoor`): the transport knows no policy.
         .target(name: "OSC", dependencies: [
-            "CLiblo", "SystemSupport", "Access", .product(name: "Logging", package: "swift-log"),
+            "CLiblo", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Strict JSON, once: the reader (every field's type checked, errors
@@ -85,10 +87,11 @@ let package = Package(
         ]),
 
         // Who may do what, in one place: who is let in (`AccessPolicy`, the
-        // `AccessDoor` in force, which the OSC and HTTP servers ask), roles,
+        // `AccessDoor` in force, the OSC server's `Admission`, which the
+        // HTTP server asks too), roles,
         // the access file (`serve --access`), codes, logins and the limit on
         // guessing them.
-        .target(name: "Access", dependencies: ["JSON"]),
+        .target(name: "Access", dependencies: ["JSON", "OSC"]),
 
         // Delivery to clients: feedback of changes (paced, coalesced, lasting),
         // meters at their rates, timed bundles waiting for their time, and
@@ -166,7 +169,7 @@ let package = Package(
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
                                                            "Access"]),
         .testTarget(name: "CatalogueTests", dependencies: [
-            "Catalogue", "ControlPage", "MixCore", "SceneModel", "OSC", "Presets", "RigControl",
+            "Catalogue", "ControlPage", "Delivery", "MixCore", "SceneModel", "OSC", "Presets", "RigControl",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "OSC", "JSON"]),

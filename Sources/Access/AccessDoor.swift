@@ -1,10 +1,11 @@
+import OSC
 import Synchronization
 
 /// The access policy in force, shared by everything that admits clients
 /// (the OSC server's UDP and TCP, the OSCQuery server) and replaced whole
 /// when the rules change (`serve --access`, reloaded on SIGHUP). Readers
 /// that keep an answer per client note `generation` and ask again when it moves.
-public final class AccessDoor: Sendable {
+public final class AccessDoor: Admission {
     private let current: Mutex<AccessPolicy>
     private let changes = Atomic<Int>(0)
 

@@ -1,3 +1,4 @@
+import OSC
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,8 +7,9 @@ import Glibc
 /// or nothing at all (packets dropped without a reply).
 public struct AccessPolicy: Sendable {
     /// What a client may do: everything its role allows, only read (query,
-    /// subscribe, meter), or nothing (dropped unanswered; HTTP 403).
-    public enum Access: Sendable, Hashable { case full, readOnly, denied }
+    /// subscribe, meter), or nothing (dropped unanswered; HTTP 403). The
+    /// OSC transport's word for it (`OSCPeer.Access`).
+    public typealias Access = OSCPeer.Access
 
     /// A network in CIDR notation: `192.168.0.0/16`, `fe80::/10`, `10.1.2.3` (a single host).
     public struct Network: Sendable, Equatable, CustomStringConvertible {

@@ -85,8 +85,11 @@ extension Catalogue {
 
 extension Catalogue {
     /// The membership strips, and the field of a source's object in files
-    /// that lists the groups it belongs to (`"dca": [1, 3]`).
-    public static let membershipFields: [(strip: Parameter.Strip, field: String)] = [
-        (.dcaMember, "dca"), (.muteGroupMember, "mutegroup"),
-    ]
+    /// that lists the groups it belongs to (`"dca": [1, 3]`): the kinds'.
+    public var membershipFields: [(strip: Parameter.Strip, field: String)] {
+        kinds.compactMap { kind in
+            guard case .membership(_, let field) = kind.shape else { return nil }
+            return (kind.strip, field)
+        }
+    }
 }

@@ -40,29 +40,6 @@ extension Catalogue {
         Change(ramp: Int32(slot), position: FaderLaw.position(gain: gain), value: gain, seconds: seconds)
     }
 
-    /// Every place of a strip's parameters in `scene` (its size and groups).
-    public func places(_ strip: Parameter.Strip, of scene: Scene) -> [Parameter.Place] {
-        places(strip, inputs: scene.inputCount, outputs: scene.outputCount, dcas: scene.dcas.count,
-               muteGroups: scene.muteGroups.count)
-    }
-
-    /// Every place of a strip's parameters on a rig of this size, with this many groups.
-    public func places(_ strip: Parameter.Strip, inputs: Int, outputs: Int, dcas: Int = 0,
-                       muteGroups: Int = 0) -> [Parameter.Place] {
-        func each(_ count: Int) -> [Int] { (0..<max(0, count)).map { $0 + 1 } }
-        switch strip {
-        case .dca: return each(dcas).map { .dca($0) }
-        case .muteGroup: return each(muteGroups).map { .muteGroup($0) }
-        case .dcaMember: return each(inputs).flatMap { n in each(dcas).map { .dcaMember(source: n, dca: $0) } }
-        case .muteGroupMember:
-            return each(inputs).flatMap { n in each(muteGroups).map { .muteGroupMember(source: n, group: $0) } }
-        case .source: return each(inputs).map { .source($0) }
-        case .output: return each(outputs).map { .output($0) }
-        case .master: return [.master]
-        case .crosspoint: return each(inputs).flatMap { n in each(outputs).map { .crosspoint(input: n, output: $0) } }
-        }
-    }
-
     /// The changes that take every ramp to its value in `scene`.
     public func changes(toReach scene: Scene, in layout: RampLayout, seconds: Float) -> [Change] {
         var changes: [Change] = []

@@ -15,6 +15,8 @@ import SystemSupport
 /// docs/architecture.md walks through one. The commands are in
 /// `Catalogue+Commands.swift`.
 public struct Catalogue: Sendable {
+    /// The kinds of strip, in order (`Catalogue+Kinds.swift`).
+    public let kinds: [StripKind]
     public let parameters: [Parameter]
     /// The kernel's blocks, in order, and the block of each parameter (nil
     /// for parameters without one).
@@ -36,10 +38,14 @@ public struct Catalogue: Sendable {
     /// The range `--max-delay-ms` takes.
     public static let longestDelays: ClosedRange<Float> = 0...10_000
 
-    /// The catalogue of a rig whose outputs delay by at most `longestDelay` ms.
-    public init(longestDelay: Float = Catalogue.defaultLongestDelay) {
+    /// The catalogue of a rig whose outputs delay by at most `longestDelay`
+    /// ms; with the kinds of strip `adding`, after the rig's own, and their
+    /// parameters.
+    public init(longestDelay: Float = Catalogue.defaultLongestDelay,
+                adding: [(kind: StripKind, parameters: [Parameter])] = []) {
         self.longestDelay = longestDelay
-        let parameters = Self.entries(longestDelay: longestDelay)
+        kinds = Self.builtInKinds + adding.map(\.kind)
+        let parameters = Self.entries(longestDelay: longestDelay) + adding.flatMap(\.parameters)
         self.parameters = parameters
         var blocks: [RampBlock] = [], blockOf: [Int?] = [], soloGate = -1, groupGain = -1, groupGate = -1
         for parameter in parameters {

@@ -13,9 +13,30 @@ public struct Parameter: Sendable {
     /// (`/source/{n}`, `/output/{m}`, `/master`, `/matrix/{in}/{out}`,
     /// `/dca/{g}`, `/mutegroup/{g}`, and a source's membership of a group,
     /// `/source/{n}/dca/{g}`, `/source/{n}/mutegroup/{g}`) and where the
-    /// value lives in the `Scene`.
-    public enum Strip: Hashable, Sendable, CaseIterable {
-        case source, output, master, crosspoint, dca, muteGroup, dcaMember, muteGroupMember
+    /// value lives in the `Scene`. The kind of strip it names is described
+    /// once in the catalogue (`StripKind`); a kind the catalogue adds names
+    /// its strips `/{name}/{n}`, and calls one by `noun` ("test bus 2").
+    public struct Strip: Hashable, Sendable, CustomStringConvertible {
+        /// Its name: for a kind the catalogue adds, the first part of its addresses.
+        public let name: String
+        /// One strip in words: "source", "DCA", "mute group".
+        public let noun: String
+
+        public init(_ name: String, noun: String) {
+            self.name = name
+            self.noun = noun
+        }
+
+        public static let source = Strip("source", noun: "source")
+        public static let output = Strip("output", noun: "output")
+        public static let master = Strip("master", noun: "master")
+        public static let crosspoint = Strip("crosspoint", noun: "crosspoint")
+        public static let dca = Strip("dca", noun: "DCA")
+        public static let muteGroup = Strip("mutegroup", noun: "mute group")
+        public static let dcaMember = Strip("dcaMember", noun: "membership of a DCA")
+        public static let muteGroupMember = Strip("muteGroupMember", noun: "membership of a mute group")
+
+        public var description: String { name }
     }
 
     /// What values it takes, and so how it is written and read.
@@ -49,16 +70,8 @@ public struct Parameter: Sendable {
         case groups
     }
 
-    /// A parameter's value.
-    public enum Value: Equatable, Sendable {
-        case number(Float)
-        case toggle(Bool)
-        case text(String)
-
-        public var number: Float { if case .number(let v) = self { v } else { 0 } }
-        public var isOn: Bool { if case .toggle(let on) = self { on } else { false } }
-        public var text: String { if case .text(let t) = self { t } else { "" } }
-    }
+    /// A parameter's value: a number, on or off, or text.
+    public typealias Value = Setting
 
     /// Where its value is kept.
     public enum Storage: Sendable {
@@ -147,6 +160,8 @@ public struct Parameter: Sendable {
         case dca(Int), muteGroup(Int)
         /// Source n's membership of DCA g, or of mute group g.
         case dcaMember(source: Int, dca: Int), muteGroupMember(source: Int, group: Int)
+        /// Strip n of a kind the catalogue adds (`StripKind`): `/{name}/{n}`.
+        case numbered(Strip, Int)
     }
 
     public let strip: Strip
@@ -205,7 +220,7 @@ public struct Parameter: Sendable {
     public static func mixOutput(_ place: Place) -> Int? {
         switch place {
         case .crosspoint(_, let m), .output(let m): m
-        case .source, .master, .dca, .muteGroup, .dcaMember, .muteGroupMember: nil
+        case .source, .master, .dca, .muteGroup, .dcaMember, .muteGroupMember, .numbered: nil
         }
     }
 }
@@ -219,6 +234,7 @@ extension Parameter.Place {
         case .master: 1
         case .crosspoint(let input, _): input
         case .dca(let g), .muteGroup(let g): g
+        case .numbered(_, let n): n
         }
     }
 
@@ -226,7 +242,7 @@ extension Parameter.Place {
     public var group: Int {
         switch self {
         case .dca(let g), .muteGroup(let g), .dcaMember(_, let g), .muteGroupMember(_, let g): g
-        case .source, .output, .master, .crosspoint: 0
+        case .source, .output, .master, .crosspoint, .numbered: 0
         }
     }
 
@@ -241,6 +257,7 @@ extension Parameter.Place {
         case .muteGroup(let g): "/mutegroup/\(g)"
         case .dcaMember(let n, let g): "/source/\(n)/dca/\(g)"
         case .muteGroupMember(let n, let g): "/source/\(n)/mutegroup/\(g)"
+        case .numbered(let strip, let n): "/\(strip.name)/\(n)"
         }
     }
 
@@ -255,6 +272,7 @@ extension Parameter.Place {
         case .dca(let g): "DCA \(g)"
         case .muteGroup(let g): "mute group \(g)"
         case .dcaMember(let n, _), .muteGroupMember(let n, _): "source \(n)"
+        case .numbered(let strip, let n): "\(strip.noun) \(n)"
         }
         let title = switch self {
         case .dcaMember(let n, _), .muteGroupMember(let n, _): "Source \(n)"
@@ -275,6 +293,12 @@ extension Parameter.Place {
         case .muteGroup(let g): "Mute group \(g)"
         case .dcaMember(let n, let g): "Source \(n) in DCA \(g)"
         case .muteGroupMember(let n, let g): "Source \(n) in mute group \(g)"
+        case .numbered(let strip, let n): Self.capitalised(strip.noun) + " \(n)"
         }
+    }
+
+    /// "Test bus" for "test bus": the first letter up.
+    static func capitalised(_ noun: String) -> String {
+        noun.prefix(1).uppercased() + noun.dropFirst()
     }
 }

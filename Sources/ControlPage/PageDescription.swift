@@ -49,25 +49,26 @@ public enum PageDescription {
 
     public static func json(_ catalogue: Catalogue) -> String {
         var strips: [(String, String)] = []
-        for (strip, key) in [(Parameter.Strip.source, "source"), (.output, "output"), (.master, "master"),
-                             (.dca, "dca"), (.muteGroup, "mutegroup")] {
-            let prefix = strip == .master ? "/master" : "/\(key)/{n}"
-            var entries = catalogue.numbers(of: strip).map { number in
+        for kind in catalogue.kinds where kind.shape == .numbered || kind.shape == .single {
+            guard let key = kind.head else { continue }
+            let prefix = kind.shape == .single ? "/\(key)" : "/\(key)/{n}"
+            var entries = catalogue.numbers(of: kind.strip).map { number in
                 entry(catalogue.parameters[number], prefix)
             }
-            entries += Catalogue.safes.filter { $0.strip == strip }.map(entry)
+            entries += Catalogue.safes.filter { $0.strip == kind.strip }.map(entry)
             strips.append((key, JSONWriter.array(entries, indent: "  ")))
         }
         let crosspoint = catalogue.numbers(of: .crosspoint).first.map { entry(catalogue.parameters[$0], "/matrix/{n}/{m}") }
-        let memberships = Catalogue.membershipFields.compactMap { strip, field -> String? in
-            guard let number = catalogue.numbers(of: strip).first else { return nil }
+        let memberships = catalogue.kinds.compactMap { kind -> String? in
+            guard case .membership(_, let field) = kind.shape,
+                  let number = catalogue.numbers(of: kind.strip).first else { return nil }
             let fields = [("name", JSONText.quoted(field)), ("group", JSONText.quoted(field)),
                           ("address", JSONText.quoted("/source/{n}/\(field)/{g}"))]
                 + common(catalogue.parameters[number].display, pages: ["engineer"])
             return JSONWriter.inline(fields)
         }
         return JSONWriter.object([("strips", JSONWriter.object(strips, indent: "  ")), ("matrix", crosspoint ?? "null"),
-                                  ("memberships", JSONWriter.array(memberships, indent: "  ")), ("places", places()),
+                                  ("memberships", JSONWriter.array(memberships, indent: "  ")), ("places", places(catalogue)),
                                   ("commands", commands()), ("replies", replies())]) + "\n"
     }
 
@@ -111,12 +112,11 @@ public enum PageDescription {
 
     /// Each strip's place names, from the catalogue's own titles (`Place.titled`):
     /// a place at a marker channel, the marker written back as `{n}`.
-    static func places() -> String {
+    static func places(_ catalogue: Catalogue) -> String {
         let marker = 987_654_321
-        let places: [(String, Parameter.Place)] = [("source", .source(marker)), ("output", .output(marker)),
-                                                   ("master", .master), ("dca", .dca(marker)),
-                                                   ("mutegroup", .muteGroup(marker))]
-        let named = places.map { key, place in
+        let named = catalogue.kinds.compactMap { kind -> (String, String)? in
+            guard let key = kind.head, kind.shape == .numbered || kind.shape == .single else { return nil }
+            let place = kind.place(marker, 0)
             let name = { (template: String) in JSONText.quoted(place.titled(template).replacing("\(marker)", with: "{n}")) }
             return (key, JSONWriter.inline([("strip", name("{strip}")), ("Strip", name("{Strip}"))]))
         }

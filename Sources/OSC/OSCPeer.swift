@@ -1,5 +1,3 @@
-import Access
-
 /// Who sent a message, and how to answer: the socket address (UDP) or the
 /// connection (TCP) replies go back on, and what the sender may do.
 public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
@@ -11,11 +9,15 @@ public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
         case webSocket(Int)
     }
 
+    /// What a sender may do, as the server's `Admission` says: change the
+    /// rig, only look, or nothing (its packets are dropped unread).
+    public enum Access: Sendable, Hashable { case full, readOnly, denied }
+
     public var address: SocketAddress
     public var transport: Transport
-    public var access: AccessPolicy.Access
+    public var access: Access
 
-    public init(address: SocketAddress, transport: Transport = .udp, access: AccessPolicy.Access = .full) {
+    public init(address: SocketAddress, transport: Transport = .udp, access: Access = .full) {
         self.address = address
         self.transport = transport
         self.access = access
@@ -39,7 +41,7 @@ public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-extension OSCPeer: LoginSession {
+extension OSCPeer {
     /// A session's key: its reply path (the UDP address, or the connection),
     /// whatever access it was given.
     public var sessionKey: OSCPeer {

@@ -1,4 +1,3 @@
-import Access
 import Logging
 import CLiblo // its headers bring <sys/socket.h>, whose SOCK_* Glibc alone does not show here
 import SystemSupport
@@ -60,7 +59,7 @@ extension OSCServer {
         }
         guard fd >= 0 else { return }
         let address = storage.withUnsafeBytes { SocketAddress($0.baseAddress!, length: length) }
-        let access = door.access(for: address.ipBytes)
+        let access = admission.access(for: address.ipBytes)
         guard access != .denied else {
             deniedPackets.add(1, ordering: .relaxed)
             close(fd)
@@ -82,7 +81,7 @@ extension OSCServer {
         let connection = Connection(socket: fd)
         connections.withLock { $0[id] = connection }
         let peer = OSCPeer(address: address, transport: .tcp(id), access: access)
-        streams[fd] = TCPStream(connection: connection, id: id, peer: peer, generation: door.generation, now: now)
+        streams[fd] = TCPStream(connection: connection, id: id, peer: peer, generation: admission.generation, now: now)
     }
 
     /// Reads what has arrived on a connection and handles the packets it
@@ -94,9 +93,9 @@ extension OSCServer {
         guard count != 0 else { return false }
         guard count > 0 else { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
         // Rules reloaded since the connection opened: its access is asked again.
-        if stream.generation != door.generation {
-            stream.generation = door.generation
-            stream.peer.access = door.access(for: stream.peer.address.ipBytes)
+        if stream.generation != admission.generation {
+            stream.generation = admission.generation
+            stream.peer.access = admission.access(for: stream.peer.address.ipBytes)
             guard stream.peer.access != .denied else { return false }
         }
         let peer = stream.peer

@@ -1,4 +1,3 @@
-import Access
 import Logging
 import CLiblo // its headers bring <sys/socket.h>, whose SOCK_* Glibc alone does not show here
 import SystemSupport
@@ -11,7 +10,7 @@ import Glibc
 /// each handler's replies back to the sender from the server's own port.
 ///
 /// The sockets are ours, so that we can bind to one interface and check
-/// every sender against the `AccessPolicy` before anything is decoded
+/// every sender against its `Admission` before anything is decoded
 /// (denied packets are dropped and counted). Each packet is decoded whole
 /// with `OSCCodec` and handed to `handler` (a bundle as one value, with its
 /// time tag); a malformed one is logged and dropped. The UDP thread and the
@@ -34,7 +33,6 @@ public final class OSCServer: @unchecked Sendable {
         /// A TCP connection that sends no whole packet for this long is
         /// closed; nil: never (`serve --tcp-idle-timeout`).
         public var tcpIdleTimeout: Duration? = .seconds(60)
-        public var policy = AccessPolicy()
         public init() {}
     }
 
@@ -44,9 +42,9 @@ public final class OSCServer: @unchecked Sendable {
 
     public let port: Int
     public let options: Options
-    /// Who is let in: `options.policy` at first, replaced by `serve --access`'s
-    /// rules and on their reload.
-    public let door: AccessDoor
+    /// Who is let in (the rig's access policy, which its rules and their
+    /// reload replace), asked before anything is decoded.
+    public let admission: any Admission
     /// What goes wrong below the controller (malformed packets, connections
     /// refused), in the rig's log like everything else.
     let logger: Logger
@@ -85,10 +83,10 @@ public final class OSCServer: @unchecked Sendable {
 
     /// Opens the sockets (so a port in use is reported at once); `start`
     /// begins receiving.
-    public init(options: Options, logger: Logger = Logger(label: "crosspoint.osc")) throws {
+    public init(options: Options, admission: any Admission, logger: Logger = Logger(label: "crosspoint.osc")) throws {
         self.options = options
         self.logger = logger
-        door = AccessDoor(options.policy)
+        self.admission = admission
         guard let local = SocketAddress.resolve(host: options.bind, port: options.port) else {
             throw StartError(description: "cannot listen on \(options.bind): not an address of this machine")
         }
@@ -277,7 +275,7 @@ public final class OSCServer: @unchecked Sendable {
         // A surface sends many datagrams in a row: its address and access are
         // worked out once (again when the rules change).
         var last: OSCPeer?
-        var lastGeneration = door.generation
+        var lastGeneration = admission.generation
         while running.load(ordering: .relaxed) {
             var length = socklen_t(storage.count)
             let count = recvfrom(udp, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), sender, &length)
@@ -294,12 +292,12 @@ public final class OSCServer: @unchecked Sendable {
                 continue
             }
             let peer: OSCPeer
-            let generation = door.generation
+            let generation = admission.generation
             if let last, generation == lastGeneration, last.address.isSame(as: sender, length: length) {
                 peer = last
             } else {
                 let address = SocketAddress(sender, length: length)
-                peer = OSCPeer(address: address, transport: .udp, access: door.access(for: address.ipBytes))
+                peer = OSCPeer(address: address, transport: .udp, access: admission.access(for: address.ipBytes))
                 last = peer
                 lastGeneration = generation
             }
@@ -338,7 +336,7 @@ public final class OSCServer: @unchecked Sendable {
             guard count >= 0 else { return }
             guard refused, nameLength > 0 else { continue }
             let destination = name.withUnsafeBytes { SocketAddress($0.baseAddress!, length: nameLength) }
-            departure(OSCPeer(address: destination, transport: .udp, access: door.access(for: destination.ipBytes)))
+            departure(OSCPeer(address: destination, transport: .udp, access: admission.access(for: destination.ipBytes)))
         }
     }
 

@@ -18,10 +18,6 @@ public struct Preset: Equatable, Sendable {
         self.scene = scene
     }
 
-    /// The scene on a rig of another size: what fits is taken, the rest of
-    /// the rig is at its default (nothing routed, unity, centred; a group at
-    /// 0 dB, unmuted, with no members), and what does not fit is listed in
-    /// `skipped`. `dcas`, `muteGroups`: the rig's groups (nil: the scene's own).
     /// The same preset under another name.
     public func named(_ name: String) -> Preset {
         var preset = self
@@ -29,8 +25,13 @@ public struct Preset: Equatable, Sendable {
         return preset
     }
 
-    public func fitted(inputs: Int, outputs: Int, dcas: Int? = nil,
-                       muteGroups: Int? = nil) -> (scene: Scene, skipped: [String]) {
+    /// The scene on a rig of another size: what fits is taken, the rest of
+    /// the rig is at its default (nothing routed, unity, centred; a group at
+    /// 0 dB, unmuted, with no members), and what does not fit is listed in
+    /// `skipped`. `dcas`, `muteGroups`, `banks`: the rig's groups and the
+    /// strips of its kinds kept in banks (nil: the scene's own).
+    public func fitted(inputs: Int, outputs: Int, dcas: Int? = nil, muteGroups: Int? = nil,
+                       banks: [String: Bank]? = nil) -> (scene: Scene, skipped: [String]) {
         let own = scene
         let (dcas, muteGroups) = (dcas ?? own.dcas.count, muteGroups ?? own.muteGroups.count)
         var fitted = Scene(inputs: inputs, outputs: outputs, dcas: dcas, muteGroups: muteGroups)
@@ -56,6 +57,15 @@ public struct Preset: Equatable, Sendable {
         }
         if dropped > 0 { skipped.append("\(dropped) crosspoints beyond the rig") }
         fitted.master = own.master
+        // Kinds kept in banks: as many as `banks` has of each (the rig's), a
+        // kind the preset lacks at its blank values.
+        fitted.banks = own.banks
+        for (name, rig) in banks ?? [:] {
+            var bank = own.banks[name] ?? Bank(count: 0, blank: rig.blank)
+            if bank.count > rig.count { skipped.append("\(name) \(rig.count + 1)-\(bank.count)") }
+            bank.resize(to: rig.count)
+            fitted.banks[name] = bank
+        }
         return (fitted, skipped)
     }
 }

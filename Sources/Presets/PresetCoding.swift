@@ -17,7 +17,7 @@ public enum PresetCoding {
     public static func decode(_ data: Data, file: String, catalogue: Catalogue = Catalogue()) throws(FileError) -> Preset {
         try FieldReader.read(data, file: file) { (root) throws(FileError) -> Preset in
             let reader = FieldReader(file: file)
-            let fields = try reader.object(root, at: "", allowed: FieldNames.preset)
+            let fields = try reader.object(root, at: "", allowed: FieldNames.preset + FieldNames.scene(catalogue))
             try checkHeader(fields, reader: reader, format: format)
             var name = "", notes: String?, fade: Double?
             if let v = fields["name"] { name = try reader.string(v, at: "name", maxLength: 64) }
@@ -46,19 +46,20 @@ public enum PresetCoding {
                             catalogue: Catalogue, document: Parameter.Document) throws(FileError) -> Scene {
         func path(_ name: String) -> String { prefix.isEmpty ? name : "\(prefix).\(name)" }
         guard let channelsValue = fields["channels"] else { throw reader.error(path("channels"), "missing") }
-        let channels = try reader.object(channelsValue, at: path("channels"), allowed: FieldNames.channels)
-        guard let inputsValue = channels["inputs"] else { throw reader.error(path("channels.inputs"), "missing") }
-        guard let outputsValue = channels["outputs"] else { throw reader.error(path("channels.outputs"), "missing") }
-        let inputs = try reader.integer(inputsValue, at: path("channels.inputs"), in: 1...512)
-        let outputs = try reader.integer(outputsValue, at: path("channels.outputs"), in: 1...512)
-        // Groups: none in a file from before them.
-        let dcas = try channels["dcas"].map { (v) throws(FileError) in
-            try reader.integer(v, at: path("channels.dcas"), in: 0...Groups.most)
-        } ?? 0
-        let muteGroups = try channels["mutegroups"].map { (v) throws(FileError) in
-            try reader.integer(v, at: path("channels.mutegroups"), in: 0...Groups.most)
-        } ?? 0
-        var scene = Scene(inputs: inputs, outputs: outputs, dcas: dcas, muteGroups: muteGroups)
+        let channels = try reader.object(channelsValue, at: path("channels"), allowed: FieldNames.channels(catalogue))
+        // Each numbered kind's count; a kind that may be absent (groups, in a
+        // file from before them) is none when the file says nothing.
+        var counts: [Parameter.Strip: Int] = [:]
+        for kind in catalogue.kinds {
+            guard let field = kind.countField else { continue }
+            guard let value = channels[field] else {
+                guard kind.counts.lowerBound == 0 else { throw reader.error(path("channels.\(field)"), "missing") }
+                continue
+            }
+            counts[kind.strip] = try reader.integer(value, at: path("channels.\(field)"), in: kind.counts)
+        }
+        let (inputs, outputs) = (counts[.source] ?? 1, counts[.output] ?? 1)
+        var scene = catalogue.scene(counts)
         scene.crosspoints = CrosspointMatrix(inputs: inputs, outputs: outputs)
 
         // Each list, and each entry of a list, is a field of its own: in a
@@ -66,14 +67,6 @@ public enum PresetCoding {
         func list(_ name: String, maxCount: Int) throws(FileError) -> JSONArray? {
             guard let value = fields[name] else { return nil }
             return try reader.field { () throws(FileError) in try reader.array(value, at: path(name), maxCount: maxCount) }
-        }
-        if let entries = try list("sources", maxCount: inputs) {
-            for (index, entry) in entries.enumerated() {
-                try reader.field { () throws(FileError) in
-                    try readStrip(.source, .source(index + 1), entry, at: path("sources[\(index)]"), into: &scene,
-                                  reader: reader, catalogue: catalogue, document: document)
-                }
-            }
         }
         if let entries = try list("map", maxCount: outputs) {
             for (index, entry) in entries.enumerated() {
@@ -105,21 +98,23 @@ public enum PresetCoding {
                 }
             }
         }
-        if let entries = try list("outputs", maxCount: outputs) {
+        for kind in catalogue.kinds {
+            guard let name = kind.field, let value = fields[name] else { continue }
+            if kind.shape == .single {
+                try reader.field { () throws(FileError) in
+                    try readStrip(kind.strip, kind.place(1, 0), value, at: path(name), into: &scene, reader: reader,
+                                  catalogue: catalogue, document: document)
+                }
+                continue
+            }
+            guard let entries = try list(name, maxCount: kind.count(scene)) else { continue }
             for (index, entry) in entries.enumerated() {
                 try reader.field { () throws(FileError) in
-                    try readStrip(.output, .output(index + 1), entry, at: path("outputs[\(index)]"), into: &scene,
+                    try readStrip(kind.strip, kind.place(index + 1, 0), entry, at: path("\(name)[\(index)]"), into: &scene,
                                   reader: reader, catalogue: catalogue, document: document)
                 }
             }
         }
-        if let value = fields["master"] {
-            try reader.field { () throws(FileError) in
-                try readStrip(.master, .master, value, at: path("master"), into: &scene, reader: reader, catalogue: catalogue,
-                              document: document)
-            }
-        }
-        try decodeGroups(fields, reader: reader, at: prefix, into: &scene, catalogue: catalogue, document: document)
         return scene
     }
 
@@ -130,11 +125,11 @@ public enum PresetCoding {
                           into scene: inout Scene, reader: FieldReader, catalogue: Catalogue,
                           document: Parameter.Document) throws(FileError) {
         let numbers = catalogue.numbers(of: strip, in: document)
-        let memberships = strip == .source ? Catalogue.membershipFields : []
+        let memberships = strip == .source ? catalogue.membershipFields.map(\.field) : []
         let object = try reader.object(value, at: path, allowed: numbers.map { catalogue.parameters[$0].name }
-                                       + memberships.map(\.field))
+                                       + memberships)
         if case .source(let n) = place {
-            try readMemberships(object, at: path, source: n, into: &scene, reader: reader)
+            try readMemberships(object, at: path, source: n, into: &scene, reader: reader, catalogue: catalogue)
         }
         for number in numbers {
             let parameter = catalogue.parameters[number]
@@ -170,17 +165,24 @@ public enum PresetCoding {
             }
             return (parameter.name, value)
         }
-        let memberships = if case .source(let n) = place { writeMemberships(of: scene, source: n) } else { [(String, String)]() }
+        let memberships = if case .source(let n) = place {
+            writeMemberships(of: scene, source: n, catalogue: catalogue)
+        } else {
+            [(String, String)]()
+        }
         return JSONWriter.inline(fields + memberships)
     }
 
     /// The fields each object may have, made once (not per object).
     enum FieldNames {
-        static let preset: [StaticString] = [
-            "format", "version", "name", "notes", "fade", "channels", "sources", "crosspoints", "map",
-            "outputs", "master", "dcas", "mutegroups",
-        ]
-        static let channels: [StaticString] = ["inputs", "outputs", "dcas", "mutegroups"]
+        /// A preset's own fields; its scene's are `scene`'s.
+        static let preset = ["format", "version", "name", "notes", "fade"]
+        /// The fields of a scene in a file: `channels`, the map, and each
+        /// kind's list or object.
+        static func scene(_ catalogue: Catalogue) -> [String] {
+            ["channels", "crosspoints", "map"] + catalogue.kinds.compactMap(\.field)
+        }
+        static func channels(_ catalogue: Catalogue) -> [String] { catalogue.kinds.compactMap(\.countField) }
         /// In this order: `decodeScene` reads them by position.
         static let crosspoint: [StaticString] = ["in", "out", "volume"]
     }
@@ -203,11 +205,33 @@ public enum PresetCoding {
     }
 
     static func encodeScene(_ scene: Scene, into w: inout JSONWriter, catalogue: Catalogue, document: Parameter.Document) {
-        var channels = [("inputs", "\(scene.inputCount)"), ("outputs", "\(scene.outputCount)")]
-        if !scene.dcas.isEmpty { channels.append(("dcas", "\(scene.dcas.count)")) }
-        if !scene.muteGroups.isEmpty { channels.append(("mutegroups", "\(scene.muteGroups.count)")) }
+        // Inputs and outputs always; a kind a rig may be without, only when it has some.
+        let channels = catalogue.kinds.compactMap { kind -> (String, String)? in
+            let count = kind.count(scene)
+            guard let field = kind.countField, count > 0 || kind.counts.lowerBound > 0 else { return nil }
+            return (field, "\(count)")
+        }
         w.field("channels", JSONWriter.inline(channels))
-        w.list("sources", scene.sources.indices.map { writeStrip(.source, .source($0 + 1), of: scene, catalogue: catalogue, document: document) })
+        for kind in catalogue.kinds {
+            switch kind.shape {
+            case .numbered:
+                guard let field = kind.field, kind.count(scene) > 0 || kind.counts.lowerBound > 0 else { continue }
+                w.list(field, catalogue.places(kind.strip, of: scene).map {
+                    writeStrip(kind.strip, $0, of: scene, catalogue: catalogue, document: document)
+                })
+            case .single:
+                guard let field = kind.field else { continue }
+                w.field(field, writeStrip(kind.strip, kind.place(1, 0), of: scene, catalogue: catalogue, document: document))
+            case .crosspoint:
+                w.list("crosspoints", crosspoints(of: scene))
+            case .membership:
+                break
+            }
+        }
+    }
+
+    /// The crosspoints in use, one object each.
+    static func crosspoints(of scene: Scene) -> [String] {
         var points: [String] = []
         for n in stride(from: 1, through: scene.inputCount, by: 1) {
             for m in stride(from: 1, through: scene.outputCount, by: 1) where scene.crosspoints[n, m] != 0 {
@@ -215,9 +239,6 @@ public enum PresetCoding {
                                                  ("volume", JSONWriter.number(scene.crosspoints[n, m]))]))
             }
         }
-        w.list("crosspoints", points)
-        w.list("outputs", scene.outputs.indices.map { writeStrip(.output, .output($0 + 1), of: scene, catalogue: catalogue, document: document) })
-        w.field("master", writeStrip(.master, .master, of: scene, catalogue: catalogue, document: document))
-        encodeGroups(scene, into: &w, catalogue: catalogue, document: document)
+        return points
     }
 }

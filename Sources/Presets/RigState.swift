@@ -80,9 +80,8 @@ public struct RigState: Equatable, Sendable {
     private static func decode(_ data: Data, reader: FieldReader, catalogue: Catalogue) throws(FileError) -> RigState {
         try FieldReader.read(data, file: reader.file) { (root) throws(FileError) -> RigState in
             let fields = try reader.object(root, at: "", allowed: [
-                "format", "version", "preset", "modified", "max-delay-ms", "safes", "channels", "sources", "crosspoints",
-                "map", "outputs", "master", "dcas", "mutegroups",
-            ])
+                "format", "version", "preset", "modified", "max-delay-ms", "safes",
+            ] + PresetCoding.FieldNames.scene(catalogue))
             try PresetCoding.checkHeader(fields, reader: reader, format: format)
             if let value = fields["max-delay-ms"] {
                 try reader.field { () throws(FileError) in _ = try longestDelay(value, reader) }

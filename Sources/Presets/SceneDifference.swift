@@ -18,16 +18,15 @@ public struct SceneDifference {
 
     public var lines: [String] {
         var lines: [String] = []
-        // Groups a scene lacks are left out (a preset saved with fewer).
-        let (dcas, muteGroups) = (min(from.dcas.count, to.dcas.count), min(from.muteGroups.count, to.muteGroups.count))
-        for strip in [Parameter.Strip.source, .dcaMember, .muteGroupMember, .crosspoint, .output, .master, .dca, .muteGroup] {
-            for place in catalogue.places(strip, inputs: from.inputCount, outputs: from.outputCount, dcas: dcas,
-                                          muteGroups: muteGroups) {
-                for number in catalogue.numbers(of: strip, in: .preset) {
+        // Strips a scene lacks are left out (a preset saved with fewer groups).
+        let counts = catalogue.counts(of: from).merging(catalogue.counts(of: to), uniquingKeysWith: min)
+        for kind in catalogue.kinds {
+            for place in catalogue.places(kind.strip, counts: counts) {
+                for number in catalogue.numbers(of: kind.strip, in: .preset) {
                     let parameter = catalogue.parameters[number]
                     let a = SceneTable.cell(parameter, parameter.get(from, place))
                     let b = SceneTable.cell(parameter, parameter.get(to, place))
-                    if a != b { lines.append("\(Self.label(parameter, at: place)): \(a) -> \(b)") }
+                    if a != b { lines.append("\(Self.label(parameter, at: place, kind: kind)): \(a) -> \(b)") }
                 }
             }
         }
@@ -35,18 +34,14 @@ public struct SceneDifference {
     }
 
     /// "source 2 level", "output 1 delay", "crosspoint 1 -> 3", "master mute",
-    /// "dca 1 level", "source 2 in dca 1".
-    static func label(_ parameter: Parameter, at place: Parameter.Place) -> String {
+    /// "dca 1 level", "source 2 in dca 1": a strip by the first part of its address.
+    static func label(_ parameter: Parameter, at place: Parameter.Place, kind: StripKind) -> String {
         let what = parameter.isLevel ? "level" : parameter.name
-        switch place {
-        case .source(let n): return "source \(n) \(what)"
-        case .output(let m): return "output \(m) \(what)"
-        case .master: return "master \(what)"
-        case .crosspoint(let i, let o): return "crosspoint \(i) -> \(o)"
-        case .dca(let g): return "dca \(g) \(what)"
-        case .muteGroup(let g): return "mutegroup \(g) \(what)"
-        case .dcaMember(let n, let g): return "source \(n) in dca \(g)"
-        case .muteGroupMember(let n, let g): return "source \(n) in mutegroup \(g)"
+        switch (kind.shape, place) {
+        case (.crosspoint, _): return "crosspoint \(place.channel) -> \(Parameter.mixOutput(place) ?? 0)"
+        case (.membership(_, let field), _): return "source \(place.channel) in \(field) \(place.group)"
+        case (.single, _): return "\(kind.head ?? kind.strip.name) \(what)"
+        case (.numbered, _): return "\(kind.head ?? kind.strip.name) \(place.channel) \(what)"
         }
     }
 }

@@ -21,30 +21,33 @@ public struct SceneTable {
         var lines = ["preset \(preset.name): \(s.inputCount) inputs, \(s.outputCount) outputs"
                      + (preset.fade.map { ", recall fade \(Self.format(Double($0))) s" } ?? "")]
         if let notes = preset.notes { lines.append("notes: \(notes)") }
-        lines.append("")
-        lines += table(.source, "source", catalogue.places(.source, of: s))
-        lines.append("")
-        lines.append("crosspoints in use (in -> out: dB)")
-        var any = false
+        for kind in catalogue.kinds {
+            switch kind.shape {
+            case .numbered, .single:
+                let places = catalogue.places(kind.strip, of: s)
+                guard !places.isEmpty else { continue }
+                lines.append("")
+                lines += table(kind.strip, kind.head ?? kind.strip.name, places)
+            case .crosspoint:
+                lines.append("")
+                lines += crosspoints(s)
+            case .membership:
+                break
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The crosspoints in use, a line per input.
+    private func crosspoints(_ s: Scene) -> [String] {
+        var lines = ["crosspoints in use (in -> out: dB)"]
         for n in stride(from: 1, through: s.inputCount, by: 1) {
             let row = stride(from: 1, through: s.outputCount, by: 1).filter { s.crosspoints[n, $0] != 0 }
                 .map { "\($0): \(Self.decibels(s.crosspoints[n, $0]))" }
-            if !row.isEmpty { lines.append("  in \(n) -> " + row.joined(separator: ", ")); any = true }
+            if !row.isEmpty { lines.append("  in \(n) -> " + row.joined(separator: ", ")) }
         }
-        if !any { lines.append("  none") }
-        lines.append("")
-        lines += table(.output, "output", catalogue.places(.output, of: s))
-        lines.append("")
-        lines += table(.master, "master", [.master])
-        if !s.dcas.isEmpty {
-            lines.append("")
-            lines += table(.dca, "dca", catalogue.places(.dca, of: s))
-        }
-        if !s.muteGroups.isEmpty {
-            lines.append("")
-            lines += table(.muteGroup, "mutegroup", catalogue.places(.muteGroup, of: s))
-        }
-        return lines.joined(separator: "\n")
+        if lines.count == 1 { lines.append("  none") }
+        return lines
     }
 
     /// A strip's rows: a header, then one row per place. A source's row
@@ -71,17 +74,17 @@ public struct SceneTable {
     /// each listing the groups source n belongs to ("1,3"; "-" none).
     static func memberships(of scene: Scene, _ catalogue: Catalogue)
         -> [(heading: String, groups: (Int) -> String)] {
-        [(Parameter.Strip.dcaMember, "dca", scene.dcas.count), (.muteGroupMember, "mutegroup", scene.muteGroups.count)]
-            .filter { $0.2 > 0 }
-            .compactMap { strip, heading, count in
-                guard let number = catalogue.numbers(of: strip).first else { return nil }
-                let parameter = catalogue.parameters[number]
-                return (heading, { n in
-                    let places = catalogue.places(strip, inputs: scene.inputCount, outputs: 0, dcas: count, muteGroups: count)
-                        .filter { $0.channel == n && parameter.get(scene, $0).isOn }
-                    return places.isEmpty ? "-" : places.map { "\($0.group)" }.joined(separator: ",")
-                })
-            }
+        catalogue.kinds.compactMap { kind in
+            guard case .membership(let group, let field) = kind.shape,
+                  let groupKind = catalogue.kind(group), groupKind.count(scene) > 0,
+                  let number = catalogue.numbers(of: kind.strip).first else { return nil }
+            let parameter = catalogue.parameters[number]
+            let members = catalogue.places(kind.strip, of: scene).filter { parameter.get(scene, $0).isOn }
+            return (field, { n in
+                let places = members.filter { $0.channel == n }
+                return places.isEmpty ? "-" : places.map { "\($0.group)" }.joined(separator: ",")
+            })
+        }
     }
 
     /// A column's heading: "dB" for a level, a delay's unit after its name.

@@ -11,6 +11,8 @@ extension AddressSpace {
     ///     /output/{m}/leaf[/delta]   /master/leaf[/delta]
     ///     /dca/{g}/leaf[/delta]   /mutegroup/{g}/leaf[/delta]
     ///
+    /// and so on for every numbered or single kind of the catalogue's
+    ///
     /// (an encoder's steps come as fast as a fader's values).
     ///
     /// Nil for anything else, patterns and errors included: the general
@@ -26,20 +28,13 @@ extension AddressSpace {
                 guard let i = parts.next()?.channel(limit: inputs), let o = parts.next()?.channel(limit: outputs)
                 else { return nil }
                 (strip, place) = (.crosspoint, .crosspoint(input: i, output: o))
-            } else if head.equals("source") {
-                guard let n = parts.next()?.channel(limit: inputs) else { return nil }
-                (strip, place) = (.source, .source(n))
-            } else if head.equals("output") {
-                guard let m = parts.next()?.channel(limit: outputs) else { return nil }
-                (strip, place) = (.output, .output(m))
-            } else if head.equals("master") {
-                (strip, place) = (.master, .master)
-            } else if head.equals("dca") {
-                guard let g = parts.next()?.channel(limit: dcas) else { return nil }
-                (strip, place) = (.dca, .dca(g))
-            } else if head.equals("mutegroup") {
-                guard let g = parts.next()?.channel(limit: muteGroups) else { return nil }
-                (strip, place) = (.muteGroup, .muteGroup(g))
+            } else if let kind = literalHeads.first(where: { head.equals($0.head) })?.kind {
+                if kind.shape == .single {
+                    (strip, place) = (kind.strip, kind.place(1, 0))
+                } else {
+                    guard let n = parts.next()?.channel(limit: counts[kind.strip] ?? 0) else { return nil }
+                    (strip, place) = (kind.strip, kind.place(n, 0))
+                }
             } else {
                 return nil
             }

@@ -21,38 +21,61 @@ import OSC
 ///     /preset/recall/{name}
 ///     /safe/source/{n}   /safe/output/{m}   /safe/mix/{m}   /safe/master   /safe/dca/{g}
 public struct AddressSpace: Sendable {
-    public let inputs: Int
-    public let outputs: Int
-    /// The rig's DCAs and mute groups (`serve --dcas`, `--mute-groups`).
-    public let dcas: Int
-    public let muteGroups: Int
+    /// How many strips of each numbered kind the rig has (`Catalogue.counts`).
+    public let counts: [Parameter.Strip: Int]
     public let catalogue: Catalogue
     /// Per strip, every way of addressing its parameters (`AddressSpace+Forms`).
     let leavesByStrip: [Parameter.Strip: [Leaf]]
     /// The same with their parts as bytes, for the literal fast path.
     let literalLeaves: [Parameter.Strip: [(parts: [[UInt8]], leaf: Leaf)]]
+    /// The numbered and single kinds by the bytes of their heads, for the literal fast path.
+    let literalHeads: [(head: [UInt8], kind: StripKind)]
+    /// The first parts of addresses, in the order a pattern reaching several
+    /// resolves to (so the order of its targets, and the first, which picks
+    /// what the message does): the kinds' in the catalogue's order, then
+    /// the commands' in the catalogue's order, the safes after the presets.
+    let heads: [String]
+
+    public var inputs: Int { counts[.source] ?? 0 }
+    public var outputs: Int { counts[.output] ?? 0 }
+    /// The rig's DCAs and mute groups (`serve --dcas`, `--mute-groups`).
+    public var dcas: Int { counts[.dca] ?? 0 }
+    public var muteGroups: Int { counts[.muteGroup] ?? 0 }
 
     public init(inputs: Int, outputs: Int, dcas: Int = 0, muteGroups: Int = 0, catalogue: Catalogue = Catalogue()) {
-        self.inputs = inputs
-        self.outputs = outputs
-        self.dcas = dcas
-        self.muteGroups = muteGroups
+        self.init(counts: [.source: inputs, .output: outputs, .dca: dcas, .muteGroup: muteGroups], catalogue: catalogue)
+    }
+
+    /// The address space of a rig with `counts` strips of each numbered kind.
+    public init(counts: [Parameter.Strip: Int], catalogue: Catalogue) {
+        self.counts = counts
         self.catalogue = catalogue
         var leaves: [Parameter.Strip: [Leaf]] = [:]
-        for strip in Parameter.Strip.allCases { leaves[strip] = Self.leaves(of: strip, in: catalogue) }
+        for kind in catalogue.kinds { leaves[kind.strip] = Self.leaves(of: kind.strip, in: catalogue) }
         leavesByStrip = leaves
         literalLeaves = leaves.mapValues { $0.map { (parts: $0.parts.map { Array($0.utf8) }, leaf: $0) } }
+        literalHeads = catalogue.kinds.compactMap { kind in
+            guard let head = kind.head, kind.shape == .numbered || kind.shape == .single else { return nil }
+            return (Array(head.utf8), kind)
+        }
+        var heads = catalogue.kinds.compactMap(\.head)
+        for command in Self.commandPaths where !heads.contains(command.parts[0]) {
+            heads.append(command.parts[0])
+            if command.parts[0] == "preset" { heads.append("safe") }
+        }
+        self.heads = heads
     }
 
     public enum ResolveError: Error, Equatable, CustomStringConvertible {
         case unknownAddress
         case outOfRange(what: String, number: Int, limit: Int)
+        /// A number for a kind the rig has none of: "no DCAs on this rig".
+        case noneOnThisRig(plural: String)
 
         public var description: String {
             switch self {
             case .unknownAddress: "unknown address"
-            case .outOfRange(let what, _, 0):
-                "no \(what == "DCA" ? "DCAs" : what + "s") on this rig"
+            case .noneOnThisRig(let plural): "no \(plural) on this rig"
             case .outOfRange(let what, let number, let limit):
                 "\(what) \(number) out of range (1-\(limit))"
             }
@@ -85,7 +108,7 @@ public struct AddressSpace: Sendable {
         let path = Array(parts.dropFirst())
         var targets: [Target] = []
         do {
-            for head in Self.heads where matches(path[0], head) {
+            for head in heads where matches(path[0], head) {
                 targets += try resolve(head, Array(path.dropFirst()))
                 targets += commands(head, path)
             }
@@ -94,19 +117,6 @@ public struct AddressSpace: Sendable {
         }
         return targets.isEmpty ? .failure(.unknownAddress) : .success(targets)
     }
-
-    /// The first parts of addresses, in the order a pattern reaching several
-    /// resolves to (so the order of its targets, and the first, which picks
-    /// what the message does): the strips, then the commands' in the
-    /// catalogue's order, the safes after the presets.
-    private static let heads: [String] = {
-        var heads = ["source", "matrix", "output", "master", "dca", "mutegroup"]
-        for command in commandPaths where !heads.contains(command.parts[0]) {
-            heads.append(command.parts[0])
-            if command.parts[0] == "preset" { heads.append("safe") }
-        }
-        return heads
-    }()
 
     /// The catalogue's commands under `head` that `path` names, in the
     /// table's order: every part matching (a pattern may name several); an
@@ -125,20 +135,19 @@ public struct AddressSpace: Sendable {
         }
 
     private func resolve(_ head: String, _ rest: [Substring]) throws(ResolveError) -> [Target] {
+        if let kind = catalogue.kinds.first(where: { $0.head == head }) {
+            switch (kind.shape, rest.count) {
+            case (.numbered, 2...3):
+                let numbers = try channels(rest[0], kind)
+                return parameters(kind.strip, rest.dropFirst(), at: numbers.map { kind.place($0, 0) })
+                    + (rest.count == 3 ? try memberships(of: kind.strip, numbers, rest[1], rest[2]) : [])
+            case (.single, 1...2):
+                return parameters(kind.strip, rest[...], at: [kind.place(1, 0)])
+            default:
+                break
+            }
+        }
         switch (head, rest.count) {
-        case ("source", 2...3):
-            let sources = try channels(rest[0], "source", inputs)
-            return parameters(.source, rest.dropFirst(), at: sources.map { .source($0) })
-                + (rest.count == 3 ? try memberships(sources, rest[1], rest[2]) : [])
-        case ("dca", 2...3):
-            return parameters(.dca, rest.dropFirst(), at: try channels(rest[0], "DCA", dcas).map { .dca($0) })
-        case ("mutegroup", 2...3):
-            return parameters(.muteGroup, rest.dropFirst(),
-                              at: try channels(rest[0], "mute group", muteGroups).map { .muteGroup($0) })
-        case ("output", 2...3):
-            return parameters(.output, rest.dropFirst(), at: try channels(rest[0], "output", outputs).map { .output($0) })
-        case ("master", 1...2):
-            return parameters(.master, rest[...], at: [.master])
         case ("matrix", 2...4):
             let tail = rest.dropFirst(2)
             guard leavesByStrip[.crosspoint, default: []].contains(where: { matches(tail, $0) }) else { return [] }
@@ -154,7 +163,10 @@ public struct AddressSpace: Sendable {
         case ("safe", 1):
             return matches(rest[0], "master") ? [.safe(.master)] : []
         case ("safe", 2):
-            let dcas = matches(rest[0], "dca") ? try channels(rest[1], "DCA", self.dcas).map { Target.safe(.dca($0)) } : []
+            let dcaKind = catalogue.kind(.dca)
+            let dcas = matches(rest[0], "dca") ? try dcaKind.map { (kind) throws(ResolveError) in
+                try channels(rest[1], kind).map { Target.safe(.dca($0)) }
+            } ?? [] : []
             let sources = matches(rest[0], "source") ? try channels(rest[1], "source", inputs).map { Target.safe(.source($0)) } : []
             let outputs = matches(rest[0], "output") ? try channels(rest[1], "output", outputs).map { Target.safe(.output($0)) } : []
             // "mix" is never reached by a pattern: `/safe/*/*` is every recall
@@ -167,18 +179,17 @@ public struct AddressSpace: Sendable {
     }
 
     /// The memberships `/source/{n}/dca/{g}` and `/source/{n}/mutegroup/{g}`
-    /// name for `sources`.
-    private func memberships(_ sources: [Int], _ kind: Substring, _ group: Substring) throws(ResolveError) -> [Target] {
+    /// name for `numbers` of `strip` (the sources).
+    private func memberships(of strip: Parameter.Strip, _ numbers: [Int], _ field: Substring,
+                             _ group: Substring) throws(ResolveError) -> [Target] {
         var targets: [Target] = []
-        if matches(kind, "dca") {
-            let places = try channels(group, "DCA", dcas).flatMap { g in sources.map { Parameter.Place.dcaMember(source: $0, dca: g) } }
-            targets += parameters(.dcaMember, [], at: places)
-        }
-        if matches(kind, "mutegroup") {
-            let places = try channels(group, "mute group", muteGroups).flatMap { g in
-                sources.map { Parameter.Place.muteGroupMember(source: $0, group: g) }
+        for kind in catalogue.kinds {
+            guard case .membership(let groupStrip, let name) = kind.shape, strip == .source, matches(field, name) else { continue }
+            guard let groupKind = catalogue.kind(groupStrip) else { continue }
+            let places = try channels(group, groupKind).flatMap { g in
+                numbers.map { kind.place($0, g) }
             }
-            targets += parameters(.muteGroupMember, [], at: places)
+            targets += parameters(kind.strip, [], at: places)
         }
         return targets
     }
@@ -205,6 +216,15 @@ public struct AddressSpace: Sendable {
 
     /// The channel numbers 1…limit that `part` names. A literal number is
     /// checked against the limit; a non-numeric literal names none.
+    private func channels(_ part: Substring, _ kind: StripKind) throws(ResolveError) -> [Int] {
+        let limit = counts[kind.strip] ?? 0
+        do {
+            return try channels(part, kind.strip.noun, limit)
+        } catch where limit == 0 {
+            throw .noneOnThisRig(plural: kind.plural)
+        }
+    }
+
     private func channels(_ part: Substring, _ what: String, _ limit: Int) throws(ResolveError) -> [Int] {
         if OSCAddressPattern.isPattern(part) {
             return (0..<limit).map { $0 + 1 }.filter { OSCAddressPattern.matches(part, String($0)) }

@@ -15,10 +15,11 @@ extension Controller {
         // A linked pair takes what one member is sent (Controller+Pairs.swift),
         // except where the message names the partner's place itself, and only
         // into outputs the sender's role may change.
-        let named = Set(targets.compactMap { target -> String? in
-            if case .parameter(let number, let place, _) = target { return "\(number) \(place)" }
-            if case .delta(let number, let place, _) = target { return "\(number) \(place)" }
-            return nil
+        let named = Set(targets.compactMap { target -> Edit.Spot? in
+            switch target {
+            case .parameter(let number, let place, _), .delta(let number, let place, _): Edit.Spot(number: number, place: place)
+            default: nil
+            }
         })
         for target in targets {
             do {
@@ -26,24 +27,16 @@ extension Controller {
                 edits.append(direct)
                 edits += try paired(direct).dropFirst().filter { mirror in
                     guard case .set(let number, let place, _, _) = mirror else { return true }
-                    return !named.contains("\(number) \(place)") && permits(role, [.parameter(number, place, .plain)], message)
+                    return !named.contains(Edit.Spot(number: number, place: place))
+                        && permits(role, [.parameter(number, place, .plain)], message)
                 }
             } catch {
                 let named = targets.count > 1 || OSCAddressPattern.isPattern(message.address)
                 return reject(message, named ? "\(addressSpace.address(target)): \(error.reason)" : error.reason, from: peer)
             }
         }
-        var changes: [Change] = []
-        // Solo gates move only when a solo does; working them out visits every source.
-        let solos = edits.contains { edit in
-            guard case .set(let number, _, _, _) = edit, case .soloGate = catalogue.parameters[number].kernel else { return false }
-            return true
-        }
-        let gates = solos ? live.soloGates() : []
-        for edit in edits { apply(edit, into: &changes) }
-        if solos { live.updateSoloGates(from: gates, seconds: live.smoothing, into: &changes) }
+        commit(edits)
         live.log.debug("\(peer) \(message)")
-        live.submit(changes)
         // What follows is about the sender's session, not the sound: not while rehearsing.
         guard !live.rehearsing else { return [] }
         if subscriptions.autoSubscribe, let feedback = subscriptions.feedback { admit(feedback.subscribe(peer, port: nil, automatically: true), .feedback) }
@@ -78,6 +71,13 @@ extension Controller {
         case set(Int, Parameter.Place, Parameter.Value, fade: Float?)
         case safe(Target.Safe, Bool)
         case map([Int])
+
+        /// A parameter at a place: what an edit sets, to tell a pair's
+        /// mirror from a place the message names itself.
+        struct Spot: Hashable {
+            let number: Int
+            let place: Parameter.Place
+        }
     }
 
     private func edit(_ target: Target, _ args: ArgumentReader) throws(ArgumentReader.Failure) -> Edit {
@@ -85,7 +85,7 @@ extension Controller {
         case .parameter(let number, let place, let form):
             let parameter = catalogue.parameters[number]
             guard parameter.isSettable else { throw ArgumentReader.Failure(reason: "read-only: the rig reports it") }
-            if parameter.strip == .dcaMember || parameter.strip == .muteGroupMember { try args.member() }
+            if case .membership? = catalogue.kind(parameter.strip)?.shape { try args.member() }
             let (value, fade) = try Self.read(parameter.kind, form, args, what: parameter.name)
             if let problem = parameter.check(value) { throw ArgumentReader.Failure(reason: problem) }
             return .set(number, place, value, fade: fade)
@@ -124,6 +124,21 @@ extension Controller {
         case .text(let maxLength):
             return (.text(try args.name(maxLength: maxLength, what: what)), nil)
         }
+    }
+
+    /// Applies edits read and checked, and stages their changes for the
+    /// mixer with the packet's; the solo gates follow when a solo moved.
+    func commit(_ edits: [Edit]) {
+        var changes: [Change] = []
+        // Solo gates move only when a solo does; working them out visits every source.
+        let solos = edits.contains { edit in
+            guard case .set(let number, _, _, _) = edit, case .soloGate = catalogue.parameters[number].kernel else { return false }
+            return true
+        }
+        let gates = solos ? live.soloGates() : []
+        for edit in edits { apply(edit, into: &changes) }
+        if solos { live.updateSoloGates(from: gates, seconds: live.smoothing, into: &changes) }
+        live.submit(changes)
     }
 
     func apply(_ edit: Edit, into changes: inout [Change]) {

@@ -15,14 +15,15 @@ extension Controller {
         guard let number = catalogue.number(.source, "present") else { return }
         serial.withLock { _ in
             live.lock.withLock { _ in
-                live.beginMessage()
-                var changes: [Change] = []
-                for (index, on) in present.prefix(live.state.scene.inputCount).enumerated() {
-                    live.set(number, at: .source(index + 1), to: .toggle(on), seconds: 0, into: &changes)
+                _ = transaction(.rig) {
+                    var changes: [Change] = []
+                    for (index, on) in present.prefix(live.state.scene.inputCount).enumerated() {
+                        live.set(number, at: .source(index + 1), to: .toggle(on), seconds: 0, into: &changes)
+                    }
+                    live.submit(changes)
+                    return []
                 }
-                if !live.touched.isEmpty && subscriptions.isListening {
-                    subscriptions.publish(live.feedbackMessages(for: live.touched, in: live.state))
-                }
+                live.flush()
             }
         }
     }
@@ -54,31 +55,24 @@ extension Controller {
         serial.withLock { _ in
             live.lock.withLock { _ in
                 defer { live.flush() }
-                live.beginMessage()
-                let scene = live.state.scene
-                var edits: [Edit] = []
-                for claim in claims {
-                    let members = claim.pair ? [claim.source, claim.source + 1] : [claim.source]
-                    // What the rig writes for itself passes the checks a client's message would:
-                    // the state file never holds a value the rig would refuse on reading.
-                    guard let last = members.last, claim.source >= 1, last <= scene.inputCount,
-                          catalogue.parameters[patch].check(.text(claim.patch)) == nil else { continue }
-                    if claim.pair { edits += (try? paired(.set(link, .source(claim.source), .toggle(true), fade: nil))) ?? [] }
-                    edits.append(.set(patch, .source(claim.source), .text(claim.patch), fade: nil))
-                    let named = catalogue.parameters[name].check(.text(claim.name)) == nil && !claim.name.isEmpty
-                    for n in members where named && scene.sources[n - 1].name == "in_\(n)" {
-                        edits.append(.set(name, .source(n), .text(claim.name), fade: nil))
+                _ = transaction(.rig) {
+                    let scene = live.state.scene
+                    var edits: [Edit] = []
+                    for claim in claims {
+                        let members = claim.pair ? [claim.source, claim.source + 1] : [claim.source]
+                        // What the rig writes for itself passes the checks a client's message would:
+                        // the state file never holds a value the rig would refuse on reading.
+                        guard let last = members.last, claim.source >= 1, last <= scene.inputCount,
+                              catalogue.parameters[patch].check(.text(claim.patch)) == nil else { continue }
+                        if claim.pair { edits += (try? paired(.set(link, .source(claim.source), .toggle(true), fade: nil))) ?? [] }
+                        edits.append(.set(patch, .source(claim.source), .text(claim.patch), fade: nil))
+                        let named = catalogue.parameters[name].check(.text(claim.name)) == nil && !claim.name.isEmpty
+                        for n in members where named && scene.sources[n - 1].name == "in_\(n)" {
+                            edits.append(.set(name, .source(n), .text(claim.name), fade: nil))
+                        }
                     }
-                }
-                let gates = live.soloGates()
-                var changes: [Change] = []
-                for edit in edits { apply(edit, into: &changes) }
-                live.updateSoloGates(from: gates, seconds: live.smoothing, into: &changes)
-                live.submit(changes)
-                if live.changed { live.state.modified = true }
-                if live.changed || live.rewired { live.stateChanged() }
-                if !live.touched.isEmpty && subscriptions.isListening {
-                    subscriptions.publish(live.feedbackMessages(for: live.touched, in: live.state))
+                    commit(edits)
+                    return []
                 }
             }
         }

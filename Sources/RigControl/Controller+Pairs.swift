@@ -51,7 +51,7 @@ extension Controller {
         case .muteGroupMember(let n, let g):
             guard isLinked(n), let other = partner(of: n) else { return [place] }
             return [place, .muteGroupMember(source: other, group: g)]
-        case .output, .master, .dca, .muteGroup:
+        case .output, .master, .dca, .muteGroup, .numbered:
             return [place]
         }
     }
@@ -101,14 +101,13 @@ extension Controller {
             }
         }
         // The pair's groups are the left member's, as one source's.
-        for (number, parameter) in catalogue.parameters.enumerated()
-        where parameter.strip == .dcaMember || parameter.strip == .muteGroupMember {
-            let count = parameter.strip == .dcaMember ? scene.dcas.count : scene.muteGroups.count
-            for g in stride(from: 1, through: count, by: 1) {
-                let (from, to): (Parameter.Place, Parameter.Place) = parameter.strip == .dcaMember
-                    ? (.dcaMember(source: left, dca: g), .dcaMember(source: right, dca: g))
-                    : (.muteGroupMember(source: left, group: g), .muteGroupMember(source: right, group: g))
-                edits.append(.set(number, to, parameter.get(scene, from), fade: fade))
+        for kind in catalogue.kinds {
+            guard case .membership(let group, _) = kind.shape, let count = catalogue.kind(group)?.count(scene) else { continue }
+            for number in catalogue.numbers(of: kind.strip) {
+                for g in stride(from: 1, through: count, by: 1) {
+                    edits.append(.set(number, kind.place(right, g), catalogue.parameters[number].get(scene, kind.place(left, g)),
+                                      fade: fade))
+                }
             }
         }
         edits.append(.safe(.source(right), live.state.safes.sources.contains(left)))

@@ -117,39 +117,10 @@ public final class Controller: @unchecked Sendable {
         }
     }
 
-    /// One message of a packet, under the scene's lock: its replies; its
-    /// changes wait in the scene's `pending`. The scene is marked modified,
-    /// the state keeper told, and feedback published, per message.
+    /// One message of a packet, under the scene's lock, as one transaction:
+    /// its replies; its changes wait in the show's `pending`.
     func process(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
-        live.beginMessage()
-        if let feedback = subscriptions.feedback {
-            let (renewed, alive) = feedback.renew(peer)
-            sessions.heard(renewed + [peer])
-            if let (destination, subscription) = alive { sendFullState(to: destination, subscription: subscription, through: feedback) }
-        } else {
-            sessions.heard([peer])
-        }
-        subscriptions.meters?.renew(peer)
-        let before = (live.state.safes, live.state.preset, live.state.modified)
-        let replies = dispatch(message, from: peer)
-        if live.changed { live.state.modified = true }
-        if live.changed || live.rewired || before != (live.state.safes, live.state.preset, live.state.modified) {
-            live.stateChanged()
-        }
-        // Feedback is built only when someone listens.
-        if !live.touched.isEmpty && subscriptions.isListening {
-            subscriptions.publish(live.feedbackMessages(for: live.touched, in: live.state))
-        }
-        // The preset state is feedback too: a page or a layout shows which
-        // preset is current, and the list, as anyone changes them.
-        let listChanged = presets.takeListChanged()
-        if let feedback = subscriptions.feedback, feedback.count > 0 {
-            var messages: [OSCMessage] = []
-            if before.1 != live.state.preset || before.2 != live.state.modified { messages.append(presets.currentPreset()) }
-            if listChanged { messages.append(presets.presetList()) }
-            feedback.publish(messages)
-        }
-        return replies
+        transaction(.client(peer)) { dispatch(message, from: peer) }
     }
 
     /// Resolves, reads the button of, checks and carries out one message,

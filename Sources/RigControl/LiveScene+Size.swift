@@ -45,8 +45,7 @@ extension LiveScene {
         let remap = ramps.remap(to: next)
         pending = RampLayout.restage(pending, by: remap)
         ramps = next
-        space.withLock { $0 = AddressSpace(inputs: inputs, outputs: outputs, dcas: scene.dcas.count,
-                                                 muteGroups: scene.muteGroups.count, catalogue: catalogue) }
+        space.withLock { $0 = AddressSpace(counts: catalogue.counts(of: state.scene), catalogue: catalogue) }
         mixer.reshape(to: ramps, initial: catalogue.changes(toReach: state.scene, in: ramps, seconds: 0),
                       layout: mixer.layout.resized(outputs: outputs))
         var changes: [Change] = []
@@ -76,7 +75,7 @@ extension LiveScene {
             case .output(let m): m <= outputs
             case .master: true
             case .crosspoint(let n, let m): n <= inputs && m <= outputs
-            case .dca, .muteGroup: true
+            case .dca, .muteGroup, .numbered: true
             case .dcaMember(let n, _), .muteGroupMember(let n, _): n <= inputs
             }
         }

@@ -62,17 +62,16 @@ extension LiveScene {
     func allParameters(inputs: Int, outputs: Int) -> [Target] {
         var targets: [Target] = []
         let space = addressSpace
-        for strip in [Parameter.Strip.source, .dcaMember, .muteGroupMember, .crosspoint, .output, .master, .dca, .muteGroup] {
-            let numbers = catalogue.numbers(of: strip)
-            for place in catalogue.places(strip, inputs: inputs, outputs: outputs, dcas: space.dcas,
-                                          muteGroups: space.muteGroups) {
+        for kind in catalogue.kinds {
+            let numbers = catalogue.numbers(of: kind.strip)
+            for place in catalogue.places(kind.strip, counts: space.counts.merging([.source: inputs, .output: outputs]) { $1 }) {
                 for number in numbers { targets.append(.parameter(number, place, space.forms(number)[0])) }
                 switch place {
                 case .source(let n): targets.append(.safe(.source(n)))
                 case .output(let m): targets.append(contentsOf: [.safe(.output(m)), .safe(.mix(m))])
                 case .master: targets.append(.safe(.master))
                 case .dca(let g): targets.append(.safe(.dca(g)))
-                case .crosspoint, .muteGroup, .dcaMember, .muteGroupMember: break
+                case .crosspoint, .muteGroup, .dcaMember, .muteGroupMember, .numbered: break
                 }
             }
         }

@@ -6,23 +6,20 @@ import Presets
 import SceneModel
 import Synchronization
 
-/// The scene as it plays, and its changes: the authoritative rig state
-/// (scene, safes, current preset, modified mark), the state before the last
-/// recall (for undo), the packet's changes not yet handed to the mixer,
-/// what the current message touched (for feedback), and the fades under way
-/// (`FadeBook`). One part of the controller, owning its state and its lock.
+/// The scene as it plays, and its changes: the show (`Show`: the rig state,
+/// the state before the last recall, the fades under way, the ramp layout,
+/// and what the message under way touched, changed and staged), as one
+/// value. One part of the controller, owning that value and its lock.
 ///
 /// The controller holds `lock` around each message of a packet (a bundle:
 /// around all of them), so that readers on other threads (the state keeper,
 /// OSCQuery's answers, the preset writer's completions, the feedback
-/// thread's fades) never see half a message. Everything below marked
-/// "under the lock" is read and written only while it is held.
+/// thread's fades) never see half a message; each message is one
+/// transaction (`Controller.transaction`). Everything below marked "under
+/// the lock" is read and written only while it is held.
 final class LiveScene: @unchecked Sendable {
     let mixer: Mixer
     let catalogue: Catalogue
-    /// Where each ramp is in the mixer's kernel, for the scene's size
-    /// (`resize`). Under the lock.
-    var ramps: RampLayout
     /// The ramp time of a change that names no fade, in seconds.
     let smoothing: Float
     /// The scene's addresses: they follow its size (`resize`), and are read
@@ -37,36 +34,29 @@ final class LiveScene: @unchecked Sendable {
     private let quiet = Logger(label: "crosspoint.rehearsal", factory: { _ in SwiftLogNoOpLogHandler() })
     let lock = Mutex<Void>(())
 
-    // Under the lock.
-    var state: RigState
-    /// The state just before the last recall or undo, for `/preset/undo`.
-    var undoState: RigState?
-    /// The changes of the packet being handled: they go to the mixer as one
-    /// batch when it has been handled (`flush`).
-    var pending: [Change] = []
-    /// Every parameter changed by the current message, for feedback.
-    var touched: [Target] = []
-    /// Set by every edit that changes the scene; cleared per message.
-    var changed = false
-    /// Set by an edit of the rig's wiring (a patch): the state file keeps
-    /// it, but the scene is not "modified" since its preset; cleared per message.
-    var rewired = false
+    /// Everything a message may change. Under the lock.
+    var show: Show
     /// True while a timed bundle's audio changes are worked out ahead of its time.
     var rehearsing = false
-    /// Parameters fading now, shown to subscribers as they move (LiveScene+Fades.swift).
-    var fades = FadeBook()
+
+    // The show's parts by name. Under the lock.
+    var state: RigState { get { show.state } _modify { yield &show.state } }
+    var undoState: RigState? { get { show.undoState } _modify { yield &show.undoState } }
+    var ramps: RampLayout { get { show.ramps } _modify { yield &show.ramps } }
+    var fades: FadeBook { get { show.fades } _modify { yield &show.fades } }
+    var pending: [Change] { get { show.pending } _modify { yield &show.pending } }
+    var touched: [Target] { get { show.touched } _modify { yield &show.touched } }
+    var changed: Bool { get { show.changed } _modify { yield &show.changed } }
+    var rewired: Bool { get { show.rewired } _modify { yield &show.rewired } }
 
     init(state: RigState, mixer: Mixer, catalogue: Catalogue, smoothing: Float, directOuts: DirectTap = .off,
          logger: Logger, stateChanged: @escaping @Sendable () -> Void) {
         self.directOuts = directOuts
-        self.state = state
+        show = Show(state: state, ramps: mixer.rampLayout)
         self.mixer = mixer
         self.catalogue = catalogue
-        ramps = mixer.rampLayout
         self.smoothing = smoothing
-        space = Mutex(AddressSpace(inputs: state.scene.inputCount, outputs: state.scene.outputCount,
-                                   dcas: state.scene.dcas.count, muteGroups: state.scene.muteGroups.count,
-                                   catalogue: catalogue))
+        space = Mutex(AddressSpace(counts: catalogue.counts(of: state.scene), catalogue: catalogue))
         self.logger = logger
         self.stateChanged = stateChanged
     }
@@ -97,18 +87,18 @@ final class LiveScene: @unchecked Sendable {
         touched.removeAll(keepingCapacity: true)
     }
 
-    /// The audio changes `body` makes, worked out on the state as it
-    /// stands, which is then put back as it was, with everything else
-    /// `body` changed here (undo, fades, what was touched): for a timed
-    /// bundle's messages ahead of their time. Under the lock.
+    /// The audio changes `body` makes, worked out on the show as it stands,
+    /// which is then put back as it was, whatever `body` changed in it
+    /// (undo, fades, what was touched): for a timed bundle's messages ahead
+    /// of their time. Under the lock.
     func rehearse(_ body: () -> Void) -> [Change] {
-        let saved = (state, undoState, changed, touched, pending, fades)
+        let saved = show
         pending.removeAll(keepingCapacity: true)
         rehearsing = true
         body()
         let changes = pending
         rehearsing = false
-        (state, undoState, changed, touched, pending, fades) = saved
+        show = saved
         return changes
     }
 }

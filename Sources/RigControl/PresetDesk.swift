@@ -244,7 +244,7 @@ final class PresetDesk: @unchecked Sendable {
         let preset = try attempt { try store.load(name) }
         let live = scene.state.scene
         let (fitted, skipped) = preset.fitted(inputs: live.inputCount, outputs: live.outputCount, dcas: live.dcas.count,
-                                              muteGroups: live.muteGroups.count)
+                                              muteGroups: live.muteGroups.count, banks: live.banks)
         var target = scene.state.scene
         if scope.contains(.sources) {
             for n in target.sources.indices where !scene.state.safes.sources.contains(n + 1) { target.sources[n] = fitted.sources[n] }
@@ -261,6 +261,9 @@ final class PresetDesk: @unchecked Sendable {
             for g in target.dcas.indices where !scene.state.safes.dcas.contains(g + 1) { target.dcas[g] = fitted.dcas[g] }
             target.muteGroups = fitted.muteGroups
         }
+        // The strips of kinds kept in banks (`StripKind.Storage.bank`) have
+        // no scope of their own: a whole recall takes them.
+        if scope == .all { target.banks = fitted.banks }
 
         let seconds = Float(fade ?? preset.fade ?? Double(scene.smoothing))
         scene.undoState = scene.state

@@ -9,6 +9,9 @@ public struct Scene: Equatable, Sendable {
     /// sources name the ones they belong to.
     public var dcas: [DCA]
     public var muteGroups: [MuteGroup]
+    /// The strips of kinds the catalogue adds with no type here
+    /// (`StripKind.Storage.bank`), by the kind's name.
+    public var banks: [String: Bank] = [:]
 
     public var inputCount: Int { sources.count }
     public var outputCount: Int { outputs.count }

@@ -1,8 +1,9 @@
 import ArgumentParser
-import MixCore
+import Catalogue
 
 /// `--inputs` and `--outputs`, one option group for `serve` and `bench`,
-/// bounded by what the mixer itself takes (`Mixer.channelLimit`): a count
+/// bounded by what the mixer itself takes (the catalogue's source and output
+/// kinds, `1...Mixer.channelLimit`): a count
 /// past it is a usage error (exit status 64), never a trap further on.
 struct ChannelCounts: ParsableArguments {
     @Option(help: "Sources (input ports in_1 …), 1-512. serve: by default the size the saved state had, else 8 (/rig/inputs changes it while the rig plays); bench: with --outputs, one configuration instead of the sweep.")
@@ -12,11 +13,8 @@ struct ChannelCounts: ParsableArguments {
     var outputs: Int?
 
     func validate() throws {
-        let limit = Mixer.channelLimit
         for (flag, count) in [("--inputs", inputs), ("--outputs", outputs)] {
-            if let count, !(1...limit).contains(count) {
-                throw ValidationError("\(flag) must be 1-\(limit), the most the mixer takes (got \(count))")
-            }
+            if let count, let problem = Catalogue.countProblem(flag: flag, count) { throw ValidationError(problem) }
         }
     }
 }

@@ -21,50 +21,15 @@ import SystemSupport
 /// behind it, discovery, and the threads that keep surfaces, meters, timed
 /// bundles and the saved state going. `serve` builds one and runs it.
 final class Rig {
-    struct Configuration {
-        /// nil: the size the saved state had (else 8).
-        var inputs: Int?
-        var outputs: Int?
-        /// `--dcas`, `--mute-groups`: the rig's groups, whatever the saved state had.
-        var dcas: Int
-        var muteGroups: Int
-        /// `--direct-outs`: every source's direct out, and every added one's; nil: as saved.
-        var directOuts: DirectTap?
-        var panLaw: PanLaw
-        var monoOutputs: Set<Int>
-        var smoothingSeconds: Float
-        /// The longest output delay, in milliseconds.
-        var longestDelay: Float
-        var host: JackHost.Options
-        var osc: OSCServer.Options
-        /// nil: no OSCQuery server.
-        var httpPort: Int?
-        /// An idle limit on subscriptions; nil: none.
-        var subscriptionLease: Duration?
-        /// Subscribe a client that changes something (`--auto-subscribe`).
-        var autoSubscribe = false
-        /// The DNS-SD name, also OSCQuery's `NAME`.
-        var name: String
-        /// Advertise over DNS-SD (not with `--no-advertise`).
-        var advertise: Bool
-        /// The access file (`--access`), read at start and on SIGHUP; nil:
-        /// `osc.policy` (`--allow`, `--read-only`) decides.
-        var access: String?
-        var presets: URL
-        var state: URL
-        /// Run when the state file cannot be written (`--state-optional`),
-        /// rather than stop: the show is then never saved.
-        var stateOptional = false
-        /// A preset to start from instead of the saved state.
-        var scene: String?
-    }
-
     let configuration: Configuration
     let logger: Logger
     let keeper: StateKeeper
     let mixer: Mixer
     let host: JackHost
     let server: OSCServer
+    /// Who is let in, asked by the OSC and OSCQuery servers: the access
+    /// rules replace its policy at start and on SIGHUP.
+    let door: AccessDoor
     let controller: Controller
     let feedback: FeedbackHub
     let meters: MeterStream
@@ -94,7 +59,9 @@ final class Rig {
         mixer = Mixer(scene: initial.scene, catalogue: catalogue, panLaw: configuration.panLaw,
                       layout: OutputLayout(outputs: initial.scene.outputCount, monoOutputs: configuration.monoOutputs))
         host = JackHost(mixer: mixer, options: configuration.host, logger: logger)
-        server = try OSCServer(options: configuration.osc, logger: logger)
+        let door = AccessDoor(configuration.policy)
+        self.door = door
+        server = try OSCServer(options: configuration.osc, admission: door, logger: logger)
         let server = server
         // Every packet for a client goes back the way the client came: over
         // UDP or its TCP connection, or its WebSocket (set below).
@@ -186,7 +153,7 @@ final class Rig {
             OSCQueryServer(
                 bind: configuration.osc.bind, port: port, oscPort: server.port, oscTransport: "UDP",
                 name: configuration.name,
-                model: RigNamespace(controller: controller), door: server.door, logger: logger,
+                model: RigNamespace(controller: controller), door: door, logger: logger,
                 // A WebSocket is a client session like any other.
                 onPacket: { controller.handle($0, from: $1) },
                 onClose: { controller.depart($0) },
@@ -276,7 +243,7 @@ final class Rig {
     /// Puts access rules in force: the door first lets in whom they name,
     /// then the controller gives each session its role.
     private func useAccess(_ rules: AccessRules) {
-        server.door.replace(with: rules.policy)
+        door.replace(with: rules.policy)
         controller.useAccess(rules)
     }
 

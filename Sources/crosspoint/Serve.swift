@@ -1,5 +1,6 @@
 import Access
 import Advertising
+import Catalogue
 import ArgumentParser
 import FoundationEssentials
 import Glibc
@@ -128,8 +129,8 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         guard directOuts != .off else { throw ValidationError("--direct-outs takes pre or post (leave it out for none)") }
-        guard (0...Groups.most).contains(dcas), (0...Groups.most).contains(muteGroups) else {
-            throw ValidationError("--dcas and --mute-groups must be 0-\(Groups.most)")
+        for (flag, count) in [("--dcas", dcas), ("--mute-groups", muteGroups)] {
+            if let problem = Catalogue.countProblem(flag: flag, count) { throw ValidationError(problem) }
         }
         guard (0...1000).contains(smoothingMs) else { throw ValidationError("--smoothing-ms must be 0-1000") }
         guard (0...10_000).contains(maxDelayMs) else { throw ValidationError("--max-delay-ms must be 0-10000") }
@@ -223,7 +224,6 @@ struct Serve: ParsableCommand {
         var osc = OSCServer.Options()
         osc.bind = bind
         osc.port = oscPort
-        osc.policy = try accessPolicy()
         osc.tcp = !noTcp
         osc.tcpIdleTimeout = tcpIdleTimeout > 0 ? .milliseconds(Int(tcpIdleTimeout * 1000)) : nil
         let configuration = Rig.Configuration(
@@ -232,7 +232,7 @@ struct Serve: ParsableCommand {
             subscriptionLease: subscriptionTimeout > 0 ? .milliseconds(Int(subscriptionTimeout * 1000)) : nil,
             autoSubscribe: autoSubscribe,
             name: serviceName(), advertise: !noAdvertise,
-            access: access,
+            policy: try accessPolicy(), access: access,
             presets: URL(fileURLWithPath: presets),
             state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
             stateOptional: stateOptional,

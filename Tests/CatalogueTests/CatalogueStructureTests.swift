@@ -36,7 +36,7 @@ import Testing
 
     /// How a file names a parameter's field: a membership by its list (`"dca": [1]`).
     static func field(_ parameter: Parameter) -> String {
-        if let membership = Catalogue.membershipFields.first(where: { $0.strip == parameter.strip }) {
+        if let membership = Catalogue().membershipFields.first(where: { $0.strip == parameter.strip }) {
             return "\"\(membership.field)\": [1]"
         }
         return parameter.strip == .crosspoint ? "\"volume\"" : "\"\(parameter.name)\":"
@@ -77,7 +77,7 @@ import Testing
             #expect(lines.count == 1, "\(parameter.strip) \(parameter.name): \(lines)")
             guard parameter.strip != .crosspoint else { continue }
             let table = SceneTable(preset: Preset(name: "x", scene: scene), catalogue: catalogue).text
-            if let membership = Catalogue.membershipFields.first(where: { $0.strip == parameter.strip }) {
+            if let membership = catalogue.membershipFields.first(where: { $0.strip == parameter.strip }) {
                 // A source's row lists its groups: "1" in the column of its kind.
                 let row = table.split(separator: "\n").drop { !$0.hasPrefix("source") }.dropFirst().first ?? ""
                 let cells = row.split(separator: " ").suffix(2).map(String.init) // dca, mutegroup
@@ -129,7 +129,7 @@ import Testing
             #expect(builders.contains("  \(kind)(entry"), "strips.js has no builder for \(kind) controls")
         }
         let memberships = try #require(description["memberships"] as? [[String: Any]])
-        for (strip, field) in Catalogue.membershipFields {
+        for (strip, field) in catalogue.membershipFields {
             let entry = memberships.first { $0["group"] as? String == field }
             #expect(entry?["address"] as? String == "/source/{n}/\(field)/{g}", "\(strip)")
             #expect(entry?["control"] as? String == "toggle", "\(strip)")

@@ -77,7 +77,7 @@ import Testing
         }
         // Exactly those: the catalogue's levels and numbers, per place.
         var steps = 0
-        for strip in Parameter.Strip.allCases {
+        for strip in Catalogue().kinds.map(\.strip) {
             steps += space.leavesByStrip[strip, default: []].filter { $0.role == .delta }.count
         }
         #expect(steps == Self.deltas.count)

@@ -1,0 +1,93 @@
+import SceneModel
+
+/// One kind of strip, described once: how its strips are addressed and
+/// counted, what sets their count, how files hold them, and where its
+/// parameters' values live. (A recall safe for its strips is described with
+/// the safes, `RecallSafe`, by strip.) The address
+/// space, targets, presets and the state file, `preset show`/`diff`, the
+/// fitting of a scene to a new size, OSCQuery and the page's sections all
+/// follow from the catalogue's list of kinds (`Catalogue.kinds`).
+///
+/// A new kind is this description and its parameters (`Catalogue.init`'s
+/// `adding:`): with `Storage.bank` its values live in the scene's banks and
+/// it needs no other code; a kind that moves sound adds its kernel stage.
+public struct StripKind: Sendable {
+    /// How its strips are placed and addressed.
+    public enum Shape: Sendable, Equatable {
+        /// Numbered 1…count: `/{head}/{n}/…` (sources, outputs, DCAs).
+        case numbered
+        /// One strip: `/{head}/…` (the master).
+        case single
+        /// One per source and output: `/matrix/{in}/{out}` (crosspoints).
+        case crosspoint
+        /// A source's membership of one strip of `group`'s kind:
+        /// `/source/{n}/{field}/{g}`, and in files a source's list of the
+        /// groups it belongs to under `field`.
+        case membership(group: Parameter.Strip, field: String)
+    }
+
+    /// Where its parameters' values live.
+    public enum Storage: Sendable, Equatable {
+        /// In a field of `Scene` of its own type (`Source`, `DCA`): its
+        /// parameters' `get` and `set` reach it, and the scene sizes it.
+        case typed
+        /// In `Scene.banks[strip.name]`, by parameter name: the catalogue
+        /// sizes it, and its parameters need no `get` or `set`.
+        case bank
+    }
+
+    public let strip: Parameter.Strip
+    public let shape: Shape
+    public let storage: Storage
+    /// The first part of its addresses (`source`, `matrix`); nil for a
+    /// membership, which lives under a source's.
+    public let head: String?
+    /// Many of it in words, for errors: "no DCAs on this rig".
+    public let plural: String
+    /// Its count's field in a file's `channels` (`inputs`, `dcas`); nil
+    /// where the count follows from others' (the matrix, memberships) or is
+    /// one (the master).
+    public let countField: String?
+    /// The field of a file that holds its strips: a list of objects
+    /// (`sources`, `dcas`), or one object (`master`); nil where it has its
+    /// own layout (crosspoints, memberships).
+    public let field: String?
+    /// The counts a rig may have, and the `serve` flag that sets it.
+    public let counts: ClosedRange<Int>
+    public let flag: String?
+
+    /// Its strip's place: strip n (a numbered kind's), or for the matrix
+    /// and memberships, the source and the output or group.
+    public let place: @Sendable (_ n: Int, _ other: Int) -> Parameter.Place
+    /// How many strips of it a scene has (a numbered or single kind's).
+    public let count: @Sendable (Scene) -> Int
+
+    public init(_ strip: Parameter.Strip, _ shape: Shape, storage: Storage = .typed, head: String?, plural: String,
+                countField: String?, field: String?, counts: ClosedRange<Int> = 1...1, flag: String? = nil,
+                place: @escaping @Sendable (_ n: Int, _ other: Int) -> Parameter.Place,
+                count: @escaping @Sendable (Scene) -> Int) {
+        self.strip = strip
+        self.shape = shape
+        self.storage = storage
+        self.head = head
+        self.plural = plural
+        self.countField = countField
+        self.field = field
+        self.counts = counts
+        self.flag = flag
+        self.place = place
+        self.count = count
+    }
+
+    /// A kind whose strips are numbered, kept in the scene's banks: all a
+    /// new kind without a type of its own needs. `/{name}/{n}/…`; in files,
+    /// `channels.{field}` and a list `{field}`; none on a rig unless its
+    /// count is set.
+    public static func bank(_ name: String, noun: String, plural: String, field: String,
+                            counts: ClosedRange<Int>) -> StripKind {
+        let strip = Parameter.Strip(name, noun: noun)
+        return StripKind(strip, .numbered, storage: .bank, head: name, plural: plural, countField: field, field: field,
+                         counts: counts, place: { n, _ in .numbered(strip, n) },
+                         count: { $0.banks[name]?.count ?? 0 })
+    }
+}

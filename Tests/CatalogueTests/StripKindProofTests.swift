@@ -1,0 +1,136 @@
+import Catalogue
+import ControlPage
+import Delivery
+import Foundation
+import Logging
+import MixCore
+import OSC
+import Presets
+import RigControl
+import SceneModel
+import Testing
+
+/// A kind of strip is described once (issue 33): this test's catalogue adds
+/// a "test bus", with a name and a level, in this file alone, and the rig
+/// addresses it, answers queries about it, feeds it back, saves and recalls
+/// it in presets and the state file, prints and compares it, lists it in
+/// OSCQuery and describes it to the page, with no other code.
+@Suite struct StripKindProofTests {
+    static let bus = StripKind.bank("testbus", noun: "test bus", plural: "test buses", field: "testbuses", counts: 0...16)
+    static let catalogue = Catalogue(adding: [(bus, [
+        .bank(bus.strip, "name", .text(maxLength: 64), "name", default: .text("bus_{n}"),
+              display: .init(.text(placeholder: "bus {n}"), "{Strip} name")),
+        .bank(bus.strip, "volume", .level, "level", default: .number(1), display: .init(.fader, "{Strip} level")),
+    ])])
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// A 2x2 rig with three test buses, its presets in a fresh directory, with feedback.
+    static func rig() -> (Controller, FeedbackHub, PresetStore) {
+        let scene = catalogue.scene([.source: 2, .output: 2, bus.strip: 3])
+        let store = PresetStore(directory: FileManager.default.temporaryDirectory
+            .appendingPathComponent("crosspoint-kind-\(UUID().uuidString)"), catalogue: catalogue)
+        let hub = FeedbackHub(logger: quiet, send: { _, _ in })
+        let controller = Controller(
+            state: RigState(scene: scene),
+            mixer: Mixer(scene: scene, catalogue: catalogue, panLaw: .balance, layout: OutputLayout(outputs: 2)),
+            catalogue: catalogue, store: store, smoothingSeconds: 0.02, logger: quiet,
+            subscriptions: Subscriptions(feedback: hub))
+        return (controller, hub, store)
+    }
+
+    static let tablet = OSCPeer(address: SocketAddress.resolve(host: "127.0.0.1", port: 9300)!)
+
+    @discardableResult
+    static func send(_ c: Controller, _ address: String, _ arguments: OSCArgument...) -> [OSCMessage] {
+        let replies = c.handle(.message(OSCMessage(address, arguments)), from: tablet)
+        c.waitForPresetWrites()
+        c.waitForFullStates()
+        return replies.flatMap(\.messages)
+    }
+
+    /// What feedback sends from now on, by address (the last value of each).
+    static func fedBack(_ hub: FeedbackHub, at clock: inout ContinuousClock.Instant) -> [String: [OSCArgument]] {
+        clock += .seconds(60)
+        var seen: [String: [OSCArgument]] = [:]
+        for message in hub.due(at: clock).flatMap({ $0.1.flatMap(\.messages) }) { seen[message.address] = message.arguments }
+        return seen
+    }
+
+    /// The reason of an `/error` reply, if the first reply is one.
+    static func errorReason(_ replies: [OSCMessage]) -> String? {
+        guard let m = replies.first, m.address == "/error", m.arguments.count == 2,
+              case .string(let reason) = m.arguments[1] else { return nil }
+        return reason
+    }
+
+    @Test func aKindAddedHereIsAddressedQueriedAndFedBack() throws {
+        let (c, hub, _) = Self.rig()
+        var clock = ContinuousClock.now
+        // Another client's subscription: a sender is not sent its own value back.
+        c.handle(.message(OSCMessage("/subscribe")), from: OSCPeer(address: SocketAddress.resolve(host: "127.0.0.1", port: 9301)!))
+        c.waitForFullStates()
+        let full = Self.fedBack(hub, at: &clock)
+        #expect(full["/testbus/3/name"] == [.string("bus_3")], "the full state has every bus")
+        #expect(full["/testbus/1/volume"] == [.float(1)])
+
+        Self.send(c, "/testbus/2/volume", .float(0.5))
+        let changed = Self.fedBack(hub, at: &clock)
+        #expect(changed["/testbus/2/volume"] == [.float(0.5)], "fed back: \(changed)")
+        #expect(changed["/testbus/2/db"].map { abs(($0.first?.number ?? 0) + 6.02) < 0.01 } == true, "in dB too")
+        #expect(Self.send(c, "/testbus/2/volume").first?.arguments == [.float(0.5)], "a query answers it")
+
+        // Patterns reach it as they reach any strip; a number beyond the rig is said so.
+        Self.send(c, "/testbus/*/name", .string("FX"))
+        #expect(Self.send(c, "/testbus/3/name").first?.arguments == [.string("FX")])
+        #expect(Self.errorReason(Self.send(c, "/testbus/4/volume", .float(1))) == "test bus 4 out of range (1-3)")
+        #expect(Self.errorReason(Self.send(c, "/testbus/1/volume", .string("loud"))) != nil, "checked as a level")
+    }
+
+    @Test func aKindAddedHereIsSavedRecalledPrintedAndKeptInTheStateFile() throws {
+        let (c, _, store) = Self.rig()
+        Self.send(c, "/testbus/2/volume", .float(0.5))
+        Self.send(c, "/testbus/1/name", .string("reverb"))
+        Self.send(c, "/preset/save", .string("buses"))
+        let text = try String(contentsOf: store.directory.appendingPathComponent("buses.json"), encoding: .utf8)
+        #expect(text.contains("\"testbuses\": 3"), "its count in channels: \(text)")
+        #expect(text.contains("\"name\": \"reverb\""), "\(text)")
+
+        Self.send(c, "/testbus/2/volume", .float(1))
+        Self.send(c, "/testbus/1/name", .string("dry"))
+        Self.send(c, "/preset/recall", .string("buses"), .float(0))
+        #expect(Self.send(c, "/testbus/2/volume").first?.arguments == [.float(0.5)], "recalled")
+        #expect(Self.send(c, "/testbus/1/name").first?.arguments == [.string("reverb")])
+
+        let preset = try store.load("buses")
+        let table = SceneTable(preset: preset, catalogue: Self.catalogue).text
+        #expect(table.contains("testbus") && table.contains("reverb") && table.contains("-6.0"), "\(table)")
+        var other = preset.scene
+        other.banks["testbus"]?.set(2, "volume", .number(1))
+        let lines = SceneDifference(from: preset.scene, to: other, catalogue: Self.catalogue).lines
+        #expect(lines == ["testbus 2 level: -6.0 -> +0.0"])
+
+        let state = RigState(scene: c.stateNow().scene)
+        let (read, skipped) = try RigState.read(state.encoded(catalogue: Self.catalogue), file: "state.json",
+                                                catalogue: Self.catalogue)
+        #expect(skipped.isEmpty)
+        #expect(read.scene == state.scene, "the state file keeps every bus")
+        // A file from before the kind reads as a rig without it.
+        let older = try PresetCoding.decode(PresetCoding.encode(Preset(name: "old", scene: Scene(inputs: 2, outputs: 2))),
+                                            file: "old.json", catalogue: Self.catalogue)
+        #expect(older.scene.banks["testbus"]?.count == 0)
+    }
+
+    @Test func aKindAddedHereIsListedByOSCQueryAndDescribedToThePage() {
+        let (c, _, _) = Self.rig()
+        var described: [String: ParameterDescription] = [:]
+        c.describeAddresses { described[$0.address] = $0 }
+        #expect(described["/testbus/3/volume"]?.description.hasPrefix("Test bus 3 level") == true)
+        #expect(described["/testbus/3/fader"] != nil && described["/testbus/1/name"] != nil)
+        #expect(described["/testbus/4/volume"] == nil)
+
+        let page = PageDescription.json(Self.catalogue)
+        #expect(page.contains("\"testbus\": ["), "a section of its own")
+        #expect(page.contains("\"address\": \"/testbus/{n}/fader\""), "\(page)")
+        #expect(page.contains("\"Strip\": \"Test bus {n}\""), "titled as the rig titles it")
+    }
+}
