@@ -4,8 +4,8 @@ import Testing
 /// The personal mix built from the catalogue's `mix` entries (issue 33): the
 /// output's delay field, reached over OSC and following feedback; at 256
 /// sources only the faders near the window are built, and a far one is
-/// still reached, by scrolling and by Tab, and works.
-/// `tools/page/mix_reach_check.py`
+/// still reached, by scrolling and by Tab, and works; and a linked pair's
+/// pan is titled as the balance it is. `tools/page/mix_reach_check.py`
 /// drives a real headless Chromium against the real rig and prints JSON;
 /// these tests assert on it and on the rig over OSC.
 extension Integration {
@@ -83,6 +83,25 @@ extension Integration {
             #expect(page.string("shift_tab", "focused") == "/matrix/254/6/fader")
             #expect(page.flag("shift_tab", "in_viewport"))
             #expect(try await Page.query(rig, "/matrix/256/6/fader")?.floatValue == 0, "Tab changed nothing")
+            #expect((page["console_errors"] as? [Any])?.isEmpty == true, "\(page)")
+        }
+    }
+
+    @Test func aLinkedPairsPanIsTitledBalance() async throws {
+        try await withRig(inputs: 64, outputs: 2) { rig in
+            let page = try await Self.run("balance", rig)
+            #expect(page.flag("loaded"), "\(page)")
+            let expected: [(String, String, String)] = [
+                ("start", "1", "Source 1 pan"), ("start", "3", "Source 3 pan"),
+                ("linked_1", "1", "Sources 1 and 2 balance"), // a built strip, linked
+                ("jumped_61", "61", "Sources 61 and 62 balance"), // built by the jump while linked
+                ("unlinked_61", "61", "Source 61 pan"),
+                ("back_1", "1", "Sources 1 and 2 balance"), // emptied far away, built again while linked
+            ]
+            for (step, source, title) in expected {
+                #expect(page.string("steps", step, source, "label") == title, "\(step) \(source): \(page)")
+                #expect(page.string("steps", step, source, "name") == title, "the browser's accessible name")
+            }
             #expect((page["console_errors"] as? [Any])?.isEmpty == true, "\(page)")
         }
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Drives the personal mix built from the catalogue (issue 33) in a real headless Chromium (Selenium), and
-prints what it saw as JSON (the last line of stdout).
+"""Drives the personal mix built from the catalogue (issue 33) and a linked pair's balance title in a real
+headless Chromium (Selenium), and prints what it saw as JSON (the last line of stdout).
 
     mix_reach_check.py SCENARIO --http-port P --osc-port O [--code C] [--outputs 5,6] [--engineer 127.0.0.2]
 
@@ -13,6 +13,10 @@ Scenarios:
            stays built while the window goes to the bottom, and ArrowUp still moves it; from source 1's fader
            into the second output, Tab x255 and Shift+Tab x2 (the focused control, in view below the bar or
            not); the element counts after each
+  balance  (no access file: the engineer's page, 64 sources) sources 61-62 linked before the page opens;
+           sources 1 and 3's pans; 1-2 linked by the OSC client; strip 61 built by the Sources' jump; 61-62
+           unlinked; strip 1 built again by the jump: at each step the pans' aria-label and the browser's
+           own accessible name
 
 Everything it starts is ended by PID on exit (page_driver.Browsers). Nothing is judged here: the Swift
 test (MixPageReachTests) asserts on the JSON and the rig.
@@ -23,7 +27,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import element, keys, rig_near, slider_now, until, wait_until
+from page_driver import element, keys, rig_near, rig_settled, slider_now, until, \
+    wait_loaded, wait_until
 from mix_check import log_in, mix_arguments, mix_loaded, open_page, play_mix
 from reach_check import FOCUSED
 from size_check import press
@@ -135,7 +140,44 @@ def scenario_far(browsers, osc, engineer, args):
     return result
 
 
-SCENARIOS = {"delay": scenario_delay, "far": scenario_far}
+def pan_names(driver, sources):
+    names = {}
+    for n in sources:
+        found = driver.find_elements(By.CSS_SELECTOR, f'[data-address="/source/{n}/pan"]')
+        names[str(n)] = {"label": found[0].get_attribute("aria-label"), "name": found[0].accessible_name} \
+            if found else None
+    return names
+
+
+def scenario_balance(browsers, osc, engineer, args):
+    osc.send("/source/61/link", 1)
+    rig_settled(osc, "/source/61/link", 1)
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    balance = lambda n: f"Sources {n} and {n + 1} balance"
+
+    def titled(n, title):
+        return until(lambda: pan_names(driver, [n]), lambda v: v[str(n)] and v[str(n)]["label"] == title, timeout=5)
+
+    def jump(n):
+        field = driver.find_element(By.CSS_SELECTOR, '#sources input[data-strips="jump"]')
+        field.clear()
+        field.send_keys(str(n), Keys.ENTER)
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, f'[data-address="/source/{n}/pan"]'), timeout=5)
+
+    steps = {"start": pan_names(driver, [1, 3])}
+    osc.send("/source/1/link", 1)
+    steps["linked_1"] = titled(1, balance(1))
+    jump(61)
+    steps["jumped_61"] = pan_names(driver, [61])
+    osc.send("/source/61/link", 0)
+    steps["unlinked_61"] = titled(61, "Source 61 pan")
+    jump(1)
+    steps["back_1"] = pan_names(driver, [1])
+    return {"loaded": loaded, "steps": steps}
+
+
+SCENARIOS = {"delay": scenario_delay, "far": scenario_far, "balance": scenario_balance}
 
 
 def main():

@@ -16,7 +16,7 @@ import { entries, fill, failure } from './catalogue.js';
 import { StripRow } from './strip-row.js';
 import { patchPicker, presenceLight, watchPresence } from './patch.js';
 import { choicePicker } from './choice.js';
-import { watchPair } from './stereo.js';
+import { watchPair, titlePan } from './stereo.js';
 import { watchGroupMute, showGroups } from './group-mute.js';
 import { groupParts } from './memberships.js';
 import { remember } from './strip-memory.js';
@@ -155,7 +155,10 @@ export function fillStrip(section, kind, n, meter) {
     parts.push(remember(more, `${kind} ${n} more`));
   }
   section.replaceChildren(...parts);
-  if (kind === 'source') showGroups(section, n);
+  if (kind === 'source') {
+    showGroups(section, n);
+    titlePan(section, n);
+  }
   return section;
 }
 
