@@ -31,14 +31,15 @@ extension Integration {
     /// The driver, beside page_check.py in the package's tools/page.
     static var tool: String { Page.tool("mix_check.py") }
 
-    /// Runs `body` with an 8x8 rig that reads this suite's access file.
-    static func withAccessRig(_ body: (CrosspointRig, [String]) async throws -> Void) async throws {
+    /// Runs `body` with a rig (8x8 unless told) that reads this suite's access file.
+    static func withAccessRig(inputs: Int = 8, outputs: Int = 8,
+                              _ body: (CrosspointRig, [String]) async throws -> Void) async throws {
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("crosspoint-access-\(UUID().uuidString).json")
         try Data(access().utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let arguments = ["--access", file.path]
-        try await withRig(inputs: 8, outputs: 8, arguments: arguments) { rig in try await body(rig, arguments) }
+        try await withRig(inputs: inputs, outputs: outputs, arguments: arguments) { rig in try await body(rig, arguments) }
     }
 
     static func startMix(_ scenario: String, rig: CrosspointRig, _ extra: [String] = []) throws -> ChildProcess {
@@ -58,7 +59,7 @@ extension Integration {
     static func mixAddresses(_ outputs: [Int]) -> Set<String> {
         var addresses = Set<String>()
         for m in outputs {
-            addresses.formUnion(["/output/\(m)/fader", "/output/\(m)/mute", "/safe/mix/\(m)"])
+            addresses.formUnion(["/output/\(m)/fader", "/output/\(m)/mute", "/output/\(m)/delay", "/safe/mix/\(m)"])
             for n in 1...8 { addresses.insert("/matrix/\(n)/\(m)/fader") }
         }
         return addresses

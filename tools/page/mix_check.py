@@ -278,18 +278,30 @@ SCENARIOS = {"login": scenario_login, "wrong-code": scenario_wrong_code, "hold":
              "screenshot": scenario_screenshot}
 
 
-def main():
-    parser = argument_parser(__doc__, SCENARIOS)
+def mix_arguments(doc, scenarios):
+    """The arguments of a driver of the personal mix: those of every driver, the engineer's address, the
+    code and its role's outputs."""
+    parser = argument_parser(doc, scenarios)
     parser.add_argument("--engineer", default="127.0.0.2", help="the address a client with full control sends from")
     parser.add_argument("--code", default="4711")
     parser.add_argument("--outputs", default="5,6", help="the outputs of the code's role")
-    parser.add_argument("--role", default="drums", help="hold: the role the page should end in")
-    parser.add_argument("--continue-file", default="", help="hold: waits for this file (the rig changed)")
-    parser.add_argument("--out", default="page-mix-phone.png", help="screenshot: the PNG to write")
+    return parser
+
+
+def play_mix(parser, scenarios):
+    """Plays the scenario the arguments name with the OSC client of the browser's address and the engineer's."""
     args = parser.parse_args()
     args.url = f"http://{args.host}:{args.http_port}/"
     args.outputs = [int(m) for m in args.outputs.split(",")]
-    play(args, SCENARIOS, OSCClient(args.osc_port), OSCClient(args.osc_port, bind=args.engineer))
+    play(args, scenarios, OSCClient(args.osc_port), OSCClient(args.osc_port, bind=args.engineer))
+
+
+def main():
+    parser = mix_arguments(__doc__, SCENARIOS)
+    parser.add_argument("--role", default="drums", help="hold: the role the page should end in")
+    parser.add_argument("--continue-file", default="", help="hold: waits for this file (the rig changed)")
+    parser.add_argument("--out", default="page-mix-phone.png", help="screenshot: the PNG to write")
+    play_mix(parser, SCENARIOS)
 
 
 if __name__ == "__main__":

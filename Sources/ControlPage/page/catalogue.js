@@ -72,8 +72,19 @@ export function fill(template, strip, n, m, g) {
  * parameter: the page names no parameter address of its own.
  */
 export function addressOf(strip, name, n) {
-  const entry = (catalogue.strips?.[strip] ?? []).find((candidate) => candidate.name === name);
+  const entry = entryOf(strip, name);
   return entry ? fill(entry.address, strip, n) : null;
+}
+
+/** The title of a strip's parameter called `name` at channel n ("Source 3 pan"), or null. */
+export function titleOf(strip, name, n) {
+  const entry = entryOf(strip, name);
+  return entry ? fill(entry.title, strip, n) : null;
+}
+
+/** A strip's entry called `name`, on any page. */
+function entryOf(strip, name) {
+  return (catalogue.strips?.[strip] ?? []).find((candidate) => candidate.name === name) ?? null;
 }
 
 /**

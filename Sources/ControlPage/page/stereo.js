@@ -4,11 +4,13 @@
 // every control of the pair is both members' (the rig gangs them): the
 // fader carries /source/{n}/fader, the pan is the balance, one mute, solo,
 // polarity and safe. Marked with data-linked="1" on both members' strips.
+// The left strip's pan is titled as the balance it is then: "Sources 3 and
+// 4 balance" (the catalogue's "Source 3 pan" again when unlinked).
 // The rig's size may change under a pair (rig-size.js): strips.js watches
 // the last odd source again when its right member comes or goes.
 
 import { store } from './state.js';
-import { addressOf, fill } from './catalogue.js';
+import { addressOf, fill, titleOf } from './catalogue.js';
 
 /**
  * Keeps source n's strip (built or not) showing whether its pair is linked;
@@ -23,6 +25,7 @@ export function watchPair(section, n, inputs) {
     delete section.dataset.linked;
     section.setAttribute('aria-label', label);
     section.hidden = false;
+    titlePan(section, n);
     return [];
   }
   const show = () => {
@@ -30,9 +33,23 @@ export function watchPair(section, n, inputs) {
     section.dataset.linked = linked ? '1' : '0';
     if (n === left) {
       section.setAttribute('aria-label', linked ? `Sources ${left} and ${left + 1}, linked` : label);
+      titlePan(section, n);
     } else {
       section.hidden = linked;
     }
   };
   return links.map((address) => store.on(address, show));
+}
+
+/**
+ * Titles the pan of source n's strip, once built: "Sources 3 and 4
+ * balance" on a linked pair's left strip (data-linked="1"), else the
+ * catalogue's title ("Source 3 pan").
+ */
+export function titlePan(section, n) {
+  const address = addressOf('source', 'pan', n);
+  const pan = address ? section.querySelector(`[data-address="${address}"]`) : null;
+  if (!pan) return;
+  const balance = n % 2 === 1 && section.dataset.linked === '1';
+  pan.setAttribute('aria-label', balance ? `Sources ${n} and ${n + 1} balance` : titleOf('source', 'pan', n));
 }

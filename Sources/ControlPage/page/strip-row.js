@@ -8,6 +8,9 @@
 // An empty strip is in the tab order: when Tab reaches it, it is filled
 // and the focus goes to its first control (its last, coming back with
 // Shift+Tab), so the keyboard walks every strip as if all were built.
+//
+// The personal mix (mix.js) lays out its faders per source the same way,
+// as a column the window scrolls: `{ root: null, margin, item, channel }`.
 
 /** How far beyond the row's view a strip is built, in px either side. */
 const MARGIN = '0px 900px';
@@ -17,13 +20,24 @@ const FOCUSABLE = 'input, button, [tabindex="0"]';
 export class StripRow {
   /**
    * `container`: the row's scroll box. `fill(section)`: builds a pending
-   * strip's controls into it (its data-channel says which).
+   * strip's controls into it (its data-channel says which). Options: `root`,
+   * the box whose view counts (the container; null: the window), `margin`,
+   * how far beyond it strips are built (CSS margin, px), `item` the class of
+   * the strips and `channel` the data- attribute with their number.
    */
-  constructor(container, fill) {
+  constructor(container, fill, { root = container, margin = MARGIN, item = 'strip', channel = 'channel' } = {}) {
     this.container = container;
     this.fill = fill;
-    this.observer = new IntersectionObserver((entries) => this.#seen(entries),
-                                             { root: container, rootMargin: MARGIN });
+    this.channel = channel;
+    /** The row's strips of channels (channel n's alone, with n); those of none (the master). */
+    this.strips = (n) => `:scope > .${item}[data-${channel}${n === undefined ? '' : `="${n}"`}]`;
+    this.others = `:scope > .${item}:not([data-${channel}])`;
+    this.observer = new IntersectionObserver((entries) => this.#seen(entries), { root, rootMargin: margin });
+  }
+
+  /** Stops watching (the row leaves the page). */
+  stop() {
+    this.observer.disconnect();
   }
 
   /**
@@ -33,7 +47,7 @@ export class StripRow {
    * not touched: their controls, focus and the row's scroll stay as they are.
    */
   resize(count, make, release = () => {}) {
-    const strips = [...this.container.querySelectorAll(':scope > .strip[data-channel]')];
+    const strips = [...this.container.querySelectorAll(this.strips())];
     for (const strip of strips.slice(count)) {
       this.observer.unobserve(strip);
       this.#empty(strip);
@@ -43,7 +57,7 @@ export class StripRow {
     const added = document.createDocumentFragment();
     for (let n = strips.length + 1; n <= count; n++) added.append(make(n));
     const pending = [...added.children];
-    this.container.insertBefore(added, this.container.querySelector(':scope > .strip:not([data-channel])'));
+    this.container.insertBefore(added, this.container.querySelector(this.others));
     for (const strip of pending) {
       strip.tabIndex = 0;
       strip.addEventListener('focus', (event) => this.#focused(strip, event));
@@ -53,7 +67,7 @@ export class StripRow {
 
   /** Channel n's strip, built and scrolled into the row's view (for a jump); null if the row has none. */
   reveal(n) {
-    const strip = this.container.querySelector(`:scope > .strip[data-channel="${n}"]`);
+    const strip = this.container.querySelector(this.strips(n));
     if (!strip) return null;
     this.#build(strip);
     strip.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
@@ -76,7 +90,7 @@ export class StripRow {
 
   /** Empties a built strip: its controls' listeners go with them. */
   #empty(strip) {
-    if (strip.hasAttribute('data-pending') || !strip.dataset.channel) return;
+    if (strip.hasAttribute('data-pending') || !strip.hasAttribute(`data-${this.channel}`)) return;
     for (const input of strip.querySelectorAll('input, select, .presence')) input.disconnect?.();
     strip.replaceChildren();
     strip.setAttribute('data-pending', '');

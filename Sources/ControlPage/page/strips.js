@@ -16,7 +16,7 @@ import { entries, fill, failure } from './catalogue.js';
 import { StripRow } from './strip-row.js';
 import { patchPicker, presenceLight, watchPresence } from './patch.js';
 import { choicePicker } from './choice.js';
-import { watchPair } from './stereo.js';
+import { watchPair, titlePan } from './stereo.js';
 import { watchGroupMute, showGroups } from './group-mute.js';
 import { groupParts } from './memberships.js';
 import { remember } from './strip-memory.js';
@@ -111,6 +111,11 @@ export const controls = {
   },
 };
 
+/** The control of a catalogue entry on strip `kind` at channel (or group) n, by the entry's kind. */
+export function controlOf(entry, kind, n, meter = null) {
+  return controls[entry.control](entry, fill(entry.address, kind, n), fill(entry.title, kind, n), n, kind, meter);
+}
+
 /** The order a strip shows its controls in, by kind; toggles grouped in one row; the rarer ones folded under the fader. */
 const layout = ['presence', 'text', 'toggle', 'pan', 'number', 'fader'];
 const RARE = ['patch', 'choice'];
@@ -136,7 +141,7 @@ export function pendingStrip(kind, n) {
 export function fillStrip(section, kind, n, meter) {
   const shown = entries(kind, 'engineer');
   const make = (control) => shown.filter((entry) => entry.control === control)
-    .map((entry) => controls[control](entry, fill(entry.address, kind, n), fill(entry.title, kind, n), n, kind, meter));
+    .map((entry) => controlOf(entry, kind, n, meter));
   const parts = [element('div', { class: 'number' }, [shortLabel(kind, n)])];
   for (const control of layout) {
     const made = make(control);
@@ -150,7 +155,10 @@ export function fillStrip(section, kind, n, meter) {
     parts.push(remember(more, `${kind} ${n} more`));
   }
   section.replaceChildren(...parts);
-  if (kind === 'source') showGroups(section, n);
+  if (kind === 'source') {
+    showGroups(section, n);
+    titlePan(section, n);
+  }
   return section;
 }
 
