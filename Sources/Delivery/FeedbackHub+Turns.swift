@@ -42,21 +42,29 @@ extension FeedbackHub {
                     subscribers.removeValue(forKey: destination)
                 }
             }
-            var waiting = false
-            for destination in Array(subscribers.keys)
-            where subscribers[destination] != nil && subscribers[destination]!.awaitingFullState == nil {
-                let budget = Self.budget(&subscribers[destination]!, room: rooms[destination], now: now,
-                                         stallsEnd: !destination.isWebSocket)
-                let packets = Self.take(from: &subscribers[destination]!, now: now, budget: budget)
-                if case .datagrams = subscribers[destination]!.pace {
-                    subscribers[destination]!.allowance -= Double(packets.count)
+            var (waiting, queued) = (false, false)
+            for (destination, subscriber) in subscribers where subscriber.awaitingFullState == nil {
+                // Nothing it waits for can go before `nextDue`: passed by.
+                if let next = subscriber.nextDue, now < next {
+                    queued = true
+                    continue
                 }
+                let budget = Self.budget(subscriber, room: rooms[destination], now: now,
+                                         stallsEnd: !destination.isWebSocket)
+                let packets = Self.take(from: subscriber, now: now, budget: budget)
+                if case .datagrams = subscriber.pace { subscriber.allowance -= Double(packets.count) }
                 if !packets.isEmpty { result.append((destination, packets)) }
+                guard !subscriber.order.isEmpty else { continue }
+                queued = true
                 // Held back by its pace, not only by coalescing (an address
                 // sent in the last 33 ms waits its turn at the normal tick).
-                if packets.count >= budget && !subscribers[destination]!.order.isEmpty { waiting = true }
+                if packets.count >= budget {
+                    waiting = true
+                    subscriber.nextDue = nil
+                }
             }
             behind.store(waiting, ordering: .relaxed)
+            self.queued.store(queued, ordering: .relaxed)
             return result
         }
     }
@@ -66,7 +74,7 @@ extension FeedbackHub {
     /// (TCP): a stream without room for `streamStall` is given one packet,
     /// which the server's write timeout cuts off if it is still not read. A
     /// WebSocket is not: its queue would only drop its oldest frame.
-    static func budget(_ subscriber: inout Subscriber, room: Int?, now: ContinuousClock.Instant,
+    static func budget(_ subscriber: Subscriber, room: Int?, now: ContinuousClock.Instant,
                        stallsEnd: Bool = true) -> Int {
         switch subscriber.pace {
         case .datagrams(let rate, let burst):
@@ -91,16 +99,25 @@ extension FeedbackHub {
         }
     }
 
+    /// Send times kept beyond twice those of the last 33 ms before the
+    /// older are cleared; and the room an empty queue keeps.
+    static let sendTimesKept = 64
+
     /// Packs due messages (not sent in the last 33 ms) into bundles of at
-    /// most 1400 bytes, at most `budget` of them; the rest waits, in order.
-    static func take(from subscriber: inout Subscriber, now: ContinuousClock.Instant, budget: Int) -> [OSCPacket] {
+    /// most 1400 bytes, at most `budget` of them; the rest waits, in order,
+    /// and the subscriber's `nextDue` says when the first of it can go.
+    static func take(from subscriber: Subscriber, now: ContinuousClock.Instant, budget: Int) -> [OSCPacket] {
         // What no longer matters: own values past the echo window, and send
         // times past the 33 ms (a full state leaves one per address of the
         // rig: cleared each time they have doubled, so at a cost per send).
+        // The tables stay small: every turn looks up each waiting address
+        // in them, for every subscriber, and a table the size of a full
+        // state (13,000 addresses at 64x64, 64 subscribers) makes each of
+        // those lookups a miss in the processor's caches.
         if !subscriber.ownValues.isEmpty {
             subscriber.ownValues = subscriber.ownValues.filter { now - $0.value.at <= echoWindow }
         }
-        if subscriber.lastSent.count > 2 * subscriber.lastSentKept + 1024 {
+        if subscriber.lastSent.count > 2 * subscriber.lastSentKept + Self.sendTimesKept {
             subscriber.lastSent = subscriber.lastSent.filter { now - $0.value < minimumInterval }
             subscriber.lastSentKept = subscriber.lastSent.count
         }
@@ -109,10 +126,12 @@ extension FeedbackHub {
         var bundle: [OSCMessage] = []
         var size = 16 // "#bundle\0" and the time tag
         var kept: [String] = []
+        var nextDue: ContinuousClock.Instant?
         while let address = subscriber.order.popFirst() {
             guard let message = subscriber.pending[address] else { continue }
             if let last = subscriber.lastSent[address], now - last < minimumInterval {
                 kept.append(address)
+                nextDue = min(nextDue ?? last + minimumInterval, last + minimumInterval)
                 continue
             }
             let length = 4 + message.encodedSize
@@ -132,6 +151,11 @@ extension FeedbackHub {
         }
         if !bundle.isEmpty { packets.append(.bundle(bundle)) }
         subscriber.order.putBack(kept)
+        // A full state sent: its table's room goes with it.
+        if subscriber.pending.isEmpty && subscriber.pending.capacity > Self.sendTimesKept {
+            subscriber.pending = [:]
+        }
+        subscriber.nextDue = nextDue
         return packets
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import OSC
 import Synchronization
@@ -35,8 +36,12 @@ public final class FeedbackHub: @unchecked Sendable {
     /// another touch): a release lost on Wi-Fi must not freeze a control
     /// for the rest of the show.
     static let touchHold: Duration = .seconds(10)
-    /// How often the thread looks for feedback to send: every 10 ms, and
-    /// every millisecond while some subscriber has more than its pace let go.
+    /// How often the thread looks for feedback to send: every 10 ms while
+    /// anything waits for a subscriber, and every millisecond while some
+    /// subscriber has more than its pace let go. While nothing waits it
+    /// sleeps until the next update of moving fades, or until a change is
+    /// queued; then it lets the rest of that packet's changes come for
+    /// `busyTick` before its turn.
     static let tick = 0.01
     static let busyTick = 0.001
     /// The most packets a stream is given in one turn (90 KB a millisecond),
@@ -57,6 +62,12 @@ public final class FeedbackHub: @unchecked Sendable {
     /// Whether some subscriber had more feedback than its pace let go at
     /// the last turn.
     let behind = Atomic<Bool>(false)
+    /// Whether anything waited for a subscriber after the last turn.
+    let queued = Atomic<Bool>(false)
+    /// The thread rests (nothing waits for anyone): the next change queued
+    /// wakes it through `alarm`.
+    private let resting = Atomic<Bool>(false)
+    private let alarm = DispatchSemaphore(value: 0)
     /// Nil: subscriptions never lapse for want of messages.
     let lease: Duration?
     let logger: Logger
@@ -65,39 +76,6 @@ public final class FeedbackHub: @unchecked Sendable {
     /// told from the one before.
     private var subscriptions = 0
     private let stopping = Atomic<Bool>(false)
-
-    struct Subscriber {
-        /// The source address of the client's own messages (renews the lease).
-        var client: OSCPeer
-        var lastSeen: ContinuousClock.Instant
-        let pace: Pace
-        /// Datagrams it may be sent now (`Pace.datagrams`), and when that was worked out.
-        var allowance: Double = 0
-        var refilled: ContinuousClock.Instant
-        /// Since when a stream has had no room while feedback waits for it.
-        var stalled: ContinuousClock.Instant?
-        var pending: [String: OSCMessage] = [:]
-        /// Addresses waiting to be sent, oldest first.
-        var order = FeedbackQueue()
-        var lastSent: [String: ContinuousClock.Instant] = [:]
-        /// How many send times were left at the last clearing of old ones.
-        var lastSentKept = 0
-        /// What the client itself last set at each address, and when: not echoed.
-        var ownValues: [String: (arguments: [OSCArgument], at: ContinuousClock.Instant)] = [:]
-        /// Addresses of the parameters under the client's finger, and when
-        /// the finger was last heard: not sent while it holds.
-        var touching: [String: ContinuousClock.Instant] = [:]
-        /// Its full state is being made: nothing is sent until it is queued
-        /// (`publishFullState`), so that it never overtakes a change made
-        /// since. The number of the subscription whose full state it awaits:
-        /// a full state made for an earlier `/subscribe` is older, and dropped.
-        var awaitingFullState: Int?
-        /// A destination on another machine that did not ask itself (a
-        /// `/subscribe PORT` from another port): its full state waits until
-        /// it is shown alive, a message from it (`renew`), so that one
-        /// forged request cannot send 200,000 messages to someone else's port.
-        var fullStateOnProof = false
-    }
 
     /// `room`: for TCP and WebSocket subscribers; without it, a stream is
     /// given `streamPacketsPerTurn` packets a turn.
@@ -133,10 +111,7 @@ public final class FeedbackHub: @unchecked Sendable {
         return state.withLock { subscribers -> (destination: OSCPeer, subscription: Int) in
             if subscribers[destination] == nil {
                 logger.info("\(destination) \(automatically ? "subscribed to feedback by its change" : "subscribed to feedback")")
-                let pace = Pace.of(destination)
-                var subscriber = Subscriber(client: client, lastSeen: .now, pace: pace, refilled: .now)
-                if case .datagrams(_, let burst) = pace { subscriber.allowance = burst }
-                subscribers[destination] = subscriber
+                subscribers[destination] = Subscriber(client: client, pace: Pace.of(destination), at: .now)
             } else {
                 subscribers[destination]?.client = client
                 subscribers[destination]?.lastSeen = .now
@@ -162,11 +137,11 @@ public final class FeedbackHub: @unchecked Sendable {
     private func provenAlive(by peer: OSCPeer,
                              in subscribers: inout [OSCPeer: Subscriber]) -> (destination: OSCPeer, subscription: Int)? {
         guard case .udp = peer.transport,
-              let destination = subscribers.first(where: { $0.value.fullStateOnProof && $0.key.isSamePath(as: peer) })?.key
+              let (destination, subscriber) = subscribers.first(where: { $0.value.fullStateOnProof && $0.key.isSamePath(as: peer) })
         else { return nil }
         subscriptions += 1
-        subscribers[destination]?.fullStateOnProof = false
-        subscribers[destination]?.awaitingFullState = subscriptions
+        subscriber.fullStateOnProof = false
+        subscriber.awaitingFullState = subscriptions
         logger.info("\(destination): shown alive; its full state follows")
         return (destination, subscriptions)
     }
@@ -201,14 +176,11 @@ public final class FeedbackHub: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on each subscriber `matching` picks, in place. The picks
-    /// are gathered first: changing the table while iterating it would copy
-    /// it, and with it every subscriber's queues (all the addresses of the
-    /// rig), at every message.
-    private static func update(_ subscribers: inout [OSCPeer: Subscriber],
-                               where matching: (OSCPeer, Subscriber) -> Bool, _ body: (inout Subscriber) -> Void) {
-        let picked = subscribers.compactMap { matching($0.key, $0.value) ? $0.key : nil }
-        for destination in picked where subscribers[destination] != nil { body(&subscribers[destination]!) }
+    /// Runs `body` on each subscriber `matching` picks. The table itself
+    /// is not changed (a subscriber is a reference), so nothing is copied.
+    private static func update(_ subscribers: [OSCPeer: Subscriber],
+                               where matching: (OSCPeer, Subscriber) -> Bool, _ body: (Subscriber) -> Void) {
+        for (destination, subscriber) in subscribers where matching(destination, subscriber) { body(subscriber) }
     }
 
     /// Any message from a client renews its subscriptions: those made from
@@ -220,8 +192,11 @@ public final class FeedbackHub: @unchecked Sendable {
     public func renew(_ client: OSCPeer) -> (renewed: [OSCPeer], alive: (destination: OSCPeer, subscription: Int)?) {
         let now = ContinuousClock.now
         return state.withLock { subscribers in
-            let renewed = subscribers.compactMap { $0.value.client == client || $0.key == client ? $0.key : nil }
-            for destination in renewed { subscribers[destination]?.lastSeen = now }
+            var renewed: [OSCPeer] = []
+            for (destination, subscriber) in subscribers where subscriber.client == client || destination == client {
+                subscriber.lastSeen = now
+                renewed.append(destination)
+            }
             return (renewed, provenAlive(by: client, in: &subscribers))
         }
     }
@@ -234,7 +209,7 @@ public final class FeedbackHub: @unchecked Sendable {
     public func noteOwnValue(_ message: OSCMessage, from client: OSCPeer) {
         let now = ContinuousClock.now
         state.withLock { subscribers in
-            Self.update(&subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
+            Self.update(subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
                 subscriber.ownValues[message.address] = (message.arguments, now)
                 // A finger that moves is still there.
                 if subscriber.touching[message.address] != nil {
@@ -252,7 +227,7 @@ public final class FeedbackHub: @unchecked Sendable {
         let addresses = values.map(\.address)
         let now = ContinuousClock.now
         state.withLock { subscribers in
-            Self.update(&subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
+            Self.update(subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
                 if touched {
                     for address in addresses { subscriber.touching[address] = now }
                     // Their places in the queue are skipped when reached.
@@ -260,26 +235,29 @@ public final class FeedbackHub: @unchecked Sendable {
                 } else {
                     for address in addresses { subscriber.touching.removeValue(forKey: address) }
                     for address in addresses { subscriber.ownValues.removeValue(forKey: address) }
-                    Self.enqueue(values, into: &subscriber)
+                    Self.enqueue(values, into: subscriber)
                 }
             }
         }
+        if !touched { wake() }
     }
 
     /// Queues messages for every subscriber.
     public func publish(_ messages: [OSCMessage]) {
         guard !messages.isEmpty else { return }
         state.withLock { subscribers in
-            Self.update(&subscribers, where: { _, _ in true }) { Self.enqueue(messages, into: &$0) }
+            for subscriber in subscribers.values { Self.enqueue(messages, into: subscriber) }
         }
+        wake()
     }
 
     /// Queues messages for one subscriber (the full state on subscribing).
     public func publish(_ messages: [OSCMessage], to destination: OSCPeer) {
         state.withLock { subscribers in
-            guard subscribers[destination] != nil else { return }
-            Self.enqueue(messages, into: &subscribers[destination]!)
+            guard let subscriber = subscribers[destination] else { return }
+            Self.enqueue(messages, into: subscriber)
         }
+        wake()
     }
 
     /// Queues a subscriber's full state, made from the rig state as it was
@@ -297,7 +275,8 @@ public final class FeedbackHub: @unchecked Sendable {
         state.withLock { subscribers in
             // Gone, or subscribed again since: a newer full state follows.
             guard let waiting = subscribers[destination], waiting.awaitingFullState == subscription else { return }
-            subscribers[destination]!.awaitingFullState = nil
+            waiting.awaitingFullState = nil
+            waiting.nextDue = nil
             guard waiting.touching.isEmpty, waiting.ownValues.isEmpty else {
                 // A finger or its own values to respect: the careful way. A
                 // value the client set meanwhile is newer than the full
@@ -305,7 +284,7 @@ public final class FeedbackHub: @unchecked Sendable {
                 let older = messages.filter {
                     waiting.pending[$0.address] == nil && waiting.ownValues[$0.address] == nil
                 }
-                return Self.enqueue(older, into: &subscribers[destination]!)
+                return Self.enqueue(older, into: waiting)
             }
             // What was queued meanwhile is newer, and goes after the rest.
             var queued = waiting.order
@@ -313,22 +292,24 @@ public final class FeedbackHub: @unchecked Sendable {
                 guard let message = waiting.pending[address] else { continue }
                 if pending.updateValue(message, forKey: address) == nil { order.append(address) }
             }
-            subscribers[destination]!.pending = pending
-            subscribers[destination]!.order = order
+            waiting.pending = pending
+            waiting.order = order
         }
+        wake()
     }
 
-    private static func enqueue(_ messages: [OSCMessage], into subscriber: inout Subscriber) {
-        let now = ContinuousClock.now
-        // A full state is every address of the rig: no lookups in empty tables.
+    private static func enqueue(_ messages: [OSCMessage], into subscriber: Subscriber) {
+        // A full state is every address of the rig: no lookups in empty
+        // tables, and no clock read for them (a change visits every subscriber).
         let (touching, own) = (!subscriber.touching.isEmpty, !subscriber.ownValues.isEmpty)
+        let now = touching || own ? ContinuousClock.now : nil
         for message in messages {
             if touching, let touched = subscriber.touching[message.address] {
-                if now - touched <= touchHold { continue }
+                if now! - touched <= touchHold { continue }
                 subscriber.touching.removeValue(forKey: message.address)
             }
             if own, let own = subscriber.ownValues[message.address] {
-                if now - own.at > echoWindow || !Self.sameValue(own.arguments, message.arguments) {
+                if now! - own.at > echoWindow || !Self.sameValue(own.arguments, message.arguments) {
                     // Another value has come since: the client's own is history,
                     // and the same value again later is someone else's.
                     subscriber.ownValues.removeValue(forKey: message.address)
@@ -341,6 +322,7 @@ public final class FeedbackHub: @unchecked Sendable {
             }
             if subscriber.pending.updateValue(message, forKey: message.address) == nil {
                 subscriber.order.append(message.address)
+                subscriber.nextDue = nil
             }
         }
     }
@@ -353,7 +335,11 @@ public final class FeedbackHub: @unchecked Sendable {
     public func run(everyUpdate: (ContinuousClock.Instant) -> Void = { _ in }) {
         var lastUpdate = ContinuousClock.now
         while !stopping.load(ordering: .relaxed) {
-            Thread.sleep(forTimeInterval: behind.load(ordering: .relaxed) ? Self.busyTick : Self.tick)
+            if queued.load(ordering: .relaxed) {
+                Thread.sleep(forTimeInterval: behind.load(ordering: .relaxed) ? Self.busyTick : Self.tick)
+            } else if rest(until: lastUpdate + Self.minimumInterval) {
+                Thread.sleep(forTimeInterval: Self.busyTick)
+            }
             let now = ContinuousClock.now
             if now - lastUpdate >= Self.minimumInterval {
                 everyUpdate(now)
@@ -365,5 +351,30 @@ public final class FeedbackHub: @unchecked Sendable {
         }
     }
 
-    public func stop() { stopping.store(true, ordering: .relaxed) }
+    /// Sleeps until `deadline`, or until a change is queued (`wake`):
+    /// whether one was.
+    private func rest(until deadline: ContinuousClock.Instant) -> Bool {
+        let left = deadline - .now
+        guard left > .zero else { return false }
+        resting.store(true, ordering: .sequentiallyConsistent)
+        // Queued since the last turn looked: no rest.
+        if state.withLock({ $0.values.contains { $0.hasQueued } }) {
+            resting.store(false, ordering: .sequentiallyConsistent)
+            return true
+        }
+        let nanoseconds = Int(left.components.seconds) * 1_000_000_000 + Int(left.components.attoseconds / 1_000_000_000)
+        let woken = alarm.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
+        resting.store(false, ordering: .sequentiallyConsistent)
+        return woken
+    }
+
+    /// Something was queued: a resting thread takes its turn.
+    private func wake() {
+        if resting.exchange(false, ordering: .sequentiallyConsistent) { alarm.signal() }
+    }
+
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        wake()
+    }
 }

@@ -2,6 +2,8 @@
 import Logging
 import OSC
 @testable import RigControl
+import Dispatch
+import Synchronization
 import Testing
 
 /// Feedback paced by where the client is, and a large queue drained in
@@ -15,6 +17,10 @@ import Testing
 
     /// 3,000 distinct addresses, about 95 bundles' worth.
     static let messages = (1...3000).map { OSCMessage("/matrix/\($0 / 64 + 1)/\($0 % 64 + 1)/fader", [.float(0.5)]) }
+
+    static func sleep(_ seconds: Double) {
+        _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(Int(seconds * 1000)))
+    }
 
     static func count(_ packets: [OSCPacket]) -> Int {
         packets.reduce(0) { total, packet in
@@ -125,6 +131,55 @@ import Testing
         #expect(hub.due(at: start + .milliseconds(999)).isEmpty)
         #expect(hub.due(at: start + .seconds(1)).first?.1.count == 1, "one bundle after a second without room")
         #expect(hub.due(at: start + .milliseconds(1500)).isEmpty)
+    }
+
+    /// A subscriber whose waiting addresses were all sent in the last 33 ms
+    /// is passed by until the first can go; the latest value goes then, and
+    /// an address queued meanwhile goes at once, not after it.
+    @Test func aCoalescedAddressWaitsItsTurnAndANewOneDoesNot() {
+        let hub = FeedbackHub(logger: Self.quiet, send: { _, _ in })
+        hub.subscribe(Self.peer("127.0.0.1"), port: nil)
+        func sent(_ at: ContinuousClock.Instant) -> [OSCMessage] { hub.due(at: at).flatMap { $0.1.flatMap(\.messages) } }
+        let start = ContinuousClock.now
+        hub.publish([OSCMessage("/source/1/fader", [.float(0.1)])])
+        #expect(sent(start).map(\.arguments) == [[.float(0.1)]])
+        hub.publish([OSCMessage("/source/1/fader", [.float(0.2)])])
+        #expect(sent(start + .milliseconds(10)).isEmpty, "sent 10 ms ago: coalesced")
+        hub.publish([OSCMessage("/source/1/fader", [.float(0.3)])])
+        hub.publish([OSCMessage("/source/2/fader", [.float(0.5)])])
+        #expect(sent(start + .milliseconds(12)).map(\.address) == ["/source/2/fader"], "a new address at once")
+        #expect(sent(start + .milliseconds(20)).isEmpty)
+        #expect(sent(start + .milliseconds(33)).map(\.arguments) == [[.float(0.3)]], "the latest value, in its turn")
+        #expect(sent(start + .milliseconds(80)).isEmpty, "nothing twice")
+    }
+
+    /// The thread rests while nothing waits, and a change queued meanwhile
+    /// wakes it: it goes out within a few milliseconds, not at the next update.
+    @Test func aChangeWakesTheRestingThread() {
+        let received = Mutex<[(ContinuousClock.Instant, OSCPacket)]>([])
+        let hub = FeedbackHub(logger: Self.quiet, send: { packet, _ in received.withLock { $0.append((.now, packet)) } })
+        hub.subscribe(Self.peer("127.0.0.1"), port: nil)
+        let updates = Atomic<Int>(0)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            hub.run(everyUpdate: { _ in updates.add(1, ordering: .relaxed) })
+            finished.signal()
+        }
+        defer {
+            hub.stop()
+            finished.wait()
+        }
+        Self.sleep(0.2)
+        #expect(received.withLock { $0.isEmpty }, "nothing to send")
+        #expect(updates.load(ordering: .relaxed) >= 3, "moving fades are still looked at every 33 ms while resting")
+        for value in [0.25, 0.5] as [Float] {
+            let published = ContinuousClock.now
+            hub.publish([OSCMessage("/source/1/fader", [.float(value)])])
+            Self.sleep(0.1)
+            let got = received.withLock { $0.last }
+            #expect(got?.1.messages == [OSCMessage("/source/1/fader", [.float(value)])])
+            if let got { #expect(got.0 - published < .milliseconds(30), "woken, not waiting for a tick: \(got.0 - published)") }
+        }
     }
 
     @Test func theQueueGivesBackWhatWasPoppedInOrder() {
