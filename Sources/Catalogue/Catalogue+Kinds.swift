@@ -34,7 +34,7 @@ extension Catalogue {
     /// 0-32 (got 40)"), or nil: the limits its kind describes.
     public static func countProblem(flag: String, _ count: Int) -> String? {
         guard let kind = builtInKinds.first(where: { $0.flag == flag }), !kind.counts.contains(count) else { return nil }
-        let most = kind.strip == .source || kind.strip == .output ? ", the most the mixer takes" : ""
+        let most = kind.counts.upperBound == Mixer.channelLimit ? ", the most the mixer takes" : ""
         return "\(flag) must be \(kind.counts.lowerBound)-\(kind.counts.upperBound)\(most) (got \(count))"
     }
 
