@@ -84,12 +84,28 @@ extension Catalogue {
 }
 
 extension Catalogue {
-    /// The membership strips, and the field of a source's object in files
-    /// that lists the groups it belongs to (`"dca": [1, 3]`): the kinds'.
-    public var membershipFields: [(strip: Parameter.Strip, field: String)] {
+    /// A source's memberships of one kind of group, as every part of the
+    /// rig sees them: the membership kind, the group's kind, the field of a
+    /// source's object in files that lists its groups (`"dca": [1, 3]`) and
+    /// the membership's parameter (the first of its strip).
+    public struct Membership: Sendable {
+        public let kind: StripKind
+        public let group: StripKind
+        public let field: String
+        public let parameter: Int
+    }
+
+    /// The rig's memberships, from its kinds.
+    public var memberships: [Membership] {
         kinds.compactMap { kind in
-            guard case .membership(_, let field) = kind.shape else { return nil }
-            return (kind.strip, field)
+            guard case .membership(let group, let field) = kind.shape, let groupKind = self.kind(group),
+                  let parameter = numbers(of: kind.strip).first else { return nil }
+            return Membership(kind: kind, group: groupKind, field: field, parameter: parameter)
         }
+    }
+
+    /// The membership strips and their fields in files.
+    public var membershipFields: [(strip: Parameter.Strip, field: String)] {
+        memberships.map { ($0.kind.strip, $0.field) }
     }
 }

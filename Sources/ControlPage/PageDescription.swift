@@ -59,12 +59,11 @@ public enum PageDescription {
             strips.append((key, JSONWriter.array(entries, indent: "  ")))
         }
         let crosspoint = catalogue.numbers(of: .crosspoint).first.map { entry(catalogue.parameters[$0], "/matrix/{n}/{m}") }
-        let memberships = catalogue.kinds.compactMap { kind -> String? in
-            guard case .membership(_, let field) = kind.shape,
-                  let number = catalogue.numbers(of: kind.strip).first else { return nil }
+        let memberships = catalogue.memberships.map { membership in
+            let field = membership.field
             let fields = [("name", JSONText.quoted(field)), ("group", JSONText.quoted(field)),
                           ("address", JSONText.quoted("/source/{n}/\(field)/{g}"))]
-                + common(catalogue.parameters[number].display, pages: ["engineer"])
+                + common(catalogue.parameters[membership.parameter].display, pages: ["engineer"])
             return JSONWriter.inline(fields)
         }
         return JSONWriter.object([("strips", JSONWriter.object(strips, indent: "  ")), ("matrix", crosspoint ?? "null"),

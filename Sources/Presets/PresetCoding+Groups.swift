@@ -8,47 +8,39 @@ import SceneModel
 /// kinds of group the scene has. The groups themselves are numbered kinds
 /// like any other (`channels.dcas`, a list `dcas`).
 extension PresetCoding {
-    /// Each membership kind's parameter (the first of its strip), its group's kind and its field.
-    static func memberships(_ catalogue: Catalogue)
-        -> [(parameter: Parameter, kind: StripKind, group: StripKind, field: String)] {
-        catalogue.kinds.compactMap { kind in
-            guard case .membership(let group, let field) = kind.shape, let groupKind = catalogue.kind(group),
-                  let number = catalogue.numbers(of: kind.strip).first else { return nil }
-            return (catalogue.parameters[number], kind, groupKind, field)
-        }
-    }
-
     /// Source n's memberships from its object: a list of group numbers per field.
     static func readMemberships(_ object: JSONObject, at path: String, source n: Int, into scene: inout Scene,
                                 reader: FieldReader, catalogue: Catalogue) throws(FileError) {
-        for (parameter, kind, group, field) in memberships(catalogue) {
+        for membership in catalogue.memberships {
+            let (parameter, field) = (catalogue.parameters[membership.parameter], membership.field)
             guard let list = object[field] else { continue }
-            let count = group.count(scene)
+            let count = membership.group.count(scene)
             let at = "\(path).\(field)"
             let read = try reader.field { () throws(FileError) -> [Int] in
                 var groups: [Int] = []
                 for (i, value) in try reader.array(list, at: at, maxCount: Groups.most).enumerated() {
-                    guard count > 0 else { throw reader.error(at, "the file has no \(group.plural)") }
+                    guard count > 0 else { throw reader.error(at, "the file has no \(membership.group.plural)") }
                     groups.append(try reader.integer(value, at: "\(at)[\(i)]", in: 1...count))
                 }
                 return groups
             }
             guard let read else { continue }
             for g in stride(from: 1, through: count, by: 1) {
-                parameter.set(&scene, kind.place(n, g), .toggle(read.contains(g)))
+                parameter.set(&scene, membership.kind.place(n, g), .toggle(read.contains(g)))
             }
         }
     }
 
     /// Source n's membership fields, for groups the scene has.
     static func writeMemberships(of scene: Scene, source n: Int, catalogue: Catalogue) -> [(String, String)] {
-        memberships(catalogue).compactMap { parameter, kind, group, field in
-            let count = group.count(scene)
+        catalogue.memberships.compactMap { membership in
+            let count = membership.group.count(scene)
             guard count > 0 else { return nil }
+            let parameter = catalogue.parameters[membership.parameter]
             let groups = stride(from: 1, through: count, by: 1).filter { g in
-                parameter.get(scene, kind.place(n, g)).isOn
+                parameter.get(scene, membership.kind.place(n, g)).isOn
             }
-            return (field, JSONWriter.numbers(groups))
+            return (membership.field, JSONWriter.numbers(groups))
         }
     }
 }

@@ -37,11 +37,12 @@ public struct SceneDifference {
     /// "dca 1 level", "source 2 in dca 1": a strip by the first part of its address.
     static func label(_ parameter: Parameter, at place: Parameter.Place, kind: StripKind) -> String {
         let what = parameter.isLevel ? "level" : parameter.name
+        let head = kind.head ?? kind.strip.name
         switch (kind.shape, place) {
-        case (.crosspoint, _): return "crosspoint \(place.channel) -> \(Parameter.mixOutput(place) ?? 0)"
+        case (_, .crosspoint(let input, let output)): return "crosspoint \(input) -> \(output)"
         case (.membership(_, let field), _): return "source \(place.channel) in \(field) \(place.group)"
-        case (.single, _): return "\(kind.head ?? kind.strip.name) \(what)"
-        case (.numbered, _): return "\(kind.head ?? kind.strip.name) \(place.channel) \(what)"
+        case (.single, _): return "\(head) \(what)"
+        default: return "\(head) \(place.channel) \(what)"
         }
     }
 }

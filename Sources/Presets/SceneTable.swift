@@ -74,13 +74,11 @@ public struct SceneTable {
     /// each listing the groups source n belongs to ("1,3"; "-" none).
     static func memberships(of scene: Scene, _ catalogue: Catalogue)
         -> [(heading: String, groups: (Int) -> String)] {
-        catalogue.kinds.compactMap { kind in
-            guard case .membership(let group, let field) = kind.shape,
-                  let groupKind = catalogue.kind(group), groupKind.count(scene) > 0,
-                  let number = catalogue.numbers(of: kind.strip).first else { return nil }
-            let parameter = catalogue.parameters[number]
-            let members = catalogue.places(kind.strip, of: scene).filter { parameter.get(scene, $0).isOn }
-            return (field, { n in
+        catalogue.memberships.compactMap { membership in
+            guard membership.group.count(scene) > 0 else { return nil }
+            let parameter = catalogue.parameters[membership.parameter]
+            let members = catalogue.places(membership.kind.strip, of: scene).filter { parameter.get(scene, $0).isOn }
+            return (membership.field, { n in
                 let places = members.filter { $0.channel == n }
                 return places.isEmpty ? "-" : places.map { "\($0.group)" }.joined(separator: ",")
             })

@@ -101,13 +101,11 @@ extension Controller {
             }
         }
         // The pair's groups are the left member's, as one source's.
-        for kind in catalogue.kinds {
-            guard case .membership(let group, _) = kind.shape, let count = catalogue.kind(group)?.count(scene) else { continue }
-            for number in catalogue.numbers(of: kind.strip) {
-                for g in stride(from: 1, through: count, by: 1) {
-                    edits.append(.set(number, kind.place(right, g), catalogue.parameters[number].get(scene, kind.place(left, g)),
-                                      fade: fade))
-                }
+        for membership in catalogue.memberships {
+            let (number, kind) = (membership.parameter, membership.kind)
+            for g in stride(from: 1, through: membership.group.count(scene), by: 1) {
+                edits.append(.set(number, kind.place(right, g), catalogue.parameters[number].get(scene, kind.place(left, g)),
+                                  fade: fade))
             }
         }
         edits.append(.safe(.source(right), live.state.safes.sources.contains(left)))

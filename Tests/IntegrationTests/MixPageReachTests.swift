@@ -18,12 +18,7 @@ extension Integration {
     static let elementBound = 2_000
 
     static func run(_ scenario: String, _ rig: CrosspointRig) async throws -> Page.PageReport {
-        let page = try ChildProcess(executable: "python3",
-                                    arguments: [Page.tool("mix_reach_check.py"), scenario, "--http-port", "\(rig.httpPort)",
-                                                "--osc-port", "\(rig.oscPort)", "--code", MixPageTests.code],
-                                    label: "mix_reach_check \(scenario)")
-        defer { page.terminate() }
-        let report = try await Page.report(of: page)
+        let report = try await Page.runPage(scenario, rig: rig, ["--code", MixPageTests.code], driver: "mix_reach_check.py")
         print("note: \(scenario): \(report)")
         return report
     }
