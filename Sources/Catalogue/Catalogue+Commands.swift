@@ -78,6 +78,9 @@ extension Catalogue {
                     effect: .changesWithArguments, hasValue: true, answers: true),
             Command(.subscribe, "Feedback of every change, and the full state now, to the sender", .none, subscribeForms,
                     button: portButton),
+            Command(.subscribeForms, "Feedback and the full state as /subscribe gives them, with each level only in the "
+                    + "forms named: a comma-separated list of \(Parameter.Form.levelFormNames) (linear is the level's own address)",
+                    .text, [Signature("si", [nil, ports], "The forms, then a UDP port of the sender's host")], button: nil),
             Command(.unsubscribe, "No more feedback to the sender", .none, subscribeForms, button: portButton),
             Command(.metersSubscribe, "Meters to the sender, 20 times a second", .none, [
                 Signature("f", [rates], "At this rate per second (a rate is above 1; 1 or less is a button)"),

@@ -14,6 +14,7 @@ public struct Command: Sendable {
         case stateNoteAck = "/status/state_note/ack"
         case ping = "/ping"
         case subscribe = "/subscribe"
+        case subscribeForms = "/subscribe/forms"
         case unsubscribe = "/unsubscribe"
         case metersSubscribe = "/meters/subscribe"
         case metersUnsubscribe = "/meters/unsubscribe"

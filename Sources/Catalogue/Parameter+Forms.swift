@@ -115,3 +115,33 @@ extension Parameter {
         }
     }
 }
+
+extension Parameter.Form {
+    /// A level's form as a subscriber names it (`/subscribe/forms`): the
+    /// level's own address is `linear`, then `db` and `fader`, as their
+    /// addresses end. Nil for a plain value, which has only one form.
+    public var name: String? {
+        switch self {
+        case .linear: "linear"
+        case .decibels: "db"
+        case .fader: "fader"
+        case .plain: nil
+        }
+    }
+
+    /// The level forms a comma-separated list names ("linear,fader"; spaces
+    /// around the names are allowed). Nil when it names none, or something
+    /// that is not a level's form.
+    public static func levelForms(named list: String) -> Set<Self>? {
+        var forms = Set<Self>()
+        for word in list.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = String(word.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+            guard let form = allCases.first(where: { $0.name == name }) else { return nil }
+            forms.insert(form)
+        }
+        return forms.isEmpty ? nil : forms
+    }
+
+    /// "linear, db, fader": what a list may name, for an `/error`.
+    public static var levelFormNames: String { allCases.compactMap(\.name).joined(separator: ", ") }
+}

@@ -127,8 +127,11 @@ public enum PageDescription {
         // A level is shown at its fader form.
         let form: Parameter.Form = control == .fader ? .fader : parameter.kind.forms[0]
         let leaf = Parameter.leaf(parameter.name, form)
-        var fields = [("name", JSONText.quoted(parameter.name)),
-                      ("address", JSONText.quoted(leaf.isEmpty ? prefix : "\(prefix)/\(leaf)"))]
+        let address = { (leaf: String) in JSONText.quoted(leaf.isEmpty ? prefix : "\(prefix)/\(leaf)") }
+        var fields = [("name", JSONText.quoted(parameter.name)), ("address", address(leaf))]
+        // The page is sent levels in linear gain only (`/subscribe/forms`):
+        // a fader shows the position it works out from there.
+        if form == .fader { fields.append(("gain", address(Parameter.leaf(parameter.name, .linear)))) }
         fields += common(parameter.display, pages: parameter.reach == .mix ? ["engineer", "mix"] : ["engineer"])
         switch (control, parameter.kind) {
         case (.pan, .number(let range, _)):

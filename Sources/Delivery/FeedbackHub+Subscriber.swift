@@ -1,3 +1,4 @@
+import Catalogue
 import OSC
 
 extension FeedbackHub {
@@ -42,6 +43,8 @@ extension FeedbackHub {
         /// it is shown alive, a message from it (`renew`), so that one
         /// forged request cannot send 200,000 messages to someone else's port.
         var fullStateOnProof = false
+        /// The forms of levels it asked for (`/subscribe/forms`); nil: every form.
+        var levelForms: Set<Parameter.Form>?
 
         init(client: OSCPeer, pace: Pace, at now: ContinuousClock.Instant) {
             self.client = client
@@ -49,6 +52,12 @@ extension FeedbackHub {
             self.pace = pace
             self.refilled = now
             if case .datagrams(_, let burst) = pace { allowance = burst }
+        }
+
+        /// Whether it is sent values written in `form`: plain ones always,
+        /// a level's forms as it asked.
+        func takes(_ form: Parameter.Form) -> Bool {
+            form == .plain || levelForms?.contains(form) ?? true
         }
 
         /// Whether feedback waits for it that a turn may send.

@@ -10,6 +10,19 @@ extension FeedbackHub {
     /// Whether feedback carries what the client sent: numbers compared as
     /// numbers (a toggle sent as `f 1` comes back as `i 1`), to within what
     /// a round trip through the fader law moves them.
+    /// The forms other than `message`'s of the value a client has just set,
+    /// noted as its own (not echoed) where it takes them; only while the
+    /// rig holds the value as sent: a value clamped goes back in every form.
+    static func noteOtherForms(of message: OSCMessage, _ held: Feedback, into subscriber: Subscriber,
+                               at now: ContinuousClock.Instant) {
+        guard let sent = held.messages.first(where: { $0.address == message.address }),
+              sameValue(message.arguments, sent.arguments) else { return }
+        for (other, form) in zip(held.messages, held.forms)
+        where form != .plain && other.address != message.address && subscriber.takes(form) {
+            subscriber.ownValues[other.address] = (other.arguments, now)
+        }
+    }
+
     static func sameValue(_ sent: [OSCArgument], _ kept: [OSCArgument]) -> Bool {
         guard sent.count >= kept.count else { return false }
         return zip(sent, kept).allSatisfy { a, b in

@@ -1,4 +1,5 @@
 import Dispatch
+import Catalogue
 import Logging
 import OSC
 import Synchronization
@@ -17,7 +18,10 @@ import SystemSupport
 ///   that same address (for `echoWindow` after its last send there), so a
 ///   fader under a finger over Wi-Fi is not pulled back by late copies of
 ///   its own values; unless the rig kept another value (clamped, or changed
-///   since by someone else). The other forms of the parameter still go to it.
+///   since by someone else). The other forms of the parameter still go to
+///   it, except to a subscriber that named its forms (`noteOwnValue`).
+/// - A subscriber may take each level in some of its forms only
+///   (`/subscribe/forms`): `Feedback` says which form each message is.
 /// - Feedback is coalesced: at most 30 updates a second per address per
 ///   client, the latest value winning and the final value always sent.
 /// - It is packed into bundles that fit one UDP datagram (≤ 1400 bytes) and
@@ -74,7 +78,7 @@ public final class FeedbackHub: @unchecked Sendable {
     let state = Mutex<[OSCPeer: Subscriber]>([:])
     /// Subscriptions made so far (under `state`'s lock): each full state is
     /// told from the one before.
-    private var subscriptions = 0
+    var subscriptions = 0
     private let stopping = Atomic<Bool>(false)
 
     /// `room`: for TCP and WebSocket subscribers; without it, a stream is
@@ -89,47 +93,9 @@ public final class FeedbackHub: @unchecked Sendable {
 
     public var count: Int { state.withLock { $0.count } }
 
-    /// Registers `client` for feedback at `port` on its host (or, for a TCP
-    /// client or without a port, where it sends from). Returns the destination.
-    /// `automatically`: subscribed for a change it made (`--auto-subscribe`);
-    /// only the log line says so.
-    @discardableResult
-    public func subscribe(_ client: OSCPeer, port: Int?, automatically: Bool = false) -> OSCPeer {
-        register(client, port: port, automatically: automatically, fullStateFollows: false).destination
-    }
-
-    /// Subscribes as `subscribe` does, and sends nothing to it until
-    /// `publishFullState(_:to:subscription:)` has queued its full state,
-    /// named by the number returned.
-    public func subscribeForFullState(_ client: OSCPeer, port: Int?) -> (destination: OSCPeer, subscription: Int) {
-        register(client, port: port, automatically: false, fullStateFollows: true)
-    }
-
-    private func register(_ client: OSCPeer, port: Int?, automatically: Bool,
-                          fullStateFollows: Bool) -> (destination: OSCPeer, subscription: Int) {
-        let destination = Self.destination(client, port: port)
-        return state.withLock { subscribers -> (destination: OSCPeer, subscription: Int) in
-            if subscribers[destination] == nil {
-                logger.info("\(destination) \(automatically ? "subscribed to feedback by its change" : "subscribed to feedback")")
-                subscribers[destination] = Subscriber(client: client, pace: Pace.of(destination), at: .now)
-            } else {
-                subscribers[destination]?.client = client
-                subscribers[destination]?.lastSeen = .now
-            }
-            subscriptions += 1
-            if fullStateFollows { subscribers[destination]?.awaitingFullState = subscriptions }
-            return (destination, subscriptions)
-        }
-    }
-
-    /// Subscribes as `subscribe` does, for a destination that did not ask
-    /// itself: changes go to it at once, its full state only once it is
-    /// shown alive (a message from it: `renew`).
-    @discardableResult
-    public func subscribeAwaitingProof(_ client: OSCPeer, port: Int?) -> OSCPeer {
-        let destination = subscribe(client, port: port)
-        state.withLock { $0[destination]?.fullStateOnProof = true }
-        return destination
+    /// The forms of levels `destination` asked for; nil: every form (or no such subscriber).
+    public func levelForms(of destination: OSCPeer) -> Set<Parameter.Form>? {
+        state.withLock { $0[destination]?.levelForms }
     }
 
     /// A message came from `peer`: if it is a destination whose full state
@@ -144,21 +110,6 @@ public final class FeedbackHub: @unchecked Sendable {
         subscriber.awaitingFullState = subscriptions
         logger.info("\(destination): shown alive; its full state follows")
         return (destination, subscriptions)
-    }
-
-    /// Ends the subscription `subscribe` made; returns its destination.
-    @discardableResult
-    public func unsubscribe(_ client: OSCPeer, port: Int?) -> OSCPeer {
-        let destination = Self.destination(client, port: port)
-        state.withLock { subscribers in
-            if subscribers.removeValue(forKey: destination) != nil { logger.info("\(destination) unsubscribed") }
-        }
-        return destination
-    }
-
-    package static func destination(_ client: OSCPeer, port: Int?) -> OSCPeer {
-        guard let port, case .udp = client.transport else { return client }
-        return OSCPeer(address: client.address.with(port: port), transport: .udp, access: client.access)
     }
 
     /// Ends every subscription that sends to `peer`, or that a TCP
@@ -206,11 +157,23 @@ public final class FeedbackHub: @unchecked Sendable {
     /// client sends from (its socket, connection or WebSocket): feedback a
     /// script asked for on another port is for someone else (a display, a
     /// logger), who did not make the change.
-    public func noteOwnValue(_ message: OSCMessage, from client: OSCPeer) {
+    ///
+    /// A subscriber that asked for some forms of levels (`/subscribe/forms`)
+    /// reads the value it set in another form than it sent: while the rig
+    /// holds it as sent, it is not echoed in those forms either. `asHeld`
+    /// gives the parameter in every form as the rig now holds it; it is
+    /// called only for such a subscriber.
+    public func noteOwnValue(_ message: OSCMessage, from client: OSCPeer, asHeld: @Sendable () -> Feedback = { Feedback() }) {
         let now = ContinuousClock.now
+        var held: Feedback?
         state.withLock { subscribers in
             Self.update(subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
                 subscriber.ownValues[message.address] = (message.arguments, now)
+                if subscriber.levelForms != nil {
+                    let forms = held ?? asHeld()
+                    held = forms
+                    Self.noteOtherForms(of: message, forms, into: subscriber, at: now)
+                }
                 // A finger that moves is still there.
                 if subscriber.touching[message.address] != nil {
                     for address in subscriber.touching.keys { subscriber.touching[address] = now }
@@ -223,8 +186,8 @@ public final class FeedbackHub: @unchecked Sendable {
     /// are the parameter's messages in every form, as it stands now. While
     /// touched, feedback at those addresses does not go back where the
     /// client sends from; on release it gets `values` once.
-    public func touch(_ values: [OSCMessage], by client: OSCPeer, touched: Bool) {
-        let addresses = values.map(\.address)
+    public func touch(_ values: Feedback, by client: OSCPeer, touched: Bool) {
+        let addresses = values.messages.map(\.address)
         let now = ContinuousClock.now
         state.withLock { subscribers in
             Self.update(subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
@@ -242,27 +205,32 @@ public final class FeedbackHub: @unchecked Sendable {
         if !touched { wake() }
     }
 
-    /// Queues messages for every subscriber.
-    public func publish(_ messages: [OSCMessage]) {
-        guard !messages.isEmpty else { return }
+    /// Queues feedback for every subscriber, each in the forms it takes.
+    public func publish(_ feedback: Feedback) {
+        guard !feedback.isEmpty else { return }
         state.withLock { subscribers in
-            for subscriber in subscribers.values { Self.enqueue(messages, into: subscriber) }
+            for subscriber in subscribers.values { Self.enqueue(feedback, into: subscriber) }
         }
         wake()
     }
 
-    /// Queues messages for one subscriber (the full state on subscribing).
-    public func publish(_ messages: [OSCMessage], to destination: OSCPeer) {
+    /// Queues plain messages (status, ports, presets) for every subscriber.
+    public func publish(_ messages: [OSCMessage]) {
+        publish(Feedback(plain: messages))
+    }
+
+    /// Queues feedback for one subscriber.
+    public func publish(_ feedback: Feedback, to destination: OSCPeer) {
         state.withLock { subscribers in
             guard let subscriber = subscribers[destination] else { return }
-            Self.enqueue(messages, into: subscriber)
+            Self.enqueue(feedback, into: subscriber)
         }
         wake()
     }
 
     /// Queues a subscriber's full state, made from the rig state as it was
-    /// when it subscribed, and lets its feedback go: a value queued since
-    /// (a change made meanwhile) is newer and stays.
+    /// when it subscribed, in the forms it asked for, and lets its feedback
+    /// go: a value queued since (a change made meanwhile) is newer and stays.
     public func publishFullState(_ messages: [OSCMessage], to destination: OSCPeer, subscription: Int) {
         // Its queue is made before taking the lock (200,000 addresses at
         // 256x256: a tenth of a second), which every client's messages
@@ -284,7 +252,7 @@ public final class FeedbackHub: @unchecked Sendable {
                 let older = messages.filter {
                     waiting.pending[$0.address] == nil && waiting.ownValues[$0.address] == nil
                 }
-                return Self.enqueue(older, into: waiting)
+                return Self.enqueue(Feedback(plain: older), into: waiting)
             }
             // What was queued meanwhile is newer, and goes after the rest.
             var queued = waiting.order
@@ -298,12 +266,14 @@ public final class FeedbackHub: @unchecked Sendable {
         wake()
     }
 
-    private static func enqueue(_ messages: [OSCMessage], into subscriber: Subscriber) {
+    private static func enqueue(_ feedback: Feedback, into subscriber: Subscriber) {
         // A full state is every address of the rig: no lookups in empty
         // tables, and no clock read for them (a change visits every subscriber).
         let (touching, own) = (!subscriber.touching.isEmpty, !subscriber.ownValues.isEmpty)
         let now = touching || own ? ContinuousClock.now : nil
-        for message in messages {
+        let everyForm = subscriber.levelForms == nil
+        for (message, form) in zip(feedback.messages, feedback.forms) {
+            if !everyForm && !subscriber.takes(form) { continue }
             if touching, let touched = subscriber.touching[message.address] {
                 if now! - touched <= touchHold { continue }
                 subscriber.touching.removeValue(forKey: message.address)

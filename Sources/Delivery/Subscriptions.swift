@@ -41,10 +41,11 @@ public struct Subscriptions: Sendable {
     /// Whether feedback built now would reach anyone.
     package var isListening: Bool { (feedback?.count ?? 0) > 0 || !(listeners?.isEmpty ?? true) }
 
-    /// Sends feedback messages to subscribers and listeners.
-    package func publish(_ messages: [OSCMessage]) {
-        feedback?.publish(messages)
-        listeners?.publish(messages)
+    /// Sends feedback to subscribers (each in the forms it takes) and
+    /// listeners (every form).
+    package func publish(_ feedback: Feedback) {
+        self.feedback?.publish(feedback)
+        listeners?.publish(feedback.messages)
     }
 
     /// `session` is gone: its feedback and meters end.

@@ -42,7 +42,8 @@ extension Controller {
         if subscriptions.autoSubscribe, let feedback = subscriptions.feedback { admit(feedback.subscribe(peer, port: nil, automatically: true), .feedback) }
         // A value set at one parameter's own address is not echoed to its sender.
         if targets.count == 1, case .parameter = targets[0], !OSCAddressPattern.isPattern(message.address) {
-            subscriptions.feedback?.noteOwnValue(message, from: peer)
+            subscriptions.feedback?.noteOwnValue(message, from: peer,
+                                                 asHeld: { live.feedbackMessages(for: [targets[0]], in: live.state) })
         }
         return []
     }

@@ -22,6 +22,8 @@ extension Controller {
             return meterRate(message, from: peer)
         case .subscribe, .unsubscribe:
             return subscription(name == .subscribe, ArgumentReader(arguments: message.arguments), message, from: peer)
+        case .subscribeForms:
+            return subscriptionInForms(message, from: peer)
         case .presetSave, .presetRecall, .presetUndo, .presetList, .presetCurrent, .presetDelete, .presetRename,
              .presetUnreadable:
             guard targets.count == 1 else { return reject(message, "preset commands take no patterns", from: peer) }
@@ -61,21 +63,54 @@ extension Controller {
             return reject(message, error.reason, from: peer)
         }
         if subscribe {
-            // Another machine's port that did not ask itself gets changes at
-            // once and its full state once shown alive (docs/access.md,
-            // "Reflection"); its own port, a stream, or this machine's: at once.
-            let destination = FeedbackHub.destination(peer, port: port)
-            if port != nil && !destination.isSamePath(as: peer) && !destination.address.isThisMachine {
-                admit(feedback.subscribeAwaitingProof(peer, port: port), .feedback)
-                return []
-            }
-            let (subscribed, subscription) = feedback.subscribeForFullState(peer, port: port)
-            admit(subscribed, .feedback)
-            sendFullState(to: subscribed, subscription: subscription, through: feedback)
+            self.subscribe(peer, port: port, levelForms: nil, through: feedback)
         } else {
             sessions.end(feedback.unsubscribe(peer, port: port), .feedback)
         }
         return []
+    }
+
+    /// `/subscribe/forms s FORMS [i port]`: as `/subscribe`, with each level
+    /// only in the forms FORMS names ("linear", "linear,fader"): a page or a
+    /// layout that reads one form is not sent three.
+    func subscriptionInForms(_ message: OSCMessage, from peer: OSCPeer) -> [OSCPacket] {
+        guard let feedback = subscriptions.feedback else { return reject(message, "feedback is not available", from: peer) }
+        let usage = "forms [port]"
+        let arguments = message.arguments
+        guard (1...2).contains(arguments.count) else {
+            return reject(message, "expected \(usage), got \(arguments.count) arguments", from: peer)
+        }
+        guard case .string(let list) = arguments[0] else {
+            return reject(message, "wrong argument type '\(arguments[0].typeTag)' at 1, expected a string (\(usage))", from: peer)
+        }
+        guard let forms = Parameter.Form.levelForms(named: list) else {
+            return reject(message, "expected a comma-separated list of \(Parameter.Form.levelFormNames) "
+                          + "(got \"\(list.cut(to: 64))\")", from: peer)
+        }
+        var port: Int?
+        do {
+            let rest = ArgumentReader(arguments: Array(arguments.dropFirst()))
+            if let number = try rest.optionalNumber(in: Catalogue.subscriberPorts, usage: "[port]") { port = Int(number) }
+        } catch {
+            return reject(message, error.reason, from: peer)
+        }
+        subscribe(peer, port: port, levelForms: forms, through: feedback)
+        return []
+    }
+
+    /// Subscribes `peer` (at `port` of its host) and sends its full state.
+    /// Another machine's port that did not ask itself gets changes at once
+    /// and its full state once shown alive (docs/access.md, "Reflection");
+    /// its own port, a stream, or this machine's: at once.
+    private func subscribe(_ peer: OSCPeer, port: Int?, levelForms: Set<Parameter.Form>?, through feedback: FeedbackHub) {
+        let destination = FeedbackHub.destination(peer, port: port)
+        if port != nil && !destination.isSamePath(as: peer) && !destination.address.isThisMachine {
+            admit(feedback.subscribeAwaitingProof(peer, port: port, levelForms: levelForms), .feedback)
+            return
+        }
+        let (subscribed, subscription) = feedback.subscribeForFullState(peer, port: port, levelForms: levelForms)
+        admit(subscribed, .feedback)
+        sendFullState(to: subscribed, subscription: subscription, levelForms: levelForms, through: feedback)
     }
 
     /// Queues the whole state for a subscriber. The full state (200,000
@@ -83,14 +118,15 @@ extension Controller {
     /// of the state, off the lock: other clients' messages do not wait for
     /// it, and the hub holds this subscriber's feedback until it is queued,
     /// so that what changes meanwhile wins. Under the scene's lock.
-    func sendFullState(to destination: OSCPeer, subscription: Int, through feedback: FeedbackHub) {
+    func sendFullState(to destination: OSCPeer, subscription: Int, levelForms: Set<Parameter.Form>?,
+                       through feedback: FeedbackHub) {
         let copy = live.state
         // The size first: a page builds its strips from it.
         let targets = [.command(.rigInputs), .command(.rigOutputs)]
             + live.allParameters(inputs: copy.scene.inputCount, outputs: copy.scene.outputCount)
         let live = live
         subscriptions.fullStates.async {
-            feedback.publishFullState(live.feedbackMessages(for: targets, in: copy), to: destination,
+            feedback.publishFullState(live.feedbackMessages(for: targets, in: copy, levelForms: levelForms).messages, to: destination,
                                       subscription: subscription)
         }
     }

@@ -1,3 +1,4 @@
+import Delivery
 import OSC
 
 /// Touch: a tablet says when a finger is on a control (TouchOSC's
@@ -20,8 +21,10 @@ extension Controller {
             guard case .touch(let number, let touchedPlace, _) = target else { continue }
             // A linked pair's member holds its partner too (Controller+Pairs.swift).
             for place in pairedPlaces(number, touchedPlace) {
-                let values = addressSpace.allForms(.parameter(number, place, .plain)).compactMap { form in
-                    live.movingValue(form).map { OSCMessage(addressSpace.address(form), $0) }
+                var values = Feedback()
+                for target in addressSpace.allForms(.parameter(number, place, .plain)) {
+                    guard case .parameter(_, _, let form) = target, let value = live.movingValue(target) else { continue }
+                    values.append(OSCMessage(addressSpace.address(target), value), form: form)
                 }
                 feedback.touch(values, by: peer, touched: touched)
             }

@@ -50,7 +50,10 @@ extension Controller {
         if let feedback = subscriptions.feedback {
             let (renewed, alive) = feedback.renew(peer)
             sessions.heard(renewed + [peer])
-            if let (destination, subscription) = alive { sendFullState(to: destination, subscription: subscription, through: feedback) }
+            if let (destination, subscription) = alive {
+                sendFullState(to: destination, subscription: subscription, levelForms: feedback.levelForms(of: destination),
+                              through: feedback)
+            }
         } else {
             sessions.heard([peer])
         }

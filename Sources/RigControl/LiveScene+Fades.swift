@@ -63,12 +63,12 @@ extension LiveScene {
                 return
             }
             let listening = subscriptions.isListening
-            var messages: [OSCMessage] = []
+            var messages = Feedback()
             func show(_ key: Target, _ value: Float) {
                 guard listening else { return }
                 for target in addressSpace.allForms(key) {
                     guard case .parameter(_, _, let form) = target else { continue }
-                    messages.append(OSCMessage(addressSpace.address(target), Self.arguments(of: .number(value), in: form)))
+                    messages.append(OSCMessage(addressSpace.address(target), Self.arguments(of: .number(value), in: form)), form: form)
                 }
             }
             // Ended: their targets, all of them now (a recall's crossfade ends all at once).
@@ -79,7 +79,7 @@ extension LiveScene {
             }
             // Routing has settled: the channel map as it now stands.
             if routed, listening, let map = value(.command(.matrixMap), in: state) {
-                messages.append(OSCMessage(Command.Name.matrixMap.address, map))
+                messages.append(OSCMessage(Command.Name.matrixMap.address, map), form: .plain)
             }
             // Moving: a bounded number a turn, from where the last turn stopped.
             for (key, fade) in fades.nextInTurn(Self.fadeUpdatesPerTurn) { show(key, fade.value(at: now)) }

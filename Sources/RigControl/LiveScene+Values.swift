@@ -1,4 +1,5 @@
 import Catalogue
+import Delivery
 import MixCore
 import SceneModel
 import OSC
@@ -39,21 +40,27 @@ extension LiveScene {
     }
 
     /// Feedback for changed parameters, read from `state`: every address
-    /// form of each (a level as volume, dB and fader), and the channel map
-    /// when routing changed.
-    func feedbackMessages(for targets: [Target], in state: RigState) -> [OSCMessage] {
-        var messages: [OSCMessage] = []
+    /// form of each (a level as volume, dB and fader; only `levelForms` of
+    /// them, if given), and the channel map when routing changed.
+    func feedbackMessages(for targets: [Target], in state: RigState,
+                          levelForms: Set<Parameter.Form>? = nil) -> Feedback {
+        var feedback = Feedback()
         var routing = false
         let level = crosspointLevel
         let space = addressSpace
         for target in targets {
             if case .parameter(level, _, _) = target { routing = true }
             for form in space.allForms(target) {
-                if let value = value(form, in: state) { messages.append(OSCMessage(space.address(form), value)) }
+                var written = Parameter.Form.plain
+                if case .parameter(_, _, let level) = form { written = level }
+                if let levelForms, written != .plain, !levelForms.contains(written) { continue }
+                if let value = value(form, in: state) { feedback.append(OSCMessage(space.address(form), value), form: written) }
             }
         }
-        if routing, let map = value(.command(.matrixMap), in: state) { messages.append(OSCMessage(Command.Name.matrixMap.address, map)) }
-        return messages
+        if routing, let map = value(.command(.matrixMap), in: state) {
+            feedback.append(OSCMessage(Command.Name.matrixMap.address, map), form: .plain)
+        }
+        return feedback
     }
 
     /// Every parameter of a scene of this size (a level in its first form),

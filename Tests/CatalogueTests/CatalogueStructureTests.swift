@@ -140,12 +140,17 @@ import Testing
             let entry = strips[key]?.first { $0["name"] as? String == parameter.name }
             #expect(entry?["control"] as? String == parameter.display.control.name, "\(key) \(parameter.name)")
             #expect((entry?["pages"] as? [String])?.contains("engineer") == true, "\(key) \(parameter.name)")
+            // A fader reads its level in linear gain, the form the page subscribes to.
+            let linear = parameter.kind.forms.contains(.linear) ? Parameter.leaf(parameter.name, .linear) : nil
+            #expect(entry?["gain"] as? String == linear.map { "/\(key == "master" ? "master" : "\(key)/{n}")/\($0)" },
+                    "\(key) \(parameter.name)")
         }
         for safe in Catalogue.safes {
             let entries = strips["\(safe.strip)"] ?? []
             #expect(entries.contains { $0["address"] as? String == safe.address("{n}") }, "\(safe.kind) safe")
         }
         #expect((description["matrix"] as? [String: Any])?["address"] as? String == "/matrix/{n}/{m}/fader")
+        #expect((description["matrix"] as? [String: Any])?["gain"] as? String == "/matrix/{n}/{m}")
         // How titles name each strip's places, as the rig's own titles do.
         let places = try #require(description["places"] as? [String: [String: String]])
         #expect(Set(places.keys) == Set(strips.keys), "\(places)")

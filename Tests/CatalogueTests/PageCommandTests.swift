@@ -45,7 +45,7 @@ import Testing
             #expect(table[name] != nil, "\(path) looks up \(name), which the table does not have")
         }
         // The lookups are found at all: the ones the page cannot work without.
-        #expect(used.isSuperset(of: ["subscribe", "status", "rigInputs", "rigOutputs", "presetList", "login", "jackPorts"]),
+        #expect(used.isSuperset(of: ["subscribeForms", "status", "rigInputs", "rigOutputs", "presetList", "login", "jackPorts"]),
                 "\(used.sorted())")
     }
 

@@ -35,14 +35,8 @@ extension Integration {
             let tablet = try OSCTestClient(target: .init(port: rig.oscPort))
             defer { tablet.close() }
             try tablet.send("/subscribe")
-            var received: [OSCTestClient.ReceivedMessage] = []
             // Until nothing more comes for half a second (at most a minute).
-            let deadline = ContinuousClock.now + .seconds(60)
-            while ContinuousClock.now < deadline {
-                let more = try await tablet.collect(for: .milliseconds(500))
-                if more.isEmpty && !received.isEmpty { break }
-                received += more
-            }
+            let received = try await tablet.collectUntilQuiet()
             Self.check(received.map { ($0.address, $0.arguments) })
         }
     }

@@ -91,7 +91,7 @@ import Testing
         let remote = hub.subscribe(Self.peer("192.0.2.7"), port: nil)
         let local = hub.subscribe(Self.peer("127.0.0.1"), port: nil)
         let stream = hub.subscribe(Self.peer("192.0.2.8", .tcp(3)), port: nil)
-        for destination in [remote, local, stream] { hub.publish(Self.messages, to: destination) }
+        for destination in [remote, local, stream] { hub.publish(Feedback(plain: Self.messages), to: destination) }
 
         var now = ContinuousClock.now
         var received: [OSCPeer: [String]] = [:]
@@ -116,7 +116,7 @@ import Testing
         // Remote: 10 at once, then one a millisecond: ~95 bundles need ~85 ms more.
         let remoteOnly = FeedbackHub(logger: Self.quiet, send: { _, _ in })
         let tablet = remoteOnly.subscribe(Self.peer("192.0.2.7"), port: nil)
-        remoteOnly.publish(Self.messages, to: tablet)
+        remoteOnly.publish(Feedback(plain: Self.messages), to: tablet)
         let start = ContinuousClock.now
         var bundles = 0
         for step in 0...20 { bundles += remoteOnly.due(at: start + .milliseconds(step)).first?.1.count ?? 0 }
@@ -126,7 +126,7 @@ import Testing
     @Test func aStreamWithoutRoomWaitsThenIsTriedOnce() {
         let hub = FeedbackHub(logger: Self.quiet, send: { _, _ in }, room: { _ in 0 })
         let stream = hub.subscribe(Self.peer("192.0.2.8", .tcp(3)), port: nil)
-        hub.publish(Self.messages, to: stream)
+        hub.publish(Feedback(plain: Self.messages), to: stream)
         let start = ContinuousClock.now
         #expect(hub.due(at: start).isEmpty)
         #expect(hub.due(at: start + .milliseconds(999)).isEmpty)

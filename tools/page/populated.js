@@ -16,7 +16,8 @@
     const root = document.documentElement;
     if (root.dataset.connection !== 'open' || root.dataset.size !== `${n}x${m}`) return;
     const store = window.crosspoint && window.crosspoint.store;
-    const corners = [`/source/${n}/fader`, `/matrix/${n}/${m}`, `/output/${m}/fader`, '/master/fader'];
+    // The page is sent levels in linear gain (/subscribe/forms linear).
+    const corners = [`/source/${n}/volume`, `/matrix/${n}/${m}`, `/output/${m}/volume`, '/master/volume'];
     if (!store || corners.some((address) => store.get(address) === undefined)) return;
     if (document.querySelectorAll('.strip.source').length < n) return;
     const faders = document.querySelectorAll('[role="slider"][data-address^="/source/"][data-address$="/fader"]');

@@ -14,10 +14,15 @@ const ERROR = replyAddress('error');
 /** Frames with fewer messages than this are drawn as they arrive. */
 const SMALL_FRAME = 16;
 
-/** The commands sent on every open, from the rig's command table (catalogue.js). */
-const SUBSCRIBE_SEQUENCE = [commandAddress('subscribe'), commandAddress('metersSubscribe'), commandAddress('status'),
-                            commandAddress('presetList'), commandAddress('presetCurrent'), commandAddress('jackPorts'),
-                            commandAddress('rigs')];
+/**
+ * The commands sent on every open, from the rig's command table (catalogue.js):
+ * first feedback with each level in linear gain only, which the page's faders
+ * and matrix read (a 256x256 rig's full state is then 70,000 messages, not
+ * 200,000), then meters, status, presets, ports and rigs.
+ */
+const SUBSCRIBE_SEQUENCE = [[commandAddress('subscribeForms'), 's', ['linear']],
+                            ...['metersSubscribe', 'status', 'presetList', 'presetCurrent', 'jackPorts', 'rigs']
+                              .map((name) => [commandAddress(name)])];
 
 export class Connection extends EventTarget {
   #socket = null;
@@ -61,7 +66,7 @@ export class Connection extends EventTarget {
     socket.addEventListener('open', () => {
       this.#delay = 500;
       this.setState('open');
-      for (const address of SUBSCRIBE_SEQUENCE) this.send(address);
+      for (const [address, types, args] of SUBSCRIBE_SEQUENCE) this.send(address, types, args);
       clearInterval(this.#poll);
       // The preset state comes as feedback (/preset/current, /preset/list); the status does not.
       this.#poll = setInterval(() => this.send(commandAddress('status')), 1500);

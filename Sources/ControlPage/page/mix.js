@@ -32,10 +32,10 @@ const MARGIN = '1500px 0px';
 const crosspoint = () => (catalogue.matrix?.pages?.includes('mix') ? catalogue.matrix : null);
 
 /** A wide fader row's parts: a live name over the track, a meter under it. */
-function rowParts(address, nameId, name, meter) {
+function rowParts([address, gain], nameId, name, meter) {
   return [
     name,
-    element('xp-fader', { orientation: 'horizontal', 'data-address': address, 'aria-labelledby': nameId }),
+    element('xp-fader', { orientation: 'horizontal', 'data-address': address, 'data-gain': gain, 'aria-labelledby': nameId }),
     element('xp-meter', { orientation: 'horizontal', ...meter }),
   ];
 }
@@ -52,7 +52,7 @@ function fillSource(row, m) {
   const nameId = `mix-${m}-source-${n}`;
   const name = element('xp-label', { class: 'mix-name', id: nameId, 'data-name': addressOf('source', 'name', n),
                                      fallback: `In ${n}` });
-  row.replaceChildren(...rowParts(fill(crosspoint().address, 'source', n, m), nameId, name,
+  row.replaceChildren(...rowParts([crosspoint().address, crosspoint().gain].map((t) => fill(t, 'source', n, m)), nameId, name,
                                   { kind: 'input', channel: String(n) }));
 }
 
@@ -61,7 +61,7 @@ function ownControls(m) {
   const id = `mix-${m}`;
   const of = (control) => entries('output', 'mix').filter((entry) => entry.control === control);
   const parts = of('fader').map((entry) => element('div', { class: 'mix-row', 'data-own': '' }, rowParts(
-    fill(entry.address, 'output', m), `${id}-level ${id}-title`,
+    [entry.address, entry.gain].map((t) => fill(t, 'output', m)), `${id}-level ${id}-title`,
     element('span', { class: 'mix-name', id: `${id}-level` }, ['Level']), { kind: 'output', channel: String(m) })));
   const toggles = of('toggle').map((entry) => controlOf(entry, 'output', m));
   if (toggles.length > 0) parts.push(element('div', { class: 'mix-switches' }, toggles));

@@ -101,7 +101,7 @@ export const controls = {
     ]);
   },
   fader(entry, address, title, n, strip, meter) {
-    const parts = [element('xp-fader', { 'data-address': address, 'aria-label': title })];
+    const parts = [element('xp-fader', { 'data-address': address, 'data-gain': fill(entry.gain, strip, n), 'aria-label': title })];
     if (meter) parts.push(element('xp-meter', { kind: meter, channel: String(n) }));
     // A pair's left strip also meters its right member, shown while linked (stereo.js).
     if (strip === 'source' && n % 2 === 1) {

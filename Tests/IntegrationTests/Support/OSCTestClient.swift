@@ -177,6 +177,20 @@ public final class OSCTestClient: @unchecked Sendable {
         return takeAll()
     }
 
+    /// Collects what arrives until nothing more comes for `quiet`, once
+    /// something has come (at most `limit`): a full state, whole.
+    public func collectUntilQuiet(_ quiet: Duration = .milliseconds(500),
+                                  limit: Duration = .seconds(60)) async throws -> [ReceivedMessage] {
+        var received: [ReceivedMessage] = []
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let more = try await collect(for: quiet)
+            if more.isEmpty && !received.isEmpty { break }
+            received += more
+        }
+        return received
+    }
+
     /// Collects everything that arrives during `duration` (plus what was
     /// already in the inbox): for "no reply" and rate checks.
     public func collect(for duration: Duration) async throws -> [ReceivedMessage] {

@@ -1,6 +1,10 @@
-// <xp-fader data-address="/source/1/fader">: a level fader, 0…1 console
-// fader position (0.75 = 0 dB), with a dB scale and readout. The slider base
-// class is shared with <xp-pan>.
+// <xp-fader data-address="/source/1/fader" data-gain="/source/1/volume">: a
+// level fader, 0…1 console fader position (0.75 = 0 dB), with a dB scale and
+// readout. The rig sends the page each level as linear gain only (its
+// `/subscribe/forms linear`), at data-gain, and the fader shows the position
+// the fader law gives (fader-law.js, held to the rig's); a value at its own
+// address (a query's answer) is shown as it is. The slider base class is
+// shared with <xp-pan>.
 //
 // Dragging is relative (a touch never makes the level jump) and captures
 // the pointer, so two fingers move two faders at once. While a pointer holds
@@ -12,7 +16,7 @@
 
 import { XPControl, context } from './control.js';
 import { store } from '../state.js';
-import { dbFromPosition, positionFromDb, formatDb } from '../fader-law.js';
+import { dbFromPosition, positionFromDb, positionFromGain, formatDb } from '../fader-law.js';
 
 /** How far a finger goes along a fader the page scrolls across before it moves it, in px. */
 const SLOP = 8;
@@ -25,6 +29,8 @@ export class XPSlider extends XPControl {
   #pointer = null;
   #pending = null;
   #sendFrame = 0;
+  /** The rig's latest value, shown again when a finger lets go. */
+  #known = null;
 
   get vertical() {
     return this.getAttribute('orientation') !== 'horizontal';
@@ -62,8 +68,9 @@ export class XPSlider extends XPControl {
 
   /** Incoming value from the rig (or from another control on this page). */
   receive(args) {
-    if (this.held || typeof args?.[0] !== 'number') return;
-    this.render(args[0]);
+    if (typeof args?.[0] !== 'number') return;
+    this.#known = args[0];
+    if (!this.held) this.render(args[0]);
   }
 
   render(value) {
@@ -148,8 +155,7 @@ export class XPSlider extends XPControl {
       context.connection?.send(`${this.address}/touch`, 'i', [0]);
     }
     // The rig sends the value once on release; until then show the latest known.
-    const known = store.get(this.address);
-    if (typeof known?.[0] === 'number') this.render(known[0]);
+    if (this.#known !== null) this.render(this.#known);
   }
 
   #key(event) {
@@ -177,6 +183,22 @@ export class XPSlider extends XPControl {
 const MARKS = [10, 5, 0, -5, -10, -20, -30, -40, -60];
 
 export class XPFader extends XPSlider {
+  #unwatchGain = null;
+
+  connectedCallback() {
+    super.connectedCallback();
+    const gain = this.dataset.gain;
+    if (gain) this.#unwatchGain = store.on(gain, (args) => {
+      if (typeof args?.[0] === 'number') this.receive([positionFromGain(args[0])]);
+    });
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#unwatchGain?.();
+    this.#unwatchGain = null;
+  }
+
   decorate() {
     if (!this.vertical) return;
     const scale = document.createElement('div');

@@ -210,6 +210,7 @@ export class XPMatrix extends HTMLElement {
     const fader = document.createElement('xp-fader');
     fader.setAttribute('orientation', 'horizontal');
     fader.dataset.address = `${address}/fader`;
+    fader.dataset.gain = address;
     fader.setAttribute('aria-label', `Level ${title.textContent}`);
     const row = document.createElement('div');
     row.className = 'popover-buttons';
