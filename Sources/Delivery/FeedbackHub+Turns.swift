@@ -7,9 +7,6 @@ import SystemSupport
 /// its pace, coalesced and bundled, and whether what a client set comes back
 /// to it unchanged (not echoed).
 extension FeedbackHub {
-    /// Whether feedback carries what the client sent: numbers compared as
-    /// numbers (a toggle sent as `f 1` comes back as `i 1`), to within what
-    /// a round trip through the fader law moves them.
     /// The forms other than `message`'s of the value a client has just set,
     /// noted as its own (not echoed) where it takes them; only while the
     /// rig holds the value as sent: a value clamped goes back in every form.
@@ -23,6 +20,9 @@ extension FeedbackHub {
         }
     }
 
+    /// Whether feedback carries what the client sent: numbers compared as
+    /// numbers (a toggle sent as `f 1` comes back as `i 1`), to within what
+    /// a round trip through the fader law moves them.
     static func sameValue(_ sent: [OSCArgument], _ kept: [OSCArgument]) -> Bool {
         guard sent.count >= kept.count else { return false }
         return zip(sent, kept).allSatisfy { a, b in

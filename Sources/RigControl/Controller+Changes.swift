@@ -1,4 +1,5 @@
 import Catalogue
+import Delivery
 import MixCore
 import OSC
 
@@ -42,8 +43,12 @@ extension Controller {
         if subscriptions.autoSubscribe, let feedback = subscriptions.feedback { admit(feedback.subscribe(peer, port: nil, automatically: true), .feedback) }
         // A value set at one parameter's own address is not echoed to its sender.
         if targets.count == 1, case .parameter = targets[0], !OSCAddressPattern.isPattern(message.address) {
-            subscriptions.feedback?.noteOwnValue(message, from: peer,
-                                                 asHeld: { live.feedbackMessages(for: [targets[0]], in: live.state) })
+            // (Only the parameter: not the channel map, a pass over the whole matrix.)
+            subscriptions.feedback?.noteOwnValue(message, from: peer, asHeld: {
+                var held = Feedback()
+                live.appendForms(of: targets[0], in: live.state, to: &held)
+                return held
+            })
         }
         return []
     }

@@ -47,20 +47,26 @@ extension LiveScene {
         var feedback = Feedback()
         var routing = false
         let level = crosspointLevel
-        let space = addressSpace
         for target in targets {
             if case .parameter(level, _, _) = target { routing = true }
-            for form in space.allForms(target) {
-                var written = Parameter.Form.plain
-                if case .parameter(_, _, let level) = form { written = level }
-                if let levelForms, written != .plain, !levelForms.contains(written) { continue }
-                if let value = value(form, in: state) { feedback.append(OSCMessage(space.address(form), value), form: written) }
-            }
+            appendForms(of: target, in: state, levelForms: levelForms, to: &feedback)
         }
         if routing, let map = value(.command(.matrixMap), in: state) {
             feedback.append(OSCMessage(Command.Name.matrixMap.address, map), form: .plain)
         }
         return feedback
+    }
+
+    /// One parameter in every form (or `levelForms` of them), as `state` holds it.
+    func appendForms(of target: Target, in state: RigState, levelForms: Set<Parameter.Form>? = nil,
+                     to feedback: inout Feedback) {
+        let space = addressSpace
+        for form in space.allForms(target) {
+            var written = Parameter.Form.plain
+            if case .parameter(_, _, let level) = form { written = level }
+            if let levelForms, written != .plain, !levelForms.contains(written) { continue }
+            if let value = value(form, in: state) { feedback.append(OSCMessage(space.address(form), value), form: written) }
+        }
     }
 
     /// Every parameter of a scene of this size (a level in its first form),
