@@ -119,7 +119,10 @@ extension Integration {
                     switch tag {
                     case "f": arguments.append(.float(Float(low ?? 1)))
                     case "i": arguments.append(.int32(Int32(low ?? 1)))
-                    default: arguments.append(.string(address == "/preset/recall" && index > 0 ? "matrix" : "conformance"))
+                    default:
+                        // A scope, and a list of level forms, are words the rig knows.
+                        let word = address == "/preset/recall" && index > 0 ? "matrix" : address == "/subscribe/forms" ? "linear" : "conformance"
+                        arguments.append(.string(word))
                     }
                 }
                 try rig.osc.send(address, arguments: arguments)
