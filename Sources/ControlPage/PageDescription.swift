@@ -10,7 +10,8 @@ import JSON
 ///     { "strips": { "source": [ENTRY…], "output": […], "master": […],
 ///                   "dca": […], "mutegroup": […] },
 ///       "matrix": ENTRY, "memberships": [ENTRY…],
-///       "places": { "source": { "strip": "source {n}", "Strip": "Source {n}" }, … },
+///       "places": { "source": { "strip": "source {n}", "Strip": "Source {n}", "plural": "sources" }, … },
+///       "counts": { KIND: N, … },
 ///       "commands": { "rigInputs": { "address": "/rig/inputs", "types": "i", "range": [[1, 512]] }, … },
 ///       "replies": { "statusInputs": { "address": "/status/inputs", "types": "i" },
 ///                    "metersInput": { "address": "/meters/input", "types": "f", "perChannel": "input" }, … } }
@@ -20,6 +21,9 @@ import JSON
 /// which strip the group is: "dca" or "mutegroup".) `places` says how
 /// titles name a place of each strip (`{strip}`, `{Strip}`), "DCA 2" and
 /// "mute group 2" as the rig's own titles do, so the page words none itself.
+/// `counts` gives how many strips the rig has of each kind kept in the
+/// scene's banks (`StripKind.bank`): the page draws a section of such
+/// strips, from their entries, for a kind it has no code of its own for.
 ///
 /// An entry: `name`; `address`, with `{n}` for the channel; `control`
 /// (fader, pan, number, toggle, text); `title`, with `{strip}` ("source 3")
@@ -47,7 +51,9 @@ public enum PageDescription {
     /// The file's path under the page, as served (`/page/catalogue.json`).
     public static let path = "catalogue.json"
 
-    public static func json(_ catalogue: Catalogue) -> String {
+    /// `counts`: how many strips the rig has of each kind kept in banks
+    /// (fixed at start, as groups are), for the page to draw them.
+    public static func json(_ catalogue: Catalogue, counts: [Parameter.Strip: Int] = [:]) -> String {
         var strips: [(String, String)] = []
         for kind in catalogue.kinds where kind.shape == .numbered || kind.shape == .single {
             guard let key = kind.head else { continue }
@@ -66,8 +72,13 @@ public enum PageDescription {
                 + common(catalogue.parameters[membership.parameter].display, pages: ["engineer"])
             return JSONWriter.inline(fields)
         }
+        let banked = catalogue.kinds.compactMap { kind -> (String, String)? in
+            guard kind.storage == .bank, kind.shape == .numbered, let key = kind.head else { return nil }
+            return (key, "\(counts[kind.strip] ?? 0)")
+        }
         return JSONWriter.object([("strips", JSONWriter.object(strips, indent: "  ")), ("matrix", crosspoint ?? "null"),
                                   ("memberships", JSONWriter.array(memberships, indent: "  ")), ("places", places(catalogue)),
+                                  ("counts", JSONWriter.inline(banked)),
                                   ("commands", commands()), ("replies", replies())]) + "\n"
     }
 
@@ -117,7 +128,8 @@ public enum PageDescription {
             guard let key = kind.head, kind.shape == .numbered || kind.shape == .single else { return nil }
             let place = kind.place(marker, 0)
             let name = { (template: String) in JSONText.quoted(place.titled(template).replacing("\(marker)", with: "{n}")) }
-            return (key, JSONWriter.inline([("strip", name("{strip}")), ("Strip", name("{Strip}"))]))
+            return (key, JSONWriter.inline([("strip", name("{strip}")), ("Strip", name("{Strip}")),
+                                            ("plural", JSONText.quoted(kind.plural))]))
         }
         return JSONWriter.object(named, indent: "  ")
     }

@@ -159,7 +159,7 @@ final class Rig {
                 onClose: { controller.depart($0) },
                 page: ControlPage.files.mapValues { OSCQueryPageFile(contentType: $0.contentType, text: $0.text) }
                     .merging([PageDescription.path: OSCQueryPageFile(contentType: "application/json",
-                                                                     text: PageDescription.json(catalogue))]) { $1 },
+                                                                     text: PageDescription.json(catalogue, counts: catalogue.counts(of: initial.scene)))]) { $1 },
                 listeners: listeners ?? OSCQueryListeners())
         }
         webSockets.withLock { $0 = discovery }

@@ -154,10 +154,10 @@ import Testing
         // How titles name each strip's places, as the rig's own titles do.
         let places = try #require(description["places"] as? [String: [String: String]])
         #expect(Set(places.keys) == Set(strips.keys), "\(places)")
-        #expect(places["dca"] == ["strip": "DCA {n}", "Strip": "DCA {n}"])
-        #expect(places["mutegroup"] == ["strip": "mute group {n}", "Strip": "Mute group {n}"])
-        #expect(places["source"] == ["strip": "source {n}", "Strip": "Source {n}"])
-        #expect(places["master"] == ["strip": "master", "Strip": "Master"])
+        #expect(places["dca"] == ["strip": "DCA {n}", "Strip": "DCA {n}", "plural": "DCAs"])
+        #expect(places["mutegroup"] == ["strip": "mute group {n}", "Strip": "Mute group {n}", "plural": "mute groups"])
+        #expect(places["source"] == ["strip": "source {n}", "Strip": "Source {n}", "plural": "sources"])
+        #expect(places["master"] == ["strip": "master", "Strip": "Master", "plural": "masters"])
     }
 
     /// Which parameters a performer's role may change is the catalogue's

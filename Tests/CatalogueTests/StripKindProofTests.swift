@@ -133,4 +133,54 @@ import Testing
         #expect(page.contains("\"address\": \"/testbus/{n}/fader\""), "\(page)")
         #expect(page.contains("\"Strip\": \"Test bus {n}\""), "titled as the rig titles it")
     }
+
+    /// The page itself, in headless Chromium, given this catalogue's
+    /// description with three test buses, draws them: a section headed by
+    /// the kind's plural, linked from the status bar, a strip per bus with
+    /// its name's field and its fader at their addresses, named by their
+    /// titles. (The page's files as the rig serves them, from a plain HTTP
+    /// server; no rig answers its WebSocket, and none is needed to draw a
+    /// kind's strips: tools/page/kinds_check.py.)
+    @Test func aKindAddedHereIsDrawnByThePage() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crosspoint-kind-page-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("page")
+        var files = ControlPage.files.mapValues(\.text)
+        files[PageDescription.path] = PageDescription.json(Self.catalogue, counts: [Self.bus.strip: 3])
+        for (path, text) in files {
+            let file = page.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        let report = try Self.runCheck(["--dir", directory.path, "--kind", "testbus"])
+        let drawn = try #require(report["drawn"] as? [String: Any], "\(report)")
+        #expect(drawn["heading"] as? String == "Test buses" && drawn["link"] as? String == "Test buses", "\(drawn)")
+        let strips = drawn["strips"] as? [[String: Any]] ?? []
+        #expect(strips.map { $0["label"] as? String } == ["Test bus 1", "Test bus 2", "Test bus 3"], "\(strips)")
+        let third = (strips.last?["controls"] as? [[String: Any]] ?? []).map {
+            [$0["address"] as? String ?? "", $0["role"] as? String ?? "", $0["name"] as? String ?? ""]
+        }
+        #expect(third.contains(["/testbus/3/fader", "slider", "Test bus 3 level"]), "\(third)")
+        #expect(third.contains { $0[0] == "/testbus/3/name" }, "\(third)")
+    }
+
+    /// Runs tools/page/kinds_check.py and reads its one JSON line; the
+    /// script ends the browser it starts, by PID, and is itself ended here.
+    static func runCheck(_ arguments: [String]) throws -> [String: Any] {
+        let tools = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("tools/page")
+        let process = Process()
+        // The python3 on the PATH, as the page tests run theirs (the one with Selenium).
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", tools.appendingPathComponent("kinds_check.py").path] + arguments
+        process.currentDirectoryURL = tools
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        return (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? ["output": line]
+    }
 }

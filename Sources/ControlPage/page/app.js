@@ -21,6 +21,7 @@ import { buildGroups } from './group-strips.js';
 import { StripFinder } from './strip-finder.js';
 import { bindInView } from './in-view.js';
 import { bindStatusMenu } from './status-menu.js';
+import { buildKinds } from './kinds.js';
 import './elements/xp-matrix.js';
 
 // ws://HOST:PORT/ of the page's own origin; ?ws=HOST:PORT for development
@@ -45,6 +46,8 @@ const outputs = engineer.querySelector('#outputs .strips');
 const matrix = engineer.querySelector('xp-matrix');
 const groupSection = engineer.querySelector('#groups');
 const groupLink = statusBar.querySelector('nav a[href="#groups"]');
+// Kinds of strip the rig describes that have no section of their own here.
+buildKinds(engineer, engineer.querySelector('#matrix'), statusBar.querySelector('nav.sections'));
 
 /** The view shown (applyRole): null until the rig has said, then "full" or "mix" with its outputs. */
 let shown = { view: null, outputs: [] };
