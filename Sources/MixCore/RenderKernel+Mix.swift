@@ -3,9 +3,10 @@ import MixPathAVX512
 import MixPathBase
 import MixRows
 
-/// Audio thread: the mixing loops, on the SIMD path this kernel was made
-/// for (`simd`). The loops themselves live in the `MixPath…` modules, one
-/// build of one source per CPU level.
+/// Audio thread: the work done on the SIMD path this kernel was made for
+/// (`simd`): the mixing loops, the fold of a row's gains and the level
+/// ramps' ratio step. They live in the `MixPath…` modules, one build of one
+/// source per CPU level.
 extension RenderKernel {
     /// 64 frames of every output, from frame `start`.
     @inlinable @_noLocks
@@ -33,6 +34,37 @@ extension RenderKernel {
         case .avx2: MixPathAVX2.MixPath.mixTail(rows, input, output, start: start, length: length)
         #endif
         default: MixPathBase.MixPath.mixTail(rows, input, output, start: start, length: length)
+        }
+    }
+
+    /// Output m's gains folded for the period's end (`MixRows.fold`).
+    @inlinable @_noLocks
+    func foldGains(row m: Int, crosspoints: UnsafePointer<Float>, source: UnsafePointer<Float>) -> (moving: Bool, usageChanged: Bool) {
+        switch simd {
+        #if arch(x86_64)
+        case .avx512: MixPathAVX512.MixPath.fold(rows, row: m, crosspoints: crosspoints, source: source, outputGain: outputGain[m])
+        case .avx2: MixPathAVX2.MixPath.fold(rows, row: m, crosspoints: crosspoints, source: source, outputGain: outputGain[m])
+        #endif
+        default: MixPathBase.MixPath.fold(rows, row: m, crosspoints: crosspoints, source: source, outputGain: outputGain[m])
+        }
+    }
+
+    /// Every moving chunk a period on by its ratios where it can be
+    /// (`RampArrays.advanceByRatio`): `rampOutcome` says what became of each.
+    @inlinable @_noLocks
+    func advanceByRatio(frames: Int) {
+        switch simd {
+        #if arch(x86_64)
+        case .avx512:
+            MixPathAVX512.MixPath.advanceByRatio(ramps, chunks: movingChunks, count: movingCount, lanes: lanes, levelChunk: levelChunk,
+                                                 periodsToResync: periodsToResync, frames: frames, outcome: rampOutcome)
+        case .avx2:
+            MixPathAVX2.MixPath.advanceByRatio(ramps, chunks: movingChunks, count: movingCount, lanes: lanes, levelChunk: levelChunk,
+                                               periodsToResync: periodsToResync, frames: frames, outcome: rampOutcome)
+        #endif
+        default:
+            MixPathBase.MixPath.advanceByRatio(ramps, chunks: movingChunks, count: movingCount, lanes: lanes, levelChunk: levelChunk,
+                                               periodsToResync: periodsToResync, frames: frames, outcome: rampOutcome)
         }
     }
 }

@@ -2,7 +2,8 @@
 /// law (exactly, or by a per-period ratio within one segment of the law).
 extension RenderKernel {
     /// Every chunk holding a moving ramp, one period on. Level ramps take the
-    /// ratio path unless it is time, or needed, to compute them exactly.
+    /// ratio path (`RampArrays+Ratio`, on the SIMD path) unless it is time,
+    /// or needed, to compute them exactly.
     /// (Kept out of line, and the rare paths too: the optimiser stops
     /// inlining into a function past a certain size.)
     @inlinable @inline(never) @_noLocks
@@ -11,16 +12,19 @@ extension RenderKernel {
             ratioFrames = frames
             for c in 0..<movingCount { periodsToResync[Int(movingChunks[c])] = -1 }
         }
+        // The common case, level chunks moving by their ratios, on the SIMD
+        // path's own build: one call for every chunk in the list; what it
+        // leaves (-1: pans, gates, exact periods) is done here.
+        advanceByRatio(frames: frames)
         var c = 0
         while c < movingCount {
             let chunk = Int(movingChunks[c])
             let base = chunk * lanes
             let stillMoving: Bool
-            if !levelChunk[chunk] {
+            if rampOutcome[c] >= 0 {
+                stillMoving = rampOutcome[c] == 1
+            } else if !levelChunk[chunk] {
                 stillMoving = advanceLinearly(at: base, frames: frames)
-            } else if periodsToResync[chunk] > 0, let moving = advanceByRatio(at: base, frames: frames) {
-                periodsToResync[chunk] -= 1
-                stillMoving = moving
             } else {
                 stillMoving = advanceExactly(chunk, at: base, frames: frames)
             }
@@ -30,58 +34,10 @@ extension RenderKernel {
                 chunkListed[chunk] = false
                 movingCount -= 1
                 movingChunks[c] = movingChunks[movingCount]
+                rampOutcome[c] = rampOutcome[movingCount]
             }
             markChanged(chunkAt: base, lane: 0, whole: true)
         }
-    }
-
-    /// The common case of a moving level chunk: each gain times its ratio.
-    /// Returns nil, having changed nothing, if a ramp would leave its segment
-    /// of the fader law or reach silence (the exact path handles it).
-    /// Position and value are computed for both halves of 8 lanes (on AVX2 an
-    /// 8-lane mask is one register) before anything is stored.
-    @inlinable @inline(__always) @_noLocks
-    mutating func advanceByRatio(at base: Int, frames: Int) -> Bool? {
-        typealias V = SIMD8<Float>
-        typealias I = SIMD8<Int32>
-        let n = I(repeating: Int32(truncatingIfNeeded: frames))
-        let f = V(repeating: Float(frames))
-        let rA = UnsafeRawPointer(remaining + base).loadUnaligned(as: I.self)
-        let rB = UnsafeRawPointer(remaining + base + 8).loadUnaligned(as: I.self)
-        let goesA = rA .> n, goesB = rB .> n
-        let landsA = (rA .> I()) .& (rA .<= n), landsB = (rB .> I()) .& (rB .<= n)
-        let p0A = UnsafeRawPointer(position + base).loadUnaligned(as: V.self)
-        let p0B = UnsafeRawPointer(position + base + 8).loadUnaligned(as: V.self)
-        let steppedA = p0A + UnsafeRawPointer(step + base).loadUnaligned(as: V.self) * f
-        let steppedB = p0B + UnsafeRawPointer(step + base + 8).loadUnaligned(as: V.self) * f
-        // A segment boundary lies between the old and new position, or the
-        // new one is silence. (Written out: the optimiser does not inline a
-        // helper here.)
-        let t1 = V(repeating: 0.0625), t2 = V(repeating: 0.25), t3 = V(repeating: 0.5)
-        let crossedA = ((p0A .>= t1) .^ (steppedA .>= t1)) .| ((p0A .>= t2) .^ (steppedA .>= t2))
-            .| ((p0A .>= t3) .^ (steppedA .>= t3)) .| (steppedA .<= V())
-        let crossedB = ((p0B .>= t1) .^ (steppedB .>= t1)) .| ((p0B .>= t2) .^ (steppedB .>= t2))
-            .| ((p0B .>= t3) .^ (steppedB .>= t3)) .| (steppedB .<= V())
-        if any(goesA .& crossedA) || any(goesB .& crossedB) { return nil }
-        let v0A = UnsafeRawPointer(value + base).loadUnaligned(as: V.self)
-        let v0B = UnsafeRawPointer(value + base + 8).loadUnaligned(as: V.self)
-        let p1A = p0A.replacing(with: steppedA, where: goesA)
-            .replacing(with: UnsafeRawPointer(targetPosition + base).loadUnaligned(as: V.self), where: landsA)
-        let p1B = p0B.replacing(with: steppedB, where: goesB)
-            .replacing(with: UnsafeRawPointer(targetPosition + base + 8).loadUnaligned(as: V.self), where: landsB)
-        let v1A = v0A.replacing(with: v0A * UnsafeRawPointer(ratio + base).loadUnaligned(as: V.self), where: goesA)
-            .replacing(with: UnsafeRawPointer(targetValue + base).loadUnaligned(as: V.self), where: landsA)
-        let v1B = v0B.replacing(with: v0B * UnsafeRawPointer(ratio + base + 8).loadUnaligned(as: V.self), where: goesB)
-            .replacing(with: UnsafeRawPointer(targetValue + base + 8).loadUnaligned(as: V.self), where: landsB)
-        UnsafeMutableRawPointer(position + base).storeBytes(of: p1A, as: V.self)
-        UnsafeMutableRawPointer(position + base + 8).storeBytes(of: p1B, as: V.self)
-        UnsafeMutableRawPointer(value + base).storeBytes(of: v1A, as: V.self)
-        UnsafeMutableRawPointer(value + base + 8).storeBytes(of: v1B, as: V.self)
-        UnsafeMutableRawPointer(remaining + base)
-            .storeBytes(of: rA.replacing(with: rA &- n, where: goesA).replacing(with: I(), where: landsA), as: I.self)
-        UnsafeMutableRawPointer(remaining + base + 8)
-            .storeBytes(of: rB.replacing(with: rB &- n, where: goesB).replacing(with: I(), where: landsB), as: I.self)
-        return any(goesA) || any(goesB)
     }
 
     /// A level chunk computed from its positions by the fader law, with new

@@ -162,8 +162,12 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let progress: UnsafeMutablePointer<Float>
     @usableFromInline var progressFrames = 0
 
-    /// The arrays above that the mixing loops use, as they are handed them.
+    /// The arrays above that the SIMD paths use, as they are handed them.
     @usableFromInline let rows: MixRows
+    @usableFromInline let ramps: RampArrays
+    /// Per entry of `movingChunks`: what the SIMD path's ratio step did with
+    /// it (1 still moving, 0 landed, -1 left to the kernel).
+    @usableFromInline let rampOutcome: UnsafeMutablePointer<Int8>
 
     /// The one allocation every array above lives in.
     let arena: KernelArena
@@ -240,9 +244,13 @@ public struct RenderKernel: ~Copyable {
         sides.update(from: layout.sides, count: outputs)
         progress = arena.array(arena.progress)
         rows = MixRows(inputs: inputs, outputs: outputs, inputStride: inputStride, gainStart: gainStart, gainDelta: gainDelta,
+                       gainEnd: gainEnd, inUse: inUse,
                        activeInputs: activeInputs, activeCount: activeCount, compactStart: compactStart,
                        compactDelta: compactDelta, gathered: gathered, gatheredValid: gatheredValid,
                        rowRamping: rowRamping, progress: progress)
+        ramps = RampArrays(position: position, value: value, targetPosition: targetPosition, targetValue: targetValue,
+                           step: step, ratio: ratio, remaining: remaining)
+        rampOutcome = arena.array(arena.rampOutcome)
         self.arena = arena
 
         for change in initial {

@@ -1,5 +1,5 @@
-/// What the mixing loops read and write, and nothing else: the render
-/// kernel's per-output gains, lists and flags, as plain pointers into its
+/// What the mixing loops and the fold read and write: the render kernel's
+/// per-output gains, lists and flags, as plain pointers into its
 /// arena. Every SIMD path (`MixPathBase`, `MixPathAVX2`, `MixPathAVX512`,
 /// the same source compiled for each CPU level) is handed this, so that
 /// none of them needs the kernel's type, and the kernel needs none of
@@ -15,6 +15,10 @@ public struct MixRows: @unchecked Sendable {
     /// change over the period; [output · inputStride + input].
     public let gainStart: UnsafeMutablePointer<Float>
     public let gainDelta: UnsafeMutablePointer<Float>
+    /// The gain at the end of the period (the next period's start).
+    public let gainEnd: UnsafeMutablePointer<Float>
+    /// −1 where the crosspoint is in use this period (start or end non-zero), else 0.
+    public let inUse: UnsafeMutablePointer<Int32>
     /// Per output: the inputs in use, and how many.
     public let activeInputs: UnsafeMutablePointer<Int32>
     public let activeCount: UnsafeMutablePointer<Int>
@@ -33,12 +37,13 @@ public struct MixRows: @unchecked Sendable {
     @inlinable
     public init(inputs: Int, outputs: Int, inputStride: Int,
                 gainStart: UnsafeMutablePointer<Float>, gainDelta: UnsafeMutablePointer<Float>,
+                gainEnd: UnsafeMutablePointer<Float>, inUse: UnsafeMutablePointer<Int32>,
                 activeInputs: UnsafeMutablePointer<Int32>, activeCount: UnsafeMutablePointer<Int>,
                 compactStart: UnsafeMutablePointer<Float>, compactDelta: UnsafeMutablePointer<Float>,
                 gathered: UnsafeMutablePointer<UnsafeRawPointer>, gatheredValid: UnsafeMutablePointer<Bool>,
                 rowRamping: UnsafeMutablePointer<Bool>, progress: UnsafeMutablePointer<Float>) {
         (self.inputs, self.outputs, self.inputStride) = (inputs, outputs, inputStride)
-        (self.gainStart, self.gainDelta) = (gainStart, gainDelta)
+        (self.gainStart, self.gainDelta, self.gainEnd, self.inUse) = (gainStart, gainDelta, gainEnd, inUse)
         (self.activeInputs, self.activeCount) = (activeInputs, activeCount)
         (self.compactStart, self.compactDelta) = (compactStart, compactDelta)
         (self.gathered, self.gatheredValid) = (gathered, gatheredValid)

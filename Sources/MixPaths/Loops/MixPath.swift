@@ -1,10 +1,12 @@
 import MixRows
 
-/// The mixing loops of one SIMD path. This source is compiled once per CPU
-/// level, each time into a module of its own with its own code generation
-/// flags (Package.swift: `MixPathBase`, `MixPathAVX2`, `MixPathAVX512`);
-/// the render kernel calls the one the CPU has (`SIMDPath`). Calls are
-/// per 64-frame block, so a call that is not inlined costs nothing.
+/// The audio thread's hot loops on one SIMD path: the mix, the fold of a
+/// row's gains, the ratio step of moving levels. This source is compiled
+/// once per CPU level, each time into a module of its own with its own code
+/// generation flags (Package.swift: `MixPathBase`, `MixPathAVX2`,
+/// `MixPathAVX512`); the render kernel calls the one the CPU has
+/// (`SIMDPath`). The calls come per 64-frame block, per row and per period,
+/// so that they are not inlined costs next to nothing.
 ///
 /// The entry points are `@_noLocks` and public: the kernel's own
 /// `@_noLocks` code may call them across the module boundary because the
@@ -27,5 +29,25 @@ public enum MixPath {
         for m in 0..<rows.outputs {
             rows.mixTail(output: m, input, into: output[m] + start, start: start, length: length)
         }
+    }
+
+    /// Output m's gains folded for the period's end from its row of
+    /// `crosspoints`, the sources' gains `source` and the output's
+    /// `outputGain`: whether any moves, and whether the set in use changed.
+    @_noLocks
+    public static func fold(_ rows: MixRows, row m: Int, crosspoints: UnsafePointer<Float>, source: UnsafePointer<Float>,
+                            outputGain: Float) -> (moving: Bool, usageChanged: Bool) {
+        rows.fold(row: m, crosspoints: crosspoints, source: source, outputGain: outputGain)
+    }
+
+    /// The moving level chunks listed in `chunks` a period on by their
+    /// ratios where they can be; `outcome[c]`: 1 still moving, 0 landed,
+    /// -1 left to the kernel (pans, gates, exact periods, a segment crossed).
+    @_noLocks
+    public static func advanceByRatio(_ ramps: RampArrays, chunks: UnsafePointer<Int32>, count: Int, lanes: Int,
+                                      levelChunk: UnsafePointer<Bool>, periodsToResync: UnsafeMutablePointer<Int32>,
+                                      frames: Int, outcome: UnsafeMutablePointer<Int8>) {
+        ramps.advanceByRatio(chunks: chunks, count: count, lanes: lanes, levelChunk: levelChunk,
+                             periodsToResync: periodsToResync, frames: frames, outcome: outcome)
     }
 }
