@@ -36,7 +36,7 @@ extension RenderKernel {
                 movingChunks[c] = movingChunks[movingCount]
                 rampOutcome[c] = rampOutcome[movingCount]
             }
-            markChanged(chunkAt: base, lane: 0, whole: true)
+            markChanged(chunk: chunk, lane: 0, whole: true)
         }
     }
 

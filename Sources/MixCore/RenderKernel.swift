@@ -168,6 +168,8 @@ public struct RenderKernel: ~Copyable {
     /// Per entry of `movingChunks`: what the SIMD path's ratio step did with
     /// it (1 still moving, 0 landed, -1 left to the kernel).
     @usableFromInline let rampOutcome: UnsafeMutablePointer<Int8>
+    /// Per chunk of crosspoints: its output row.
+    @usableFromInline let chunkRow: UnsafeMutablePointer<Int32>
 
     /// The one allocation every array above lives in.
     let arena: KernelArena
@@ -251,6 +253,10 @@ public struct RenderKernel: ~Copyable {
         ramps = RampArrays(position: position, value: value, targetPosition: targetPosition, targetValue: targetValue,
                            step: step, ratio: ratio, remaining: remaining)
         rampOutcome = arena.array(arena.rampOutcome)
+        chunkRow = arena.array(arena.chunkRow)
+        for chunk in (crosspointBase / lanes)..<(slots / lanes) {
+            chunkRow[chunk] = Int32(truncatingIfNeeded: (chunk * lanes - crosspointBase) / inputStride)
+        }
         self.arena = arena
 
         for change in initial {
