@@ -4,8 +4,8 @@ import MixPathBase
 import MixRows
 
 /// Audio thread: the work done on the SIMD path this kernel was made for
-/// (`simd`): the mixing loops, the fold of a row's gains and the level
-/// ramps' ratio step. They live in the `MixPath…` modules, one build of one
+/// (`simd`): the mixing loops, the fold of a row's gains and the moving
+/// ramps' step. They live in the `MixPath…` modules, one build of one
 /// source per CPU level.
 extension RenderKernel {
     /// 64 frames of every output, from frame `start`.
@@ -49,22 +49,22 @@ extension RenderKernel {
         }
     }
 
-    /// Every moving chunk a period on by its ratios where it can be
-    /// (`RampArrays.advanceByRatio`): `rampOutcome` says what became of each.
+    /// Every moving chunk a period on (`RampArrays.advance`): `rampOutcome`
+    /// says which still move.
     @inlinable @_noLocks
-    func advanceByRatio(frames: Int) {
+    func advanceChunks(frames: Int) {
         switch simd {
         #if arch(x86_64)
         case .avx512:
-            MixPathAVX512.MixPath.advanceByRatio(ramps, chunks: movingChunks, count: movingCount, lanes: lanes, levelChunk: levelChunk,
-                                                 periodsToResync: periodsToResync, frames: frames, outcome: rampOutcome)
+            MixPathAVX512.MixPath.advance(ramps, chunks: movingChunks, count: movingCount, lanes: lanes, levelChunk: levelChunk,
+                                          periodsToResync: periodsToResync, frames: frames, outcome: rampOutcome)
         case .avx2:
-            MixPathAVX2.MixPath.advanceByRatio(ramps, chunks: movingChunks, count: movingCount, lanes: lanes, levelChunk: levelChunk,
-                                               periodsToResync: periodsToResync, frames: frames, outcome: rampOutcome)
+            MixPathAVX2.MixPath.advance(ramps, chunks: movingChunks, count: movingCount, lanes: lanes, levelChunk: levelChunk,
+                                        periodsToResync: periodsToResync, frames: frames, outcome: rampOutcome)
         #endif
         default:
-            MixPathBase.MixPath.advanceByRatio(ramps, chunks: movingChunks, count: movingCount, lanes: lanes, levelChunk: levelChunk,
-                                               periodsToResync: periodsToResync, frames: frames, outcome: rampOutcome)
+            MixPathBase.MixPath.advance(ramps, chunks: movingChunks, count: movingCount, lanes: lanes, levelChunk: levelChunk,
+                                        periodsToResync: periodsToResync, frames: frames, outcome: rampOutcome)
         }
     }
 }

@@ -165,8 +165,8 @@ public struct RenderKernel: ~Copyable {
     /// The arrays above that the SIMD paths use, as they are handed them.
     @usableFromInline let rows: MixRows
     @usableFromInline let ramps: RampArrays
-    /// Per entry of `movingChunks`: what the SIMD path's ratio step did with
-    /// it (1 still moving, 0 landed, -1 left to the kernel).
+    /// Per entry of `movingChunks`: 1 if a ramp of it still moves after the
+    /// SIMD path's step, 0 if all landed.
     @usableFromInline let rampOutcome: UnsafeMutablePointer<Int8>
     /// Per chunk of crosspoints: its output row.
     @usableFromInline let chunkRow: UnsafeMutablePointer<Int32>

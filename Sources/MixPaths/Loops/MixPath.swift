@@ -1,7 +1,7 @@
 import MixRows
 
 /// The audio thread's hot loops on one SIMD path: the mix, the fold of a
-/// row's gains, the ratio step of moving levels. This source is compiled
+/// row's gains, moving ramps a period on. This source is compiled
 /// once per CPU level, each time into a module of its own with its own code
 /// generation flags (Package.swift: `MixPathBase`, `MixPathAVX2`,
 /// `MixPathAVX512`); the render kernel calls the one the CPU has
@@ -40,14 +40,13 @@ public enum MixPath {
         rows.fold(row: m, crosspoints: crosspoints, source: source, outputGain: outputGain)
     }
 
-    /// The moving level chunks listed in `chunks` a period on by their
-    /// ratios where they can be; `outcome[c]`: 1 still moving, 0 landed,
-    /// -1 left to the kernel (pans, gates, exact periods, a segment crossed).
+    /// The moving chunks listed in `chunks` a period on
+    /// (`RampArrays.advance`); `outcome[c]`: 1 still moving, 0 landed.
     @_noLocks
-    public static func advanceByRatio(_ ramps: RampArrays, chunks: UnsafePointer<Int32>, count: Int, lanes: Int,
-                                      levelChunk: UnsafePointer<Bool>, periodsToResync: UnsafeMutablePointer<Int32>,
-                                      frames: Int, outcome: UnsafeMutablePointer<Int8>) {
-        ramps.advanceByRatio(chunks: chunks, count: count, lanes: lanes, levelChunk: levelChunk,
-                             periodsToResync: periodsToResync, frames: frames, outcome: outcome)
+    public static func advance(_ ramps: RampArrays, chunks: UnsafePointer<Int32>, count: Int, lanes: Int,
+                               levelChunk: UnsafePointer<Bool>, periodsToResync: UnsafeMutablePointer<Int32>,
+                               frames: Int, outcome: UnsafeMutablePointer<Int8>) {
+        ramps.advance(chunks: chunks, count: count, lanes: lanes, levelChunk: levelChunk,
+                      periodsToResync: periodsToResync, frames: frames, outcome: outcome)
     }
 }

@@ -1,1 +1,0 @@
-../Loops/RampArrays+Ratio.swift
