@@ -1,17 +1,31 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The hot mixing loop is written for wide SIMD registers. The default x86-64
-// target is SSE2 only, about four times slower on this loop; haswell
-// (AVX2 and FMA, every x86 CPU since 2013) is the baseline we build for.
-// See docs/performance.md.
-let kernelFlags: [SwiftSetting] = [
-    .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux])),
+// The render kernel's mixing loops are one source (Sources/MixPaths/Loops),
+// compiled once per CPU level into a module of its own; the kernel picks the
+// widest the CPU has when the rig starts (MixCore's SIMDPath, `CROSSPOINT_SIMD`
+// forces one). Everything else is built for the architecture's baseline, so
+// the binary runs on any x86-64 CPU (docs/performance.md, "SIMD paths").
+// SwiftPM's conditions cannot tell architectures apart: the x86 levels are
+// chosen here by the architecture the manifest is compiled for, which is the
+// build machine's (a cross build needs these flags left out by hand).
+let optimised: [SwiftSetting] = [
     // @_noLocks checking needs the bodies of inlinable helpers in other files,
     // which only whole-module compilation provides in debug builds; and the
     // kernel is optimised even in debug builds, so tests run it at full speed.
     .unsafeFlags(["-O"]),
 ]
+#if arch(x86_64)
+// x86-64-v3 (Haswell: AVX2, FMA, BMI2, …) and x86-64-v4 (AVX-512 F, BW, CD,
+// DQ, VL as in Skylake-SP); the fused multiply-add is used where it exists.
+let avx2Flags: [SwiftSetting] = optimised + [.unsafeFlags(["-target-cpu", "haswell"]), .define("FUSED_MULTIPLY_ADD")]
+let avx512Flags: [SwiftSetting] = optimised + [.unsafeFlags(["-target-cpu", "skylake-avx512"]), .define("FUSED_MULTIPLY_ADD")]
+#else
+// aarch64: NEON is the baseline, and the base path is the NEON path; the
+// x86 modules are built plainly and never called.
+let avx2Flags = optimised
+let avx512Flags = optimised
+#endif
 
 let package = Package(
     name: "Crosspoint",
@@ -44,7 +58,19 @@ let package = Package(
 
         // Pure Swift: laws, ramps, the lock-free queue and the real-time
         // render kernel. No JACK, no liblo: renders offline in tests.
-        .target(name: "MixCore", swiftSettings: kernelFlags),
+        .target(name: "MixCore", dependencies: ["MixRows", "MixPathBase", "MixPathAVX2", "MixPathAVX512", "CCPUFeatures"],
+                swiftSettings: optimised),
+
+        // The mixing loops, one source compiled three times: for the
+        // architecture's baseline (SSE2 on x86-64, NEON on aarch64), for
+        // x86-64-v3 (AVX2) and for x86-64-v4 (AVX-512). Each directory holds
+        // links to the files in Sources/MixPaths/Loops. `MixRows` is what
+        // they are handed; `CCPUFeatures` asks the CPU which it can run.
+        .target(name: "MixRows", swiftSettings: optimised),
+        .target(name: "MixPathBase", dependencies: ["MixRows"], path: "Sources/MixPaths/Base", swiftSettings: optimised),
+        .target(name: "MixPathAVX2", dependencies: ["MixRows"], path: "Sources/MixPaths/AVX2", swiftSettings: avx2Flags),
+        .target(name: "MixPathAVX512", dependencies: ["MixRows"], path: "Sources/MixPaths/AVX512", swiftSettings: avx512Flags),
+        .target(name: "CCPUFeatures"),
 
         // The scene as the control side keeps it (`Scene`, `Source`,
         // `Output`, `Master`, `CrosspointMatrix`): value types the kernel
@@ -165,7 +191,7 @@ let package = Package(
         // integration tests' client's codec.
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
-        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport"], swiftSettings: kernelFlags),
+        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport"], swiftSettings: optimised),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
                                                            "Access"]),
         .testTarget(name: "CatalogueTests", dependencies: [

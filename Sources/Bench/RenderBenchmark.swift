@@ -25,6 +25,8 @@ public struct RenderBenchmark: Sendable {
         public var groups = false
         /// Wall-clock time to spend rendering.
         public var seconds: Double = 1
+        /// The build of the mixing loops to time (one the CPU has).
+        public var simd: SIMDPath = .inUse
 
         public init(inputs: Int, outputs: Int) {
             self.inputs = inputs
@@ -90,7 +92,7 @@ public struct RenderBenchmark: Sendable {
             }
         }
         let mixer = Mixer(scene: scene, panLaw: .constantPower, layout: OutputLayout(outputs: c.outputs),
-                          maxFrames: max(c.frames, 64))
+                          maxFrames: max(c.frames, 64), simd: c.simd)
         mixer.setSampleRate(c.rate)
         mixer.meters.setEnabled(c.meters)
 

@@ -60,12 +60,12 @@ extension Catalogue {
 }
 
 extension Mixer {
-    /// A mixer for `catalogue`'s parameters, starting at `scene`.
+    /// A mixer for `catalogue`'s parameters, starting at `scene`, on the SIMD path `simd`.
     public convenience init(scene: Scene, catalogue: Catalogue = Catalogue(), panLaw: PanLaw, layout: OutputLayout,
-                            queueCapacity: Int = 8192, maxFrames: Int = 8192) {
+                            queueCapacity: Int = 8192, maxFrames: Int = 8192, simd: SIMDPath = .inUse) {
         let ramps = catalogue.rampLayout(inputs: scene.inputCount, outputs: scene.outputCount)
         self.init(ramps: ramps, initial: catalogue.changes(toReach: scene, in: ramps, seconds: 0), panLaw: panLaw,
                   layout: layout, queueCapacity: queueCapacity, maxFrames: maxFrames,
-                  longestDelay: Double(catalogue.longestDelay) / 1000)
+                  longestDelay: Double(catalogue.longestDelay) / 1000, simd: simd)
     }
 }

@@ -22,6 +22,8 @@ extension Catalogue {
               "Frames the last /rig/inputs or /rig/outputs waited for the audio thread beyond the next period: 0 when the next period rendered at the new size; -1 before any"),
             R(.statusDSPLoad, .fixed("f"), "JACK's DSP load, in percent"),
             R(.statusUptime, .fixed("f"), "Seconds since the rig started"),
+            R(.statusSIMD, .fixed("s"),
+              "The build of the mixing loops the rig runs: sse2, avx2, avx512 (x86-64) or neon (aarch64); the widest the CPU has unless CROSSPOINT_SIMD forces one (docs/performance.md)"),
             R(.statusSubscribers, .fixed("i"), "Feedback subscribers"),
             R(.statusMeterSubscribers, .fixed("i"), "Meter subscribers"),
             R(.statusDenied, .fixed("i"), "Packets and connections refused from hosts the access file does not admit"),

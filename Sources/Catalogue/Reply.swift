@@ -21,6 +21,7 @@ public struct Reply: Sendable {
         case statusResizeFrames = "/status/resize_frames"
         case statusDSPLoad = "/status/dsp_load"
         case statusUptime = "/status/uptime"
+        case statusSIMD = "/status/simd"
         case statusSubscribers = "/status/subscribers"
         case statusMeterSubscribers = "/status/meter_subscribers"
         case statusDenied = "/status/denied"

@@ -20,8 +20,9 @@ struct KernelArena: ~Copyable {
 
     /// The arrays, by the kernel's names for them (`RenderKernel` says what each holds).
     let position, value, targetPosition, targetValue, step, ratio: Region<Float>
-    let remaining, movingChunks, periodsToResync: Region<Int32>
+    let remaining, movingChunks, periodsToResync, chunkRow: Region<Int32>
     let chunkListed, levelChunk: Region<Bool>
+    let rampOutcome: Region<Int8>
     let gainBases: Region<Int>
     let sourceMono, sourceMeter, sourceLeft, sourceRight, outputGain, directEnd: Region<Float>
     let directTap: Region<Int32>
@@ -60,6 +61,7 @@ struct KernelArena: ~Copyable {
         (step, ratio, remaining) = (region(slots), region(slots), region(slots))
         (movingChunks, periodsToResync, chunkListed, levelChunk) =
             (region(chunks), region(chunks), region(chunks), region(chunks))
+        (rampOutcome, chunkRow) = (region(chunks), region(chunks))
         gainBases = region(gainBlocks)
         // Folded gains.
         (sourceMono, sourceLeft, sourceRight) = (region(inputStride), region(inputStride), region(inputStride))

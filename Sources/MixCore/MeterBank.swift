@@ -114,8 +114,10 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
             peakB.replace(with: magB, where: (magB .> peakB) .& (magB .< peakLimit))
             let keptA = V().replacing(with: a, where: magA .< sumLimit)
             let keptB = V().replacing(with: b, where: magB .< sumLimit)
-            sumA = sumA.addingProduct(keptA, keptA)
-            sumB = sumB.addingProduct(keptB, keptB)
+            // Multiply, then add: MixCore is built for the baseline CPU,
+            // where a fused multiply-add is a call to the C library per lane.
+            sumA += keptA * keptA
+            sumB += keptB * keptB
             k += 16
         }
         var peak: Float = 0, sum: Float = 0

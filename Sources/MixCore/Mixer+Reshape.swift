@@ -17,7 +17,7 @@ extension Mixer {
         precondition(next.inputs <= Self.channelLimit && next.outputs <= Self.channelLimit)
         let kernel = UnsafeMutablePointer<RenderKernel>.allocate(capacity: 1)
         kernel.initialize(to: RenderKernel(ramps: next, initial: initial, maxFrames: maxFrames, panLaw: panLaw,
-                                           layout: layout, longestDelay: longestDelay, delayLines: 0))
+                                           layout: layout, longestDelay: longestDelay, delayLines: 0, simd: simd))
         producer.withLock { _ in
             reclaim()
             let swap = KernelSwap.make(kernel: kernel, from: ramps, to: next)

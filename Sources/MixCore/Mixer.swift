@@ -19,6 +19,8 @@ import Glibc
 public final class Mixer: @unchecked Sendable {
     /// The most inputs, and the most outputs, a rig may have.
     public static let channelLimit = 512
+    /// The build of the mixing loops this mixer's kernels run (`SIMDPath`).
+    public let simd: SIMDPath
     /// Where the kernel keeps each ramp: a change names its ramp by slot.
     /// The control side's: the layout of the last `reshape`.
     public var rampLayout: RampLayout { producer.withLock { _ in ramps } }
@@ -125,9 +127,11 @@ public final class Mixer: @unchecked Sendable {
     /// starting settled at the values `initial` gives. `queueCapacity`:
     /// batches in flight between the two sides at once; more wait on the
     /// control side. `longestDelay`: the outputs' delay lines, in seconds.
+    /// `simd`: the build of the mixing loops its kernels run (`SIMDPath`).
     public init(ramps: RampLayout, initial: [Change], panLaw: PanLaw, layout: OutputLayout,
-                queueCapacity: Int = 8192, maxFrames: Int = 8192, longestDelay: Double = 0) {
+                queueCapacity: Int = 8192, maxFrames: Int = 8192, longestDelay: Double = 0, simd: SIMDPath = .inUse) {
         precondition(ramps.inputs <= Self.channelLimit && ramps.outputs <= Self.channelLimit)
+        self.simd = simd
         self.ramps = ramps
         outputLayout = layout
         self.panLaw = panLaw
@@ -150,7 +154,7 @@ public final class Mixer: @unchecked Sendable {
         // ever have; later kernels take them over.
         let kernel = UnsafeMutablePointer<RenderKernel>.allocate(capacity: 1)
         kernel.initialize(to: RenderKernel(ramps: ramps, initial: initial, maxFrames: maxFrames, panLaw: panLaw,
-                                           layout: layout, longestDelay: longestDelay, delayLines: Self.channelLimit))
+                                           layout: layout, longestDelay: longestDelay, delayLines: Self.channelLimit, simd: simd))
         rendering = .allocate(capacity: 1)
         rendering.initialize(to: Rendering(kernel: kernel))
     }

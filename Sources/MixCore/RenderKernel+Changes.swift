@@ -53,7 +53,7 @@ extension RenderKernel {
             // mark the row of each lane that changed.
             if chunk != markedChunk || (i >= outputBase && i < masterBase) {
                 markedChunk = chunk
-                markChanged(chunkAt: chunk * lanes, lane: i - chunk * lanes, whole: false)
+                markChanged(chunk: chunk, lane: i - chunk * lanes, whole: false)
             }
         }
     }
@@ -78,15 +78,16 @@ extension RenderKernel {
     @inlinable @inline(__always) @_noLocks
     func isDelay(slot i: Int) -> Bool { delayBase >= 0 && i >= delayBase && i < delayBase + outputStride }
 
-    /// Records what a change in the chunk starting at internal index `base`
-    /// affects: one crosspoint row, some sources (all rows), some outputs'
-    /// rows, or the master (all rows). `whole`: any lane of the chunk may
-    /// have changed, not only `lane`.
+    /// Records what a change in `chunk` affects: one crosspoint row, some
+    /// sources (all rows), some outputs' rows, or the master (all rows).
+    /// `whole`: any lane of the chunk may have changed, not only `lane`.
     @inlinable @inline(__always) @_noLocks
-    mutating func markChanged(chunkAt base: Int, lane: Int, whole: Bool) {
+    mutating func markChanged(chunk: Int, lane: Int, whole: Bool) {
+        let base = chunk &* lanes
         if base >= crosspointBase {
-            let row = (base - crosspointBase) / inputStride
-            rowDirty[row] = true
+            // The row from a table: a division here cost more than the
+            // rest of a moving chunk's bookkeeping.
+            rowDirty[Int(chunkRow[chunk])] = true
             anyRowDirty = true
         } else if base < outputBase {
             sourceChunkDirty[(base % inputStride) / lanes] = true

@@ -1,3 +1,5 @@
+import MixRows
+
 /// Audio thread: the sources' direct outs (`direct_n`), for a multitrack
 /// recorder or a feed: a source's own signal, tapped after polarity (`pre`)
 /// or after level and mute too (`post`), never after the solo gate, the pan
@@ -29,10 +31,10 @@ extension RenderKernel {
             (directTap[n], directEnd[n]) = (tap, end)
             let samples = input[n]
             if start == end {
-                for k in 0..<frames { out[k] = Self.sanitized(samples[k] * end) }
+                for k in 0..<frames { out[k] = MixRows.sanitized(samples[k] * end) }
             } else {
                 let change = end - start
-                for k in 0..<frames { out[k] = Self.sanitized(samples[k] * (start + change * progress[k])) }
+                for k in 0..<frames { out[k] = MixRows.sanitized(samples[k] * (start + change * progress[k])) }
             }
         }
     }

@@ -80,8 +80,6 @@ extension RenderKernel {
     /// inputs in use if that set changed.
     @inlinable @_noLocks
     mutating func fold(row m: Int) -> Bool {
-        typealias V = SIMD8<Float>
-        typealias I = SIMD8<Int32>
         let row = m * inputStride
         let source: UnsafeMutablePointer<Float>
         switch sides[m] {
@@ -89,35 +87,9 @@ extension RenderKernel {
         case .left: source = sourceLeft
         case .right: source = sourceRight
         }
-        let out = V(repeating: outputGain[m])
-        let crosspoints = value + crosspointBase + row
-        let yes = I(repeating: -1)
-        // Integer accumulators (−1 where something happened): cheaper to
-        // combine across iterations than masks.
-        var changes = I(), usage = I()
-        var o = 0
-        while o < inputStride {
-            let x = UnsafeRawPointer(crosspoints + o).loadUnaligned(as: V.self)
-            let s = UnsafeRawPointer(source + o).loadUnaligned(as: V.self)
-            var g1 = x * s * out
-            // No denormals and nothing non-finite ever reaches the mix (a
-            // gain may be negative: polarity). NaN fails both tests.
-            let size = g1.replacing(with: -g1, where: g1 .< V())
-            g1 = V().replacing(with: g1, where: (size .>= V(repeating: 1e-20)) .& (size .<= V(repeating: 1e6)))
-            let g0 = UnsafeRawPointer(gainEnd + row + o).loadUnaligned(as: V.self)
-            UnsafeMutableRawPointer(gainStart + row + o).storeBytes(of: g0, as: V.self)
-            UnsafeMutableRawPointer(gainEnd + row + o).storeBytes(of: g1, as: V.self)
-            UnsafeMutableRawPointer(gainDelta + row + o).storeBytes(of: g1 - g0, as: V.self)
-            changes |= I().replacing(with: yes, where: g1 .!= g0)
-            let used = I().replacing(with: yes, where: (g0 .!= V()) .| (g1 .!= V()))
-            let before = UnsafeRawPointer(inUse + row + o).loadUnaligned(as: I.self)
-            usage |= used ^ before
-            UnsafeMutableRawPointer(inUse + row + o).storeBytes(of: used, as: I.self)
-            o += 8
-        }
-        if usage != I() { relist(row: m) }
+        let (moving, usageChanged) = foldGains(row: m, crosspoints: value + crosspointBase + row, source: source)
+        if usageChanged { relist(row: m) }
         compact(row: m)
-        let moving = changes != I()
         rowRamping[m] = moving
         return moving
     }

@@ -30,8 +30,7 @@ extension RenderKernel {
             start += framesPerBlock
         }
         if start < frames {
-            let length = frames - start
-            for m in 0..<outputs { mixTail(output: m, input, into: output[m] + start, start: start, length: length) }
+            mixTail(input, output, start: start, length: frames - start)
         }
     }
 

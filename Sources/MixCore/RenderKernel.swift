@@ -1,3 +1,5 @@
+import MixRows
+
 /// The audio-thread side of the mixer: every parameter's ramp and the mixing
 /// loop. All memory is allocated in `init`, on the control side, in one
 /// allocation (`KernelArena`; the delay lines keep their own); everything
@@ -30,6 +32,8 @@
 /// is not zero. A row is recomputed only when one of the ramps on its paths
 /// moved; the list is rebuilt only when the set of inputs in use changes.
 public struct RenderKernel: ~Copyable {
+    /// The build of the mixing loops this kernel runs (`SIMDPath`).
+    public let simd: SIMDPath
     /// Frames mixed at a time: four 16-lane vectors held in registers.
     public static let block = 64
     public let inputs: Int
@@ -158,6 +162,15 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let progress: UnsafeMutablePointer<Float>
     @usableFromInline var progressFrames = 0
 
+    /// The arrays above that the SIMD paths use, as they are handed them.
+    @usableFromInline let rows: MixRows
+    @usableFromInline let ramps: RampArrays
+    /// Per entry of `movingChunks`: 1 if a ramp of it still moves after the
+    /// SIMD path's step, 0 if all landed.
+    @usableFromInline let rampOutcome: UnsafeMutablePointer<Int8>
+    /// Per chunk of crosspoints: its output row.
+    @usableFromInline let chunkRow: UnsafeMutablePointer<Int32>
+
     /// The one allocation every array above lives in.
     let arena: KernelArena
 
@@ -170,9 +183,12 @@ public struct RenderKernel: ~Copyable {
     /// values `initial` gives (changes by slot; their times are ignored).
     /// `longestDelay`: the delay lines' length in seconds; `delayLines`: how
     /// many (the outputs when nil; none for a kernel that will take over
-    /// another's, `adopt`).
+    /// another's, `adopt`). `simd`: the build of the mixing loops to run,
+    /// one this CPU has (`SIMDPath.available`).
     public init(ramps rampLayout: RampLayout, initial: [Change], maxFrames: Int = 8192, panLaw: PanLaw,
-                layout: OutputLayout, longestDelay: Double = 0, delayLines: Int? = nil) {
+                layout: OutputLayout, longestDelay: Double = 0, delayLines: Int? = nil, simd: SIMDPath = .inUse) {
+        precondition(SIMDPath.available.contains(simd), "the \(simd) path on a CPU that runs \(SIMDPath.available)")
+        self.simd = simd
         let inputs = rampLayout.inputs, outputs = rampLayout.outputs
         precondition(layout.sides.count == outputs)
         self.inputs = inputs
@@ -229,6 +245,18 @@ public struct RenderKernel: ~Copyable {
         sides = arena.array(arena.sides)
         sides.update(from: layout.sides, count: outputs)
         progress = arena.array(arena.progress)
+        rows = MixRows(inputs: inputs, outputs: outputs, inputStride: inputStride, gainStart: gainStart, gainDelta: gainDelta,
+                       gainEnd: gainEnd, inUse: inUse,
+                       activeInputs: activeInputs, activeCount: activeCount, compactStart: compactStart,
+                       compactDelta: compactDelta, gathered: gathered, gatheredValid: gatheredValid,
+                       rowRamping: rowRamping, progress: progress)
+        ramps = RampArrays(position: position, value: value, targetPosition: targetPosition, targetValue: targetValue,
+                           step: step, ratio: ratio, remaining: remaining)
+        rampOutcome = arena.array(arena.rampOutcome)
+        chunkRow = arena.array(arena.chunkRow)
+        for chunk in (crosspointBase / lanes)..<(slots / lanes) {
+            chunkRow[chunk] = Int32(truncatingIfNeeded: (chunk * lanes - crosspointBase) / inputStride)
+        }
         self.arena = arena
 
         for change in initial {

@@ -1,7 +1,11 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import Bench
 import FoundationEssentials
 import JSON
+import MixCore
 import SystemSupport
 
 struct BenchCommand: ParsableCommand {
@@ -9,6 +13,10 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Time the render kernel offline (no JACK): microseconds per period, median and p99.",
         discussion: """
+            The render kernel runs on the widest SIMD path the CPU has, or the one CROSSPOINT_SIMD forces \
+            (sse2, avx2, avx512, neon; a path the CPU lacks is refused): the first line says which, and every \
+            JSON object has it as "simd".
+
             Without --inputs/--outputs it runs the standard sweep: 8x8 … 256x256, each settled dense, ramping dense \
             and at 5% density. Times are per period of the real kernel (Mixer.process), median and 99th percentile, \
             with the cost of reading the clock (about 30 ns, printed as timer_overhead_us) subtracted.
@@ -76,6 +84,14 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        let simd: SIMDPath
+        switch SIMDPath.fromEnvironment {
+        case .success(let path): simd = path
+        case .failure(let refusal):
+            let line = Array("error: \(refusal)\n".utf8)
+            _ = write(2, line, line.count)
+            throw ExitCode.failure
+        }
         if recall {
             try runRecall()
             return
@@ -96,8 +112,10 @@ struct BenchCommand: ParsableCommand {
             configurations[index].meters = meters
             configurations[index].linked = linked
             configurations[index].groups = groups
+            configurations[index].simd = simd
         }
         if !json {
+            print("# SIMD path: \(simd) (\(SIMDPath.chosenBecause(simd)))")
             print("inputs outputs frames density ramping  active  periods  median_us  p99_us  dsp_load_%")
         }
         for configuration in configurations {
@@ -107,7 +125,7 @@ struct BenchCommand: ParsableCommand {
                 let fields: [(String, String)] = [
                     ("inputs", "\(c.inputs)"), ("outputs", "\(c.outputs)"), ("frames", "\(c.frames)"),
                     ("rate", "\(c.rate)"), ("density", "\(c.density)"), ("ramping", "\(c.ramping)"),
-                    ("meters", "\(c.meters)"),
+                    ("meters", "\(c.meters)"), ("simd", "\"\(c.simd)\""),
                     ("us_per_period_median", cFormat("%.3f", r.microsecondsMedian)),
                     ("us_per_period_p99", cFormat("%.3f", r.microsecondsP99)),
                     ("dsp_load_percent", cFormat("%.4f", r.dspLoadPercent)),

@@ -42,6 +42,10 @@ final class Rig {
     init(_ configuration: Configuration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
+        // The build of the mixing loops: a path forced that this CPU lacks
+        // stops the start here, before any of its instructions could run.
+        let simd = try SIMDPath.fromEnvironment.mapError { StartFailure(description: "\($0)") }.get()
+        logger.notice("render kernel: SIMD path \(simd) (\(SIMDPath.chosenBecause(simd)))")
         let catalogue = Catalogue(longestDelay: configuration.longestDelay)
         let store = PresetStore(directory: configuration.presets, catalogue: catalogue)
         keeper = StateKeeper(url: configuration.state, logger: logger, catalogue: catalogue)
@@ -57,7 +61,8 @@ final class Rig {
             logger.warning("--state-optional: running without saving the rig state")
         }
         mixer = Mixer(scene: initial.scene, catalogue: catalogue, panLaw: configuration.panLaw,
-                      layout: OutputLayout(outputs: initial.scene.outputCount, monoOutputs: configuration.monoOutputs))
+                      layout: OutputLayout(outputs: initial.scene.outputCount, monoOutputs: configuration.monoOutputs),
+                      simd: simd)
         host = JackHost(mixer: mixer, options: configuration.host, logger: logger)
         let door = AccessDoor(configuration.policy)
         self.door = door
@@ -118,6 +123,7 @@ final class Rig {
                  .statusResizeFrames: .int32(Int32(clamping: mixer.lastResizeFrames ?? -1)),
                  .statusDSPLoad: .float(host.dspLoad),
                  .statusUptime: .float(Float(host.uptime)),
+                 .statusSIMD: .string(mixer.simd.rawValue),
                  .statusSubscribers: .int32(Int32(feedback.count)),
                  .statusMeterSubscribers: .int32(Int32(meters.count)),
                  .statusDenied: .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }())),

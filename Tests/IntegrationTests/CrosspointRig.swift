@@ -49,29 +49,35 @@ final class CrosspointRig: @unchecked Sendable {
 
     /// - Parameter periodSize: the JACK server's frames per period (`jackd
     ///   -p`), a power of two; the server's own figure is `jack.periodSize`.
+    /// - Parameter environment: variables set for `crosspoint serve` on top of the test's.
+    /// - Parameter launcher: a command that runs the binary (`qemu-x86_64 -cpu Westmere`); none: run it directly.
     static func start(inputs: Int = 2, outputs: Int = 2, periodSize: Int = 64,
-                      arguments: [String] = []) async throws -> CrosspointRig {
+                      arguments: [String] = [], environment: [String: String] = [:],
+                      binary: String = CrosspointRig.binary, launcher: [String] = []) async throws -> CrosspointRig {
         // Synchronous mode: the server waits for the whole graph each cycle,
         // so a late client never reads a buffer already overwritten.
         let jack = try await JackServer.start(periodSize: periodSize, synchronous: true)
         do {
-            return try await CrosspointRig(jack: jack, inputs: inputs, outputs: outputs, arguments: arguments)
+            return try await CrosspointRig(jack: jack, inputs: inputs, outputs: outputs, arguments: arguments,
+                                           environment: environment, command: launcher + [binary])
         } catch {
             jack.stop()
             throw error
         }
     }
 
-    private init(jack: JackServer, inputs: Int, outputs: Int, arguments: [String]) async throws {
+    private init(jack: JackServer, inputs: Int, outputs: Int, arguments: [String],
+                 environment: [String: String], command: [String]) async throws {
         self.jack = jack
         self.inputs = inputs
         self.outputs = outputs
         directory = try Self.makeDirectory()
         crosspoint = try ChildProcess(
-            executable: Self.binary,
-            arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
+            executable: command[0],
+            arguments: command.dropFirst() + ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0",
                         "--inputs", "\(inputs)", "--outputs", "\(outputs)", "--http-port", "0"]
                 + Self.fileArguments(directory) + arguments,
+            environment: environment,
             label: "crosspoint serve")
         do {
             let ready = try await crosspoint.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
@@ -196,9 +202,10 @@ struct RigError: Error, CustomStringConvertible {
 
 /// Runs `body` with a fresh rig and stops it afterwards, whatever happens.
 func withRig(inputs: Int = 2, outputs: Int = 2, periodSize: Int = 64, arguments: [String] = [],
+             environment: [String: String] = [:], binary: String = CrosspointRig.binary, launcher: [String] = [],
              _ body: (CrosspointRig) async throws -> Void) async throws {
     let rig = try await CrosspointRig.start(inputs: inputs, outputs: outputs, periodSize: periodSize,
-                                            arguments: arguments)
+                                            arguments: arguments, environment: environment, binary: binary, launcher: launcher)
     defer { rig.stop() }
     do {
         try await body(rig)

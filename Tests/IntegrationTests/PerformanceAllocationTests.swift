@@ -52,13 +52,13 @@ extension Integration {
     /// `crosspoint serve` on `jack` under the counter, ready, with an OSC
     /// client; the counts are written to the returned file when it ends.
     static func countedRig(_ jack: JackServer, _ library: String, _ directory: URL,
-                           _ arguments: [String]) async throws -> (ChildProcess, OSCTestClient, URL) {
+                           _ arguments: [String], environment: [String: String] = [:]) async throws -> (ChildProcess, OSCTestClient, URL) {
         let countsFile = directory.appendingPathComponent("crosspoint.txt")
         let serve = try ChildProcess(
             executable: CrosspointRig.binary,
             arguments: ["serve", "--jack-server", jack.name, "--no-autostart", "--osc-port", "0", "--http-port", "0"]
                 + arguments + CrosspointRig.fileArguments(directory),
-            environment: ["LD_PRELOAD": library, "ALLOC_COUNTER_FILE": countsFile.path],
+            environment: environment.merging(["LD_PRELOAD": library, "ALLOC_COUNTER_FILE": countsFile.path]) { $1 },
             label: "crosspoint serve (counted)")
         do {
             let ready = try await serve.waitForOutput(containing: "ready: OSC on UDP port", timeout: .seconds(20))
@@ -71,7 +71,10 @@ extension Integration {
         }
     }
 
-    @Test func theProcessCallbackNeverAllocates() async throws {
+    /// On each SIMD path this CPU has (`CROSSPOINT_SIMD`): no allocation, free or lock in any callback.
+    @Test(arguments: ["sse2", "avx2", "avx512", "neon"])
+    func theProcessCallbackNeverAllocates(simd: String) async throws {
+        guard SIMDPathTests.pathsOfThisCPU.contains(simd) else { return }
         let directory = try CrosspointRig.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (library, control) = try await Self.buildTools(in: directory)
@@ -89,7 +92,8 @@ extension Integration {
                      && seen["callback_frees"] >= seen["callbacks"], "the counter missed allocations: \(seen.values)")
 
         // The mixer, under traffic.
-        let (serve, osc, countsFile) = try await Self.countedRig(jack, library, directory, ["--inputs", "16", "--outputs", "16"])
+        let (serve, osc, countsFile) = try await Self.countedRig(jack, library, directory, ["--inputs", "16", "--outputs", "16"],
+                                                                 environment: ["CROSSPOINT_SIMD": simd])
         defer { osc.close(); _ = serve.terminate(grace: .seconds(5)) }
 
         // Meters and feedback on, so the audio thread measures levels too.
@@ -131,6 +135,8 @@ extension Integration {
         #expect(counts["callbacks"] > 1000, "too few process callbacks counted: \(counts.values)\n\(serve.diagnostics())")
         #expect(counts["callback_allocs"] == 0, "allocations in the process callback: \(counts.values)")
         #expect(counts["callback_frees"] == 0, "frees in the process callback: \(counts.values)")
+        #expect(counts["callback_locks"] == 0, "locks in the process callback: \(counts.values)")
+        #expect(serve.standardError.contains("render kernel: SIMD path \(simd)"), "\(serve.diagnostics())")
     }
 
     /// The server killed under a running rig: libjack reports it through our

@@ -15,11 +15,11 @@ final class OfflineRig {
 
     init(inputs: Int, outputs: Int, frames: Int = 64, sampleRate: Int = 48_000,
          panLaw: PanLaw = .balance, monoOutputs: Set<Int> = [], scene: Scene? = nil,
-         queueCapacity: Int = 16_384) {
+         queueCapacity: Int = 16_384, simd: SIMDPath = .inUse) {
         let scene = scene ?? Scene(inputs: inputs, outputs: outputs)
         mixer = Mixer(scene: scene, panLaw: panLaw,
                       layout: OutputLayout(outputs: outputs, monoOutputs: monoOutputs),
-                      queueCapacity: queueCapacity)
+                      queueCapacity: queueCapacity, simd: simd)
         mixer.setSampleRate(sampleRate)
         self.frames = frames
         self.sampleRate = sampleRate

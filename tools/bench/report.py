@@ -37,7 +37,8 @@ def machine():
     dirty = run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--",
                  "Sources", "Tests", "Package.swift", "tools", "scripts"], check=False).strip()
     info["commit"] = commit + (" (with uncommitted changes to the code)" if dirty else "")
-    info["build"] = "swift build -c release; MixCore compiled with -O -target-cpu haswell (AVX2, FMA)"
+    info["build"] = ("swift build -c release; the mixing loops built for SSE2, AVX2 (haswell) and AVX-512 "
+                     "(skylake-avx512), the widest the CPU has chosen at start")
     return info
 
 

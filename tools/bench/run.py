@@ -43,6 +43,7 @@ import kernel
 import memory
 import osc_rate
 import page
+import paths
 import peer
 import recall
 import resize
@@ -71,10 +72,11 @@ def arguments():
     parser.add_argument("--fanout-rounds", type=int, default=3)
     parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
     parser.add_argument("--fullstate-rounds", type=int, default=3)
-    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page", "resize", "groups"],
+    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page", "resize", "groups", "paths"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
-    parser.add_argument("--baseline-binary", help="for groups: a crosspoint binary from before groups, measured beside")
+    parser.add_argument("--baseline-binary", help="for groups: a crosspoint binary from before groups, measured beside; "
+                             "for paths: one from before the SIMD paths, beside the avx2 path")
     parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
     args = parser.parse_args()
     if args.quick:
@@ -114,6 +116,8 @@ def measure(name, args, workdir):
         return resize.resize_benchmarks(b, workdir, Rig, log)
     if name == "groups":
         return groups.groups_benchmarks(b, args.baseline_binary, args.rounds, args.seconds, log)
+    if name == "paths":
+        return paths.paths_benchmarks(b, args.baseline_binary, args.rounds, args.seconds, log)
     raise ValueError(name)
 
 
@@ -136,6 +140,8 @@ def section(name, result, args, binary):
         return resize.resize_report(result, binary, verdict), resize.TARGET
     if name == "groups":
         return groups.groups_report(result, binary, verdict), groups.TARGET
+    if name == "paths":
+        return paths.paths_report(result, binary, verdict), paths.TARGET
     raise ValueError(name)
 
 
@@ -144,7 +150,8 @@ FULL_RUN = [("kernel", None), ("peer", "whole process beside jack_mix_box"), ("o
             ("recall", "preset recall"), ("saves", "control during preset saves"), ("memory", "memory"),
             ("timing", "timed bundles and one-period recalls"), ("fanout", "feedback fan-out"),
             ("fullstate", "full state on /subscribe"), ("discovery", "discovery"), ("page", "the control page"),
-            ("resize", "changing size while it plays"), ("groups", "DCAs and mute groups in the kernel")]
+            ("resize", "changing size while it plays"), ("groups", "DCAs and mute groups in the kernel"),
+            ("paths", "the kernel on every SIMD path")]
 
 
 def write_full_run(args, info, started, results):
@@ -158,7 +165,7 @@ def write_full_run(args, info, started, results):
                 memory.memory_report(results["memory"], results["peer"])]
     report.write_report(args.out, args, info, started, finished, sections, report.full_run_commands(args, binary))
     timing.splice(args.out, timing.timing_report(results["timing"], binary), "")
-    for name in ("fanout", "fullstate", "discovery", "page", "resize", "groups"):
+    for name in ("fanout", "fullstate", "discovery", "page", "resize", "groups", "paths"):
         (lines, targets), prefix = section(name, results[name], args, binary)
         note = fanout_report.full_run_note(results[name]) if name == "fanout" else "(From the run above.)"
         report.splice_section(args.out, lines, targets, prefix, note)

@@ -19,15 +19,18 @@ public enum FastMath {
         let shifted = clamped + roundingMagic
         let whole = shifted - roundingMagic
         let t = (clamped - whole) * 0.693_147_18 // f·ln2
-        // Horner's scheme with fused multiply-adds (one rounding each).
+        // Horner's scheme, each step a multiplication and an addition: MixCore
+        // is built for the baseline CPU (SSE2 on x86-64), where a fused
+        // multiply-add is a call to the C library's `fmaf`, and every CPU
+        // then computes the same gains, bit for bit.
         var p: Float = 1.0 / 5040
-        p = Float(1.0 / 720).addingProduct(p, t)
-        p = Float(1.0 / 120).addingProduct(p, t)
-        p = Float(1.0 / 24).addingProduct(p, t)
-        p = Float(1.0 / 6).addingProduct(p, t)
-        p = Float(0.5).addingProduct(p, t)
-        p = Float(1).addingProduct(p, t)
-        p = Float(1).addingProduct(p, t)
+        p = p * t + 1.0 / 720
+        p = p * t + 1.0 / 120
+        p = p * t + 1.0 / 24
+        p = p * t + 1.0 / 6
+        p = p * t + 0.5
+        p = p * t + 1
+        p = p * t + 1
         let exponent = Int32(bitPattern: shifted.bitPattern) &- roundingMagicBits &+ 127
         return p * Float(bitPattern: UInt32(bitPattern: exponent) << 23)
     }
@@ -45,13 +48,13 @@ public enum FastMath {
         let whole = shifted - magic
         let t = (clamped - whole) * V(repeating: 0.693_147_18)
         var p = V(repeating: 1.0 / 5040)
-        p = V(repeating: 1.0 / 720).addingProduct(p, t)
-        p = V(repeating: 1.0 / 120).addingProduct(p, t)
-        p = V(repeating: 1.0 / 24).addingProduct(p, t)
-        p = V(repeating: 1.0 / 6).addingProduct(p, t)
-        p = V(repeating: 0.5).addingProduct(p, t)
-        p = V(repeating: 1).addingProduct(p, t)
-        p = V(repeating: 1).addingProduct(p, t)
+        p = p * t + V(repeating: 1.0 / 720)
+        p = p * t + V(repeating: 1.0 / 120)
+        p = p * t + V(repeating: 1.0 / 24)
+        p = p * t + V(repeating: 1.0 / 6)
+        p = p * t + V(repeating: 0.5)
+        p = p * t + V(repeating: 1)
+        p = p * t + V(repeating: 1)
         let exponent = unsafeBitCast(shifted, to: I.self) &- I(repeating: 0x4B40_0000) &+ I(repeating: 127)
         return p * unsafeBitCast(exponent &<< 23, to: V.self)
     }

@@ -1,0 +1,1 @@
+../Loops/RampArrays+Advance.swift
