@@ -17,6 +17,9 @@ import SystemSupport
 public struct Catalogue: Sendable {
     /// The kinds of strip, in order (`Catalogue+Kinds.swift`).
     public let kinds: [StripKind]
+    /// The recall safes (`RecallSafe.swift`): the rig's own, then one for
+    /// each kind kept in banks.
+    public let safes: [RecallSafe]
     public let parameters: [Parameter]
     /// The kernel's blocks, in order, and the block of each parameter (nil
     /// for parameters without one).
@@ -45,6 +48,7 @@ public struct Catalogue: Sendable {
                 adding: [(kind: StripKind, parameters: [Parameter])] = []) {
         self.longestDelay = longestDelay
         kinds = Self.builtInKinds + adding.map(\.kind)
+        safes = Self.builtInSafes + adding.map(\.kind).filter { $0.storage == .bank }.map(RecallSafe.bank)
         let parameters = Self.entries(longestDelay: longestDelay) + adding.flatMap(\.parameters)
         self.parameters = parameters
         var blocks: [RampBlock] = [], blockOf: [Int?] = [], soloGate = -1, groupGain = -1, groupGate = -1

@@ -2,8 +2,8 @@ import SceneModel
 
 /// One kind of strip, described once: how its strips are addressed and
 /// counted, what sets their count, how files hold them, and where its
-/// parameters' values live. (A recall safe for its strips is described with
-/// the safes, `RecallSafe`, by strip.) The address
+/// parameters' values live. (Its recall safe is described with the safes,
+/// `Catalogue.safes`; a kind kept in banks gets one, `RecallSafe.bank`.) The address
 /// space, targets, presets and the state file, `preset show`/`diff`, the
 /// fitting of a scene to a new size, OSCQuery and the page's sections all
 /// follow from the catalogue's list of kinds (`Catalogue.kinds`).

@@ -61,7 +61,7 @@ public enum PageDescription {
             var entries = catalogue.numbers(of: kind.strip).map { number in
                 entry(catalogue.parameters[number], prefix)
             }
-            entries += Catalogue.safes.filter { $0.strip == kind.strip }.map(entry)
+            entries += catalogue.safes.filter { $0.strip == kind.strip }.map(entry)
             strips.append((key, JSONWriter.array(entries, indent: "  ")))
         }
         let crosspoint = catalogue.numbers(of: .crosspoint).first.map { entry(catalogue.parameters[$0], "/matrix/{n}/{m}") }

@@ -14,16 +14,36 @@ public struct RigState: Equatable, Sendable {
     /// Whether anything changed since that recall.
     public var modified: Bool
 
+    /// The strips that keep their live values through recalls and undo,
+    /// by kind of safe (`Catalogue.safes`; the master's as strip 1).
     public struct Safes: Equatable, Sendable {
-        public var sources: Set<Int> = []
-        public var outputs: Set<Int> = []
-        public var master = false
-        /// Outputs whose mixes (every crosspoint into them) keep their live
-        /// values through recalls and undo: performers' in-ear mixes.
-        public var mixes: Set<Int> = []
-        /// DCAs that keep their level, mute and name through recalls and undo.
-        public var dcas: Set<Int> = []
+        private var strips: [RecallSafe.Kind: Set<Int>] = [:]
         public init() {}
+
+        /// The strips safe of `kind`; set to change them all.
+        public subscript(kind: RecallSafe.Kind) -> Set<Int> {
+            get { strips[kind] ?? [] }
+            set { strips[kind] = newValue.isEmpty ? nil : newValue }
+        }
+
+        public func contains(_ kind: RecallSafe.Kind, _ n: Int) -> Bool { strips[kind]?.contains(n) ?? false }
+
+        public mutating func set(_ kind: RecallSafe.Kind, _ n: Int, _ on: Bool) {
+            if on { self[kind].insert(n) } else { self[kind].remove(n) }
+        }
+
+        /// Only the strips `scene` has.
+        public mutating func fit(to scene: Scene, catalogue: Catalogue) {
+            for safe in catalogue.safes {
+                let count = catalogue.kind(safe.strip)?.count(scene) ?? 0
+                self[safe.kind] = self[safe.kind].filter { $0 <= count }
+            }
+        }
+
+        /// Every safe strip: its safe and its number, in the catalogue's order.
+        public func all(_ catalogue: Catalogue) -> [(safe: RecallSafe, n: Int)] {
+            catalogue.safes.flatMap { safe in self[safe.kind].sorted().map { (safe, $0) } }
+        }
     }
 
     public init(scene: Scene, safes: Safes = Safes(), preset: String? = nil, modified: Bool = false) {
@@ -48,12 +68,14 @@ public struct RigState: Equatable, Sendable {
         if catalogue.longestDelay != Catalogue.defaultLongestDelay {
             w.field("max-delay-ms", JSONWriter.number(catalogue.longestDelay))
         }
-        // `mixes` only when there are any: a build from before mix safes can
-        // still read the file (a rollback keeps the show's state).
-        var fields = [("sources", JSONWriter.numbers(safes.sources.sorted())),
-                      ("outputs", JSONWriter.numbers(safes.outputs.sorted())), ("master", "\(safes.master)")]
-        if !safes.mixes.isEmpty { fields.append(("mixes", JSONWriter.numbers(safes.mixes.sorted()))) }
-        if !safes.dcas.isEmpty { fields.append(("dcas", JSONWriter.numbers(safes.dcas.sorted()))) }
+        // A safe's field only when it has strips, but for those of the first
+        // state files: a build from before a safe can still read the file (a
+        // rollback keeps the show's state).
+        var fields: [(String, String)] = []
+        for safe in catalogue.safes where safe.inEveryFile || !safes[safe.kind].isEmpty {
+            fields.append((safe.field, safe.isSingle ? "\(safes.contains(safe.kind, 1))"
+                                                     : JSONWriter.numbers(safes[safe.kind].sorted())))
+        }
         w.field("safes", JSONWriter.inline(fields))
         PresetCoding.encodeScene(scene, into: &w, catalogue: catalogue, document: .state)
         w.close("}")
@@ -97,30 +119,28 @@ public struct RigState: Equatable, Sendable {
             }
             if let value = fields["safes"],
                let safes = try reader.field({ () throws(FileError) in
-                   try reader.object(value, at: "safes", allowed: ["sources", "outputs", "master", "mixes", "dcas"])
+                   try reader.object(value, at: "safes", allowed: catalogue.safes.map(\.field))
                }) {
-                // A list of channel numbers, each in 1...count; leniently, a bad entry is skipped.
-                func numbers(_ name: String, count: Int) throws(FileError) -> Set<Int> {
-                    guard let list = safes[name],
-                          let entries = try reader.field({ () throws(FileError) in
-                              try reader.array(list, at: "safes.\(name)", maxCount: count)
-                          }) else { return [] }
-                    var found = Set<Int>()
+                // A list of strip numbers, each in 1...count; leniently, a bad entry is skipped.
+                for safe in catalogue.safes {
+                    guard let entry = safes[safe.field] else { continue }
+                    let at = "safes.\(safe.field)"
+                    if safe.isSingle {
+                        let on = try reader.field { () throws(FileError) in try reader.bool(entry, at: at) } ?? false
+                        state.safes.set(safe.kind, 1, on)
+                        continue
+                    }
+                    let count = catalogue.kind(safe.strip)?.count(scene) ?? 0
+                    guard let entries = try reader.field({ () throws(FileError) in
+                        try reader.array(entry, at: at, maxCount: count)
+                    }) else { continue }
                     for (i, v) in entries.enumerated() {
                         let number = try reader.field { () throws(FileError) in
-                            try reader.integer(v, at: "safes.\(name)[\(i)]", in: 1...max(1, count))
+                            try reader.integer(v, at: "\(at)[\(i)]", in: 1...max(1, count))
                         }
-                        if let number, number <= count { found.insert(number) }
+                        if let number, number <= count { state.safes.set(safe.kind, number, true) }
                     }
-                    return found
                 }
-                state.safes.sources = try numbers("sources", count: scene.inputCount)
-                state.safes.outputs = try numbers("outputs", count: scene.outputCount)
-                if let v = safes["master"] {
-                    state.safes.master = try reader.field { () throws(FileError) in try reader.bool(v, at: "safes.master") } ?? false
-                }
-                state.safes.mixes = try numbers("mixes", count: scene.outputCount)
-                state.safes.dcas = try numbers("dcas", count: scene.dcas.count)
             }
             return state
         }
@@ -148,16 +168,13 @@ extension RigState {
 
     /// The state on a rig of another size: the scene fitted like a preset,
     /// safes beyond the rig dropped.
-    public func fitted(inputs: Int, outputs: Int, dcas: Int? = nil,
-                       muteGroups: Int? = nil) -> (state: RigState, skipped: [String]) {
+    public func fitted(inputs: Int, outputs: Int, dcas: Int? = nil, muteGroups: Int? = nil,
+                       catalogue: Catalogue = Catalogue()) -> (state: RigState, skipped: [String]) {
         let (scene, skipped) = Preset(name: "", scene: scene).fitted(inputs: inputs, outputs: outputs, dcas: dcas,
                                                                      muteGroups: muteGroups)
         var state = self
         state.scene = scene
-        state.safes.dcas = state.safes.dcas.filter { $0 <= scene.dcas.count }
-        state.safes.sources = state.safes.sources.filter { $0 <= inputs }
-        state.safes.outputs = state.safes.outputs.filter { $0 <= outputs }
-        state.safes.mixes = state.safes.mixes.filter { $0 <= outputs }
+        state.safes.fit(to: scene, catalogue: catalogue)
         return (state, skipped)
     }
 }

@@ -161,18 +161,19 @@ public struct AddressSpace: Sendable {
             // as `/preset/recall` checks it.
             return rest[0] == "recall" ? [.recallPreset(String(rest[1]))] : []
         case ("safe", 1):
-            return matches(rest[0], "master") ? [.safe(.master)] : []
+            return catalogue.safes.filter { $0.isSingle && matches(rest[0], $0.kind.name) }
+                .map { .safe(Target.Safe($0.kind, 1)) }
         case ("safe", 2):
-            let dcaKind = catalogue.kind(.dca)
-            let dcas = matches(rest[0], "dca") ? try dcaKind.map { (kind) throws(ResolveError) in
-                try channels(rest[1], kind).map { Target.safe(.dca($0)) }
-            } ?? [] : []
-            let sources = matches(rest[0], "source") ? try channels(rest[1], "source", inputs).map { Target.safe(.source($0)) } : []
-            let outputs = matches(rest[0], "output") ? try channels(rest[1], "output", outputs).map { Target.safe(.output($0)) } : []
-            // "mix" is never reached by a pattern: `/safe/*/*` is every recall
+            // In the catalogue's order. A mix safe is never reached by a
+            // pattern (`RecallSafe.patterned`): `/safe/*/*` is every recall
             // safe as before mix safes, not every performer's mix as well.
-            let mixes = rest[0] == "mix" ? try channels(rest[1], "output", self.outputs).map { Target.safe(.mix($0)) } : []
-            return sources + outputs + mixes + dcas
+            var targets: [Target] = []
+            for safe in catalogue.safes where !safe.isSingle {
+                guard safe.patterned ? matches(rest[0], safe.kind.name) : rest[0] == safe.kind.name,
+                      let kind = catalogue.kind(safe.strip) else { continue }
+                targets += try channels(rest[1], kind).map { .safe(Target.Safe(safe.kind, $0)) }
+            }
+            return targets
         default:
             return []
         }

@@ -63,10 +63,10 @@ extension Controller {
 
     private func describe(_ target: Target) -> ParameterDescription {
         guard case .parameter(let number, let place, let form) = target else {
-            let what = if case .safe(let safe) = target {
-                Parameter.Place.of(safe).titled(Catalogue.safe(safe.kind).description)
-            } else {
-                ""
+            var what = ""
+            if case .safe(let safe) = target, let recall = catalogue.safe(safe.kind),
+               let place = catalogue.kind(recall.strip)?.place(safe.channel, 0) {
+                what = place.titled(recall.description)
             }
             return ParameterDescription(address: addressSpace.address(target), description: what,
                                         signature: .toggle, access: .readWrite, target: target)

@@ -65,7 +65,8 @@ extension Controller {
                 return try link(n, value.isOn, number: number, fade: fade)
             }
             return pairedPlaces(number, place).map { .set(number, $0, value, fade: fade) }
-        case .safe(.source(let n), let on):
+        case .safe(let safe, let on) where safe.kind == .source:
+            let n = safe.channel
             guard isLinked(n), let other = partner(of: n) else { return [edit] }
             return [edit, .safe(.source(other), on)]
         default:
@@ -108,7 +109,7 @@ extension Controller {
                                   fade: fade))
             }
         }
-        edits.append(.safe(.source(right), live.state.safes.sources.contains(left)))
+        edits.append(.safe(.source(right), live.state.safes.contains(.source, left)))
         return edits
     }
 }

@@ -63,7 +63,7 @@ extension Controller {
             guard catalogue.parameters[number].reach == .mix, let m = Parameter.mixOutput(place) else { return false }
             return role.controls(output: m)
         case .safe(let safe):
-            return Catalogue.safe(safe.kind).reach == .mix && role.controls(output: safe.channel)
+            return catalogue.safe(safe.kind)?.reach == .mix && role.controls(output: safe.channel)
         default:
             return false
         }

@@ -63,13 +63,7 @@ extension LiveScene {
 
     /// Safes change no sound.
     func setSafe(_ safe: Target.Safe, _ on: Bool) {
-        switch safe {
-        case .source(let n): if on { state.safes.sources.insert(n) } else { state.safes.sources.remove(n) }
-        case .output(let m): if on { state.safes.outputs.insert(m) } else { state.safes.outputs.remove(m) }
-        case .master: state.safes.master = on
-        case .mix(let m): if on { state.safes.mixes.insert(m) } else { state.safes.mixes.remove(m) }
-        case .dca(let g): if on { state.safes.dcas.insert(g) } else { state.safes.dcas.remove(g) }
-        }
+        state.safes.set(safe.kind, safe.channel, on)
         touched.append(.safe(safe))
     }
 

@@ -35,12 +35,10 @@ extension LiveScene {
             state.scene.sources[inputs - 1].link = false
             unlinked.append(inputs)
         }
-        (state.safes.sources, state.safes.outputs, state.safes.mixes) =
-            (state.safes.sources.filter { $0 <= inputs }, state.safes.outputs.filter { $0 <= outputs },
-             state.safes.mixes.filter { $0 <= outputs })
+        state.safes.fit(to: state.scene, catalogue: catalogue)
         for key in fades.fades.keys where !Self.fits(key, inputs: inputs, outputs: outputs) { fades.end(key) }
         touched.removeAll { !Self.fits($0, inputs: inputs, outputs: outputs) }
-        undoState = undoState?.fitted(inputs: inputs, outputs: outputs).state
+        undoState = undoState?.fitted(inputs: inputs, outputs: outputs, catalogue: catalogue).state
         let next = catalogue.rampLayout(inputs: inputs, outputs: outputs)
         let remap = ramps.remap(to: next)
         pending = RampLayout.restage(pending, by: remap)
@@ -82,9 +80,9 @@ extension LiveScene {
         switch target {
         case .parameter(_, let place, _), .delta(_, let place, _), .touch(_, let place, _), .current(_, let place, _):
             return fits(place)
-        case .safe(.source(let n)): return n <= inputs
-        case .safe(.output(let m)), .safe(.mix(let m)): return m <= outputs
-        case .safe(.master), .safe(.dca), .command, .recallPreset: return true
+        case .safe(let safe) where safe.kind == .source: return safe.channel <= inputs
+        case .safe(let safe) where safe.kind == .output || safe.kind == .mix: return safe.channel <= outputs
+        case .safe, .command, .recallPreset: return true
         }
     }
 }

@@ -20,11 +20,7 @@ extension LiveScene {
             Self.channelMap(state.scene).map { .int32(Int32($0)) }
         case .command(.rigInputs): [.int32(Int32(state.scene.inputCount))]
         case .command(.rigOutputs): [.int32(Int32(state.scene.outputCount))]
-        case .safe(.source(let n)): [.int32(state.safes.sources.contains(n) ? 1 : 0)]
-        case .safe(.output(let m)): [.int32(state.safes.outputs.contains(m) ? 1 : 0)]
-        case .safe(.master): [.int32(state.safes.master ? 1 : 0)]
-        case .safe(.mix(let m)): [.int32(state.safes.mixes.contains(m) ? 1 : 0)]
-        case .safe(.dca(let g)): [.int32(state.safes.dcas.contains(g) ? 1 : 0)]
+        case .safe(let safe): [.int32(state.safes.contains(safe.kind, safe.channel) ? 1 : 0)]
         default: nil
         }
     }
@@ -79,12 +75,8 @@ extension LiveScene {
             let numbers = catalogue.numbers(of: kind.strip)
             for place in catalogue.places(kind.strip, counts: space.counts.merging([.source: inputs, .output: outputs]) { $1 }) {
                 for number in numbers { targets.append(.parameter(number, place, space.forms(number)[0])) }
-                switch place {
-                case .source(let n): targets.append(.safe(.source(n)))
-                case .output(let m): targets.append(contentsOf: [.safe(.output(m)), .safe(.mix(m))])
-                case .master: targets.append(.safe(.master))
-                case .dca(let g): targets.append(.safe(.dca(g)))
-                case .crosspoint, .muteGroup, .dcaMember, .muteGroupMember, .numbered: break
+                for safe in catalogue.safes where safe.strip == kind.strip {
+                    targets.append(.safe(Target.Safe(safe.kind, place.channel)))
                 }
             }
         }

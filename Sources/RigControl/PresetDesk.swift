@@ -246,24 +246,15 @@ final class PresetDesk: @unchecked Sendable {
         let (fitted, skipped) = preset.fitted(inputs: live.inputCount, outputs: live.outputCount, dcas: live.dcas.count,
                                               muteGroups: live.muteGroups.count, banks: live.banks)
         var target = scene.state.scene
-        if scope.contains(.sources) {
-            for n in target.sources.indices where !scene.state.safes.sources.contains(n + 1) { target.sources[n] = fitted.sources[n] }
-        }
-        if scope.contains(.matrix) {
-            target.crosspoints = fitted.crosspoints
-            keepSafeMixes(in: &target)
-        }
-        if scope.contains(.outputs) {
-            for m in target.outputs.indices where !scene.state.safes.outputs.contains(m + 1) { target.outputs[m] = fitted.outputs[m] }
-        }
-        if scope.contains(.master) && !scene.state.safes.master { target.master = fitted.master }
-        if scope.contains(.groups) {
-            for g in target.dcas.indices where !scene.state.safes.dcas.contains(g + 1) { target.dcas[g] = fitted.dcas[g] }
-            target.muteGroups = fitted.muteGroups
-        }
+        if scope.contains(.sources) { target.sources = fitted.sources }
+        if scope.contains(.matrix) { target.crosspoints = fitted.crosspoints }
+        if scope.contains(.outputs) { target.outputs = fitted.outputs }
+        if scope.contains(.master) { target.master = fitted.master }
+        if scope.contains(.groups) { (target.dcas, target.muteGroups) = (fitted.dcas, fitted.muteGroups) }
         // The strips of kinds kept in banks (`StripKind.Storage.bank`) have
         // no scope of their own: a whole recall takes them.
         if scope == .all { target.banks = fitted.banks }
+        keepSafes(of: live, in: &target)
 
         let seconds = Float(fade ?? preset.fade ?? Double(scene.smoothing))
         scene.undoState = scene.state
@@ -289,11 +280,7 @@ final class PresetDesk: @unchecked Sendable {
     private func undo(fade: Double?) throws(ArgumentReader.Failure) -> [OSCPacket] {
         guard let previous = scene.undoState else { throw ArgumentReader.Failure(reason: "nothing to undo") }
         var target = previous.scene
-        for n in scene.state.safes.sources { target.sources[n - 1] = scene.state.scene.sources[n - 1] }
-        for m in scene.state.safes.outputs { target.outputs[m - 1] = scene.state.scene.outputs[m - 1] }
-        if scene.state.safes.master { target.master = scene.state.scene.master }
-        for g in scene.state.safes.dcas { target.dcas[g - 1] = scene.state.scene.dcas[g - 1] }
-        keepSafeMixes(in: &target)
+        keepSafes(of: scene.state.scene, in: &target)
         let seconds = Float(fade ?? Double(scene.smoothing))
         scene.undoState = scene.state
         var changes: [Change] = []
@@ -306,14 +293,11 @@ final class PresetDesk: @unchecked Sendable {
         return [.message(OSCMessage(Reply.Name.presetUndone.address, [.string(previous.preset ?? "")]))]
     }
 
-    /// Every crosspoint into a mix-safe output keeps its live level: a
-    /// performer's in-ear mix stays as they set it.
-    private func keepSafeMixes(in target: inout Scene) {
-        for m in scene.state.safes.mixes {
-            for n in stride(from: 1, through: target.inputCount, by: 1) {
-                target.crosspoints[n, m] = scene.state.scene.crosspoints[n, m]
-            }
-        }
+    /// Each safe strip keeps in `target` what its safe keeps of `live`
+    /// (`RecallSafe.keep`): a safe source its values, a mix-safe output
+    /// every crosspoint into it, a performer's in-ear mix as they set it.
+    private func keepSafes(of live: Scene, in target: inout Scene) {
+        for (safe, n) in scene.state.safes.all(scene.catalogue) { safe.keep(live, &target, n) }
     }
 
     /// Runs a store operation; its error becomes the `/error` reason.

@@ -23,30 +23,24 @@ public enum Target: Hashable, Sendable {
 
     public typealias Form = Parameter.Form
 
-    /// A recall safe: the part keeps its live values through recalls. A
-    /// mix safe keeps every crosspoint into its output (a performer's mix).
-    public enum Safe: Hashable, Sendable {
-        case source(Int), output(Int), master, mix(Int), dca(Int)
+    /// A recall safe on one strip (`Catalogue.safes`): the part keeps its
+    /// live values through recalls. A mix safe keeps every crosspoint into
+    /// its output.
+    public struct Safe: Hashable, Sendable {
+        public let kind: RecallSafe.Kind
+        /// The strip it is on (1 for the master).
+        public let channel: Int
 
-        public var kind: RecallSafe.Kind {
-            switch self {
-            case .source: .source
-            case .output: .output
-            case .master: .master
-            case .mix: .mix
-            case .dca: .dca
-            }
+        public init(_ kind: RecallSafe.Kind, _ channel: Int) {
+            self.kind = kind
+            self.channel = channel
         }
 
-        /// The channel it belongs to (1 for the master).
-        public var channel: Int {
-            switch self {
-            case .source(let n): n
-            case .output(let m), .mix(let m): m
-            case .master: 1
-            case .dca(let g): g
-            }
-        }
+        public static func source(_ n: Int) -> Safe { Safe(.source, n) }
+        public static func output(_ m: Int) -> Safe { Safe(.output, m) }
+        public static func mix(_ m: Int) -> Safe { Safe(.mix, m) }
+        public static func dca(_ g: Int) -> Safe { Safe(.dca, g) }
+        public static let master = Safe(.master, 1)
     }
 
     /// Whether it is a relative step (`…/delta`).
@@ -72,18 +66,6 @@ public enum Target: Hashable, Sendable {
         case .command(let name): name.address
         case .safe(let safe): RecallSafe.address(safe.kind, "\(safe.channel)")
         case .recallPreset(let name): "\(Command.Name.presetRecall.address)/\(name)"
-        }
-    }
-}
-
-extension Parameter.Place {
-    /// The strip place a safe belongs to (a mix safe: its output's).
-    static func of(_ safe: Target.Safe) -> Parameter.Place {
-        switch safe {
-        case .source(let n): .source(n)
-        case .output(let m), .mix(let m): .output(m)
-        case .master: .master
-        case .dca(let g): .dca(g)
         }
     }
 }

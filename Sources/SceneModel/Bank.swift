@@ -27,6 +27,12 @@ public struct Bank: Equatable, Sendable {
         strips[n - 1][name] = value
     }
 
+    /// Strip n as `other` has it; nothing where either has no strip n.
+    public mutating func keep(_ n: Int, from other: Bank) {
+        guard n >= 1 && n <= strips.count && n <= other.strips.count else { return }
+        strips[n - 1] = other.strips[n - 1]
+    }
+
     /// To `count` strips: new ones blank at the end, or the last ones gone.
     public mutating func resize(to count: Int) {
         let count = max(0, count)

@@ -110,7 +110,7 @@ import Testing
         for command in Catalogue.commands(inputs: 2, outputs: 2) {
             #expect(described[command.address] != nil, "\(command.address) is not described")
         }
-        for safe in Catalogue.safes {
+        for safe in catalogue.safes {
             #expect(described[safe.address("1")] != nil, "\(safe.address("1")) is not described")
         }
     }
@@ -145,7 +145,7 @@ import Testing
             #expect(entry?["gain"] as? String == linear.map { "/\(key == "master" ? "master" : "\(key)/{n}")/\($0)" },
                     "\(key) \(parameter.name)")
         }
-        for safe in Catalogue.safes {
+        for safe in catalogue.safes {
             let entries = strips["\(safe.strip)"] ?? []
             #expect(entries.contains { $0["address"] as? String == safe.address("{n}") }, "\(safe.kind) safe")
         }

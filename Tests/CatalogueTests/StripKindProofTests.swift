@@ -120,6 +120,40 @@ import Testing
         #expect(older.scene.banks["testbus"]?.count == 0)
     }
 
+    /// Its recall safe comes with it: `/safe/testbus/{n}` keeps a bus's live
+    /// values through recalls and undo, a pattern reaches it, and the state
+    /// file keeps it under the kind's field.
+    @Test func aKindAddedHereHasARecallSafe() throws {
+        let (c, _, _) = Self.rig()
+        Self.send(c, "/preset/save", .string("flat"))
+        Self.send(c, "/testbus/2/volume", .float(0.5))
+        Self.send(c, "/testbus/3/volume", .float(0.25))
+        Self.send(c, "/safe/testbus/2", .int32(1))
+        #expect(Self.send(c, "/safe/testbus/2").first?.arguments == [.int32(1)], "a query answers it")
+        Self.send(c, "/preset/recall", .string("flat"), .float(0))
+        #expect(Self.send(c, "/testbus/2/volume").first?.arguments == [.float(0.5)], "the safe bus kept its level")
+        #expect(Self.send(c, "/testbus/3/volume").first?.arguments == [.float(1)], "the others were recalled")
+        Self.send(c, "/testbus/2/volume", .float(0.75))
+        Self.send(c, "/preset/undo")
+        #expect(Self.send(c, "/testbus/2/volume").first?.arguments == [.float(0.75)], "and kept it through undo")
+        #expect(Self.send(c, "/testbus/3/volume").first?.arguments == [.float(0.25)], "undo took the others back")
+
+        Self.send(c, "/safe/test*/[3-9]", .int32(1))
+        #expect(Self.send(c, "/safe/testbus/3").first?.arguments == [.int32(1)], "a pattern reaches it")
+        #expect(Self.errorReason(Self.send(c, "/safe/testbus/4", .int32(1))) == "test bus 4 out of range (1-3)")
+
+        let text = String(decoding: RigState(scene: c.stateNow().scene, safes: c.stateNow().safes)
+            .encoded(catalogue: Self.catalogue), as: UTF8.self)
+        #expect(text.contains("\"testbuses\": [2, 3]"), "\(text)")
+        let (read, skipped) = try RigState.read(Data(text.utf8), file: "state.json", catalogue: Self.catalogue)
+        #expect(skipped.isEmpty && read.safes == c.stateNow().safes, "read back: \(skipped)")
+
+        var described: [String: ParameterDescription] = [:]
+        c.describeAddresses { described[$0.address] = $0 }
+        #expect(described["/safe/testbus/3"]?.description == "Recall safe for test bus 3")
+        #expect(PageDescription.json(Self.catalogue).contains("\"address\": \"/safe/testbus/{n}\""))
+    }
+
     @Test func aKindAddedHereIsListedByOSCQueryAndDescribedToThePage() {
         let (c, _, _) = Self.rig()
         var described: [String: ParameterDescription] = [:]

@@ -125,9 +125,9 @@ private let groupHeader =
 
     @Test func rigStateRoundTrip() throws {
         var state = RigState(scene: Scene(inputs: 2, outputs: 3), preset: "show", modified: true)
-        state.safes.sources = [2]
-        state.safes.outputs = [1, 3]
-        state.safes.master = true
+        state.safes[.source] = [2]
+        state.safes[.output] = [1, 3]
+        state.safes[.master] = [1]
         state.scene.crosspoints[2, 3] = 0.25
         #expect(try RigState.decode(state.encoded(), file: "s") == state)
     }

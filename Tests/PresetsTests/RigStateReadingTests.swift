@@ -16,7 +16,7 @@ import Testing
         scene.crosspoints[3, 2] = 0.25
         scene.outputs[1].volume = 0.5
         var state = RigState(scene: scene, preset: "show")
-        state.safes.sources = [2]
+        state.safes[.source] = [2]
         return state
     }
 

@@ -181,7 +181,9 @@ private final class Gate: Sendable {
         let later = c.collectReplies()
 
         #expect(c.now("/preset/delete", .string("x")) == [])
-        #expect(c.now("/preset/current") == ["/preset/current", "", "1"])
+        // At once the deleted preset is current no more, unless the write has
+        // already failed and put it back (a loaded machine is that quick).
+        #expect([["/preset/current", "", "1"], ["/preset/current", "x", "1"]].contains(c.now("/preset/current")))
         c.waitForPresetWrites()
         #expect(later.values.last?.prefix(2) == ["/error", "/preset/delete"])
         #expect(later.values.last?.last?.contains("x.json: cannot delete (Is a directory)") == true, "\(later.values)")
@@ -190,7 +192,7 @@ private final class Gate: Sendable {
 
         c.now("/preset/recall", .string("p"), .float(0))
         #expect(c.now("/preset/save", .string("x")) == [])
-        #expect(c.now("/preset/current") == ["/preset/current", "x", "0"])
+        #expect([["/preset/current", "x", "0"], ["/preset/current", "p", "0"]].contains(c.now("/preset/current")))
         c.waitForPresetWrites()
         #expect(later.values.last?.prefix(2) == ["/error", "/preset/save"])
         #expect(later.values.last?.last?.contains("x.json: cannot rename into place (Is a directory)") == true,

@@ -165,15 +165,15 @@ import Testing
         // Stored in the state file.
         let state = c.snapshot()
         let read = try? RigState.decode(state.encoded(), file: "state.json")
-        #expect(read?.safes.mixes == [3])
+        #expect(read?.safes[.mix] == [3])
     }
 
     @Test func aPatternNeverReachesTheMixSafes() {
         let c = makeController(inputs: 2, outputs: 2)
         c.send("/safe/*/*", .int32(1))
-        #expect(c.snapshot().safes.outputs == [1, 2] && c.snapshot().safes.mixes.isEmpty)
+        #expect(c.snapshot().safes[.output] == [1, 2] && c.snapshot().safes[.mix].isEmpty)
         c.send("/safe/mix/*", .int32(1))
-        #expect(c.snapshot().safes.mixes == [1, 2])
+        #expect(c.snapshot().safes[.mix] == [1, 2])
         // A state file without mix safes reads in a build from before them.
         let plain = String(decoding: RigState(scene: Scene(inputs: 1, outputs: 1)).encoded(), as: UTF8.self)
         #expect(!plain.contains("mixes"))
