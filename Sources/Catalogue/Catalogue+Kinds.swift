@@ -33,9 +33,40 @@ extension Catalogue {
     /// Why `count` is not a count `serve`'s `flag` takes ("--dcas must be
     /// 0-32 (got 40)"), or nil: the limits its kind describes.
     public static func countProblem(flag: String, _ count: Int) -> String? {
-        guard let kind = builtInKinds.first(where: { $0.flag == flag }), !kind.counts.contains(count) else { return nil }
-        let most = kind.counts.upperBound == Mixer.channelLimit ? ", the most the mixer takes" : ""
-        return "\(flag) must be \(kind.counts.lowerBound)-\(kind.counts.upperBound)\(most) (got \(count))"
+        builtInKinds.first { $0.flag == flag }.flatMap { $0.countProblem(count) }
+    }
+
+    /// The counts `serve` is given for the kinds kept in banks, each by its
+    /// kind's flag (`--testbuses 3` or `--testbuses=3`), from the arguments
+    /// `serve` does not know itself; a kind not named has none. An argument
+    /// that is no such flag, a flag without a whole number, or a count out
+    /// of its kind's limits is the error's reason.
+    public func bankCounts(_ arguments: [String]) throws(CountError) -> [Parameter.Strip: Int] {
+        var counts: [Parameter.Strip: Int] = [:]
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            let (flag, attached) = argument.firstIndex(of: "=").map {
+                (String(argument[..<$0]), String(argument[argument.index(after: $0)...]))
+            } ?? (argument, nil)
+            guard flag.hasPrefix("--"), let kind = kinds.first(where: { $0.storage == .bank && $0.flag == flag }) else {
+                throw flag.hasPrefix("-") ? CountError(reason: "Unknown option '\(flag)'", unknown: flag)
+                    : CountError(reason: "Unexpected argument '\(argument)'")
+            }
+            guard let text = attached ?? rest.popFirst(), let count = Int(text) else {
+                throw CountError(reason: "\(flag) takes a number of \(kind.plural)")
+            }
+            if let problem = kind.countProblem(count) { throw CountError(reason: problem) }
+            counts[kind.strip] = count
+        }
+        return counts
+    }
+
+    /// Why a count is not one a kind's flag takes.
+    public struct CountError: Error, CustomStringConvertible {
+        public let reason: String
+        /// The option no kind has, if that is the error.
+        public var unknown: String?
+        public var description: String { reason }
     }
 
     /// The description of `strip`'s kind.

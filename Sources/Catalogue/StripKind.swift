@@ -1,3 +1,4 @@
+import MixCore
 import SceneModel
 
 /// One kind of strip, described once: how its strips are addressed and
@@ -79,15 +80,23 @@ public struct StripKind: Sendable {
         self.count = count
     }
 
+    /// Why `count` is not a count its flag takes ("--dcas must be 0-32
+    /// (got 40)"), or nil.
+    public func countProblem(_ count: Int) -> String? {
+        guard !counts.contains(count) else { return nil }
+        let most = counts.upperBound == Mixer.channelLimit ? ", the most the mixer takes" : ""
+        return "\(flag ?? plural) must be \(counts.lowerBound)-\(counts.upperBound)\(most) (got \(count))"
+    }
+
     /// A kind whose strips are numbered, kept in the scene's banks: all a
     /// new kind without a type of its own needs. `/{name}/{n}/…`; in files,
     /// `channels.{field}` and a list `{field}`; none on a rig unless its
-    /// count is set.
+    /// count is set, by `serve --{field} N` (`Catalogue.bankCounts`).
     public static func bank(_ name: String, noun: String, plural: String, field: String,
                             counts: ClosedRange<Int>) -> StripKind {
         let strip = Parameter.Strip(name, noun: noun)
         return StripKind(strip, .numbered, storage: .bank, head: name, plural: plural, countField: field, field: field,
-                         counts: counts, place: { n, _ in .numbered(strip, n) },
+                         counts: counts, flag: "--\(field)", place: { n, _ in .numbered(strip, n) },
                          count: { $0.banks[name]?.count ?? 0 })
     }
 }

@@ -169,9 +169,10 @@ extension RigState {
     /// The state on a rig of another size: the scene fitted like a preset,
     /// safes beyond the rig dropped.
     public func fitted(inputs: Int, outputs: Int, dcas: Int? = nil, muteGroups: Int? = nil,
+                       banks: [String: Bank]? = nil,
                        catalogue: Catalogue = Catalogue()) -> (state: RigState, skipped: [String]) {
         let (scene, skipped) = Preset(name: "", scene: scene).fitted(inputs: inputs, outputs: outputs, dcas: dcas,
-                                                                     muteGroups: muteGroups)
+                                                                     muteGroups: muteGroups, banks: banks)
         var state = self
         state.scene = scene
         state.safes.fit(to: scene, catalogue: catalogue)

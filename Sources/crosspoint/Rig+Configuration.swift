@@ -1,4 +1,5 @@
 import Access
+import Catalogue
 import FoundationEssentials
 import JackHost
 import MixCore
@@ -14,6 +15,9 @@ extension Rig {
         /// `--dcas`, `--mute-groups`: the rig's groups, whatever the saved state had.
         var dcas: Int
         var muteGroups: Int
+        /// The counts of the kinds kept in banks (`--{field} N`), whatever
+        /// the saved state had; a kind not named has none.
+        var banks: [Parameter.Strip: Int] = [:]
         /// `--direct-outs`: every source's direct out, and every added one's; nil: as saved.
         var directOuts: DirectTap?
         var panLaw: PanLaw

@@ -51,7 +51,7 @@ final class Rig {
         keeper = StateKeeper(url: configuration.state, logger: logger, catalogue: catalogue)
         AtomicFile.removeLeftovers(in: store.directory)
         AtomicFile.removeLeftovers(in: keeper.url.deletingLastPathComponent())
-        let initial = try Self.initialState(configuration, store: store, keeper: keeper, logger: logger)
+        let initial = try Self.initialState(configuration, catalogue: catalogue, store: store, keeper: keeper, logger: logger)
         // A state that cannot be saved is found now, not after the show.
         if let problem = keeper.write(initial) {
             guard configuration.stateOptional else {
@@ -330,10 +330,12 @@ final class Rig {
 
     /// The preset named by `--scene`, else the saved state, else the default
     /// scene; fitted to the rig's size.
-    private static func initialState(_ c: Configuration, store: PresetStore, keeper: StateKeeper,
-                                     logger: Logger) throws -> RigState {
-        var state = RigState(scene: Scene(inputs: c.inputs ?? 8, outputs: c.outputs ?? 8, dcas: c.dcas,
-                                          muteGroups: c.muteGroups))
+    private static func initialState(_ c: Configuration, catalogue: Catalogue, store: PresetStore,
+                                     keeper: StateKeeper, logger: Logger) throws -> RigState {
+        let counts: [Parameter.Strip: Int] = [.source: c.inputs ?? 8, .output: c.outputs ?? 8, .dca: c.dcas,
+                                              .muteGroup: c.muteGroups]
+        let blank = catalogue.scene(counts.merging(c.banks) { $1 })
+        var state = RigState(scene: blank)
         if let saved = keeper.load() {
             state = saved
             logger.notice("restored the rig state from \(keeper.url.path)")
@@ -347,7 +349,8 @@ final class Rig {
             state.modified = false
             logger.notice("starting with preset '\(scene)'")
         }
-        let (sized, skipped) = state.fitted(inputs: inputs, outputs: outputs, dcas: c.dcas, muteGroups: c.muteGroups)
+        let (sized, skipped) = state.fitted(inputs: inputs, outputs: outputs, dcas: c.dcas, muteGroups: c.muteGroups,
+                                            banks: blank.banks, catalogue: catalogue)
         var fitted = sized
         if let tap = c.directOuts { for n in fitted.scene.sources.indices { fitted.scene.sources[n].direct = tap } }
         if !skipped.isEmpty { logger.warning("the saved scene is larger than the rig; skipped \(skipped.joined(separator: "; "))") }

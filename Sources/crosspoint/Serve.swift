@@ -16,7 +16,10 @@ import SystemSupport
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the mixer: a JACK client with N inputs and M outputs, controlled over OSC (UDP).")
+        abstract: "Run the mixer: a JACK client with N inputs and M outputs, controlled over OSC (UDP).",
+        discussion: Catalogue().kinds.filter { $0.storage == .bank }.compactMap { kind in
+            kind.flag.map { "\($0) N: \(kind.plural), \(kind.counts.lowerBound)-\(kind.counts.upperBound) (none by default)." }
+        }.joined(separator: "\n"))
 
     @OptionGroup var channels: ChannelCounts
     var inputs: Int? { channels.inputs }
@@ -27,6 +30,12 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Number of mute groups (/mutegroup/{g}/…), 0-32: each mutes its member sources.")
     var muteGroups = 8
+
+    /// The flags of the catalogue's kinds kept in banks (`--{field} N`),
+    /// which ArgumentParser cannot know: read by `Catalogue.bankCounts`,
+    /// whose errors are any other unknown argument's.
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var kindCounts: [String] = []
 
     @Option(help: "Direct outs for every source: pre (after polarity) or post (after level and mute), on JACK ports direct_1 …; also for sources added later (/source/{n}/direct changes one).")
     var directOuts: DirectTap?
@@ -132,6 +141,7 @@ struct Serve: ParsableCommand {
         for (flag, count) in [("--dcas", dcas), ("--mute-groups", muteGroups)] {
             if let problem = Catalogue.countProblem(flag: flag, count) { throw ValidationError(problem) }
         }
+        _ = try bankCounts()
         guard (0...1000).contains(smoothingMs) else { throw ValidationError("--smoothing-ms must be 0-1000") }
         guard (0...10_000).contains(maxDelayMs) else { throw ValidationError("--max-delay-ms must be 0-10000") }
         guard (16...4096).contains(autostartPeriod), autostartPeriod & (autostartPeriod - 1) == 0 else {
@@ -227,7 +237,7 @@ struct Serve: ParsableCommand {
         osc.tcp = !noTcp
         osc.tcpIdleTimeout = tcpIdleTimeout > 0 ? .milliseconds(Int(tcpIdleTimeout * 1000)) : nil
         let configuration = Rig.Configuration(
-            inputs: inputs, outputs: outputs, dcas: dcas, muteGroups: muteGroups, directOuts: directOuts, panLaw: panLaw, monoOutputs: try monoOutputSet(),
+            inputs: inputs, outputs: outputs, dcas: dcas, muteGroups: muteGroups, banks: try bankCounts(), directOuts: directOuts, panLaw: panLaw, monoOutputs: try monoOutputSet(),
             smoothingSeconds: Float(smoothingMs / 1000), longestDelay: Float(maxDelayMs), host: host, osc: osc, httpPort: noHttp ? nil : httpPort,
             subscriptionLease: subscriptionTimeout > 0 ? .milliseconds(Int(subscriptionTimeout * 1000)) : nil,
             autoSubscribe: autoSubscribe,

@@ -120,6 +120,28 @@ import Testing
         #expect(older.scene.banks["testbus"]?.count == 0)
     }
 
+    /// `serve` sets its count by its own flag, `--{field} N`, within the
+    /// limits it describes (`Catalogue.bankCounts`, the arguments serve does
+    /// not declare; `StartupTests` runs the binary with others).
+    @Test func aKindAddedHereIsCountedByItsFlag() throws {
+        let counts = try Self.catalogue.bankCounts(["--testbuses", "3"])
+        #expect(counts == [Self.bus.strip: 3])
+        #expect(try Self.catalogue.bankCounts(["--testbuses=0"]) == [Self.bus.strip: 0])
+        #expect(try Self.catalogue.bankCounts([]).isEmpty, "none unless named")
+        #expect(Self.catalogue.scene(counts).banks["testbus"]?.count == 3)
+        for (arguments, reason) in [(["--testbuses", "17"], "--testbuses must be 0-16 (got 17)"),
+                                    (["--testbuses"], "--testbuses takes a number of test buses"),
+                                    (["--testbuses", "x"], "--testbuses takes a number of test buses"),
+                                    (["--inputs", "3"], "Unknown option '--inputs'"), (["3"], "Unexpected argument '3'")] {
+            #expect(throws: Catalogue.CountError.self, "\(arguments)") { try Self.catalogue.bankCounts(arguments) }
+            do {
+                _ = try Self.catalogue.bankCounts(arguments)
+            } catch {
+                #expect(error.reason == reason)
+            }
+        }
+    }
+
     /// Its recall safe comes with it: `/safe/testbus/{n}` keeps a bus's live
     /// values through recalls and undo, a pattern reaches it, and the state
     /// file keeps it under the kind's field.

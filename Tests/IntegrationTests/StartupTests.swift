@@ -50,6 +50,11 @@ extension Integration {
         (["--autostart-period", "8192"], "--autostart-period must be a power of two, 16-4096"),
         (["--autostart-rate", "1"], "--autostart-rate must be 8000-384000"),
         (["--autostart-driver", "alsa; rm"], "--autostart-driver must be a backend's name"),
+        // Arguments serve does not declare go to the kinds' own flags
+        // (`Serve+Kinds.swift`), and are refused as ArgumentParser refuses them.
+        (["--input", "4"], "Unknown option '--input'. Did you mean '--inputs'?"),
+        (["--testbuses", "3"], "Unknown option '--testbuses'"),
+        (["stray"], "Unexpected argument 'stray'"),
     ])
     func anAutostartSettingOutOfRangeIsRefused(_ flags: [String], _ message: String) async throws {
         // A server no one runs and no autostart: were the flags let through,
