@@ -72,6 +72,11 @@ let package = Package(
         .target(name: "MixPathAVX512", dependencies: ["MixRows"], path: "Sources/MixPaths/AVX512", swiftSettings: avx512Flags),
         .target(name: "CCPUFeatures"),
 
+        // Shaping sound: the EQ's bands (the Audio EQ Cookbook's responses,
+        // run as trapezoidal state-variable filters, eight channels a SIMD
+        // lane each) and the plain forms they are held to (docs/processing.md).
+        .target(name: "Shaping", dependencies: ["MixRows"], swiftSettings: optimised),
+
         // The scene as the control side keeps it (`Scene`, `Source`,
         // `Output`, `Master`, `CrosspointMatrix`): value types the kernel
         // never sees.
@@ -192,6 +197,7 @@ let package = Package(
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport"], swiftSettings: optimised),
+        .testTarget(name: "ShapingTests", dependencies: ["Shaping", "MixRows"], swiftSettings: optimised),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
                                                            "Access"]),
         .testTarget(name: "CatalogueTests", dependencies: [
