@@ -76,6 +76,9 @@ let package = Package(
         // run as trapezoidal state-variable filters, eight channels a SIMD
         // lane each) and the plain forms they are held to (docs/processing.md).
         .target(name: "Shaping", dependencies: ["MixRows"], swiftSettings: optimised),
+        // Protecting ears and speakers: the brickwall limiter, eight
+        // channels a SIMD lane each (docs/processing.md).
+        .target(name: "Dynamics", swiftSettings: optimised),
 
         // The scene as the control side keeps it (`Scene`, `Source`,
         // `Output`, `Master`, `CrosspointMatrix`): value types the kernel
@@ -197,6 +200,7 @@ let package = Package(
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport"], swiftSettings: optimised),
+        .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"], swiftSettings: optimised),
         .testTarget(name: "ShapingTests", dependencies: ["Shaping", "MixRows"], swiftSettings: optimised),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
                                                            "Access"]),

@@ -1,0 +1,147 @@
+import Dynamics
+import Foundation
+import Testing
+
+/// The brickwall limiter, offline (issue 36): no sample above the ceiling
+/// on adversarial inputs, a clean sine, exact latency, linked pairs.
+@Suite struct LimiterTests {
+    static let rate = 48_000.0
+
+    static func linear(_ db: Double) -> Float { Float(pow(10, db / 20)) }
+
+    /// Runs up to eight lanes through one limiter; the output and the gain
+    /// of each lane at each sample.
+    static func run(_ lanes: [[Float]], ceiling: Double, releaseMs: Double = 50, lookaheadMs: Double = 1,
+                    linked: [Bool] = []) -> (out: [[Float]], gain: [[Float]]) {
+        let limiter = LimiterLanes(lookahead: Int((lookaheadMs / 1000 * rate).rounded()))
+        defer { limiter.deallocate() }
+        for (i, on) in linked.enumerated() { limiter.linked[i] = on }
+        let c = SIMD8<Float>(repeating: linear(ceiling))
+        let release = SIMD8<Float>(repeating: Float(1 - exp(-1 / (releaseMs / 1000 * rate))))
+        let length = lanes.map(\.count).max() ?? 0
+        var out = [[Float]](repeating: [Float](repeating: 0, count: length), count: lanes.count)
+        var gain = out
+        for k in 0..<length {
+            var x = SIMD8<Float>()
+            for (i, lane) in lanes.enumerated() where k < lane.count { x[i] = lane[k] }
+            let y = limiter.process(x, ceiling: c, release: release)
+            for i in lanes.indices {
+                out[i][k] = y[i]
+                gain[i][k] = limiter.gain[i]
+            }
+        }
+        return (out, gain)
+    }
+
+    /// What tries hardest to get past: noise bursts 12 dB over full
+    /// scale, lone impulses, a square wave, a one-sample step from silence
+    /// to +20 dBFS, a sweep, noise whose level walks from −60 to +20 dBFS, a
+    /// sine stepping from −60 to +20 dBFS in one sample, and ±10 at Nyquist.
+    static func adversaries(length: Int) -> [[Float]] {
+        var random = SystemRandomNumberGenerator()
+        func noise() -> Float { Float.random(in: -1...1, using: &random) }
+        let bursts = (0..<length).map { k in (k / 2400) % 2 == 1 ? 4 * noise() : 0 }
+        let impulses = (0..<length).map { k in k % 997 == 500 ? Float(10) : 0 }
+        let square = (0..<length).map { k in (k / 54) % 2 == 0 ? Float(2) : -2 }
+        let step = (0..<length).map { k in k >= 10_000 ? Float(10) : 0 }
+        let sweep = (0..<length).map { k -> Float in
+            let t = Double(k) / rate
+            return 3 * Float(sin(2 * Double.pi * 20 * (pow(1000, t / 2) - 1) / log(1000) * 2))
+        }
+        var level = -60.0
+        let walk = (0..<length).map { _ -> Float in
+            level = min(20, max(-60, level + Double.random(in: -0.5...0.6, using: &random)))
+            return linear(level) * noise()
+        }
+        let jump = (0..<length).map { k in (k >= 20_000 ? 10 : 0.001) * Float(sin(2 * Double.pi * 1000 * Double(k) / rate)) }
+        let nyquist = (0..<length).map { k in k % 2 == 0 ? Float(10) : -10 }
+        return [bursts, impulses, square, step, sweep, walk, jump, nyquist]
+    }
+
+    @Test(arguments: [0.0, -1, -20], [0.0, 1, 5])
+    func noSampleAboveTheCeiling(ceiling: Double, lookaheadMs: Double) {
+        let inputs = Self.adversaries(length: 96_000)
+        for release in [1.0, 50, 1000] {
+            let (out, _) = Self.run(inputs, ceiling: ceiling, releaseMs: release, lookaheadMs: lookaheadMs)
+            let limit = Self.linear(ceiling)
+            for (lane, samples) in out.enumerated() {
+                let largest = samples.map(abs).max() ?? 0
+                #expect(largest <= limit, "input \(lane), release \(release) ms: \(largest) over the ceiling \(limit)")
+                #expect(samples.allSatisfy { $0.isFinite })
+            }
+        }
+    }
+
+    /// A settled 1 kHz sine 6 dB over the ceiling comes out with its peak
+    /// within 0.1 dB of the ceiling and THD+N under 1 %, at release ≥ 50 ms.
+    @Test(arguments: [50.0, 200, 1000])
+    func aSineSixDecibelsOverIsClean(releaseMs: Double) {
+        let ceiling = -1.0
+        let amplitude = 2 * Self.linear(ceiling)
+        let sine = (0..<96_000).map { amplitude * Float(sin(2 * Double.pi * 1000 * Double($0) / Self.rate)) }
+        let out = Self.run([sine], ceiling: ceiling, releaseMs: releaseMs).out[0]
+        let settled = Array(out[72_000...])
+        let peak = settled.map(abs).max() ?? 0
+        let peakDB = 20 * log10(Double(peak) / Double(Self.linear(ceiling)))
+        #expect(peakDB <= 0 && peakDB > -0.1, "peak \(peakDB) dB from the ceiling")
+        let thdn = Self.distortion(settled, frequency: 1000, start: 72_000)
+        #expect(thdn < 0.01, "THD+N \(thdn * 100) %")
+    }
+
+    /// The residual after the best-fitting sine of `frequency`, as a share
+    /// of that sine's RMS: THD+N.
+    static func distortion(_ signal: [Float], frequency: Double, start: Int) -> Double {
+        let w = 2 * Double.pi * frequency / rate
+        var (ss, sc, cc, xs, xc) = (0.0, 0.0, 0.0, 0.0, 0.0)
+        for (i, x) in signal.enumerated() {
+            let (s, c) = (sin(w * Double(start + i)), cos(w * Double(start + i)))
+            ss += s * s; sc += s * c; cc += c * c
+            xs += Double(x) * s; xc += Double(x) * c
+        }
+        let det = ss * cc - sc * sc
+        let (a, b) = ((xs * cc - xc * sc) / det, (xc * ss - xs * sc) / det)
+        var (residual, fitted) = (0.0, 0.0)
+        for (i, x) in signal.enumerated() {
+            let y = a * sin(w * Double(start + i)) + b * cos(w * Double(start + i))
+            residual += (Double(x) - y) * (Double(x) - y)
+            fitted += y * y
+        }
+        return (residual / fitted).squareRoot()
+    }
+
+    /// The output is the input exactly the lookahead later, untouched below
+    /// the ceiling.
+    @Test(arguments: [0.0, 1, 2.5, 5])
+    func theLatencyIsTheLookahead(lookaheadMs: Double) {
+        var impulse = [Float](repeating: 0, count: 2000)
+        impulse[100] = 0.5
+        let out = Self.run([impulse], ceiling: -1, lookaheadMs: lookaheadMs).out[0]
+        let lookahead = Int((lookaheadMs / 1000 * Self.rate).rounded())
+        #expect(out[100 + lookahead] == 0.5, "at \(100 + lookahead)")
+        #expect(out.enumerated().allSatisfy { $0.offset == 100 + lookahead || $0.element == 0 })
+    }
+
+    /// A transient on the left of a linked pair lowers both sides by the
+    /// same gain; an unlinked pair's quiet side is left alone.
+    @Test func aLinkedPairLimitsTogether() {
+        let burst = (0..<24_000).map { k in k >= 6000 && k < 6100 ? Float(4) : 0.1 * Float(sin(Double(k) * 0.05)) }
+        let quiet = (0..<24_000).map { k in 0.1 * Float(sin(Double(k) * 0.03)) }
+        let (out, gain) = Self.run([burst, quiet, burst, quiet], ceiling: -1, linked: [true, true, false, false])
+        #expect(gain[0] == gain[1], "the linked pair's gains differ")
+        #expect((gain[1].min() ?? 1) < 0.3, "the quiet side of the linked pair was lowered with the loud")
+        #expect(gain[3].allSatisfy { $0 == 1 }, "an unlinked quiet side is left alone")
+        #expect(out[0].map(abs).max() ?? 0 <= Self.linear(-1))
+    }
+
+    /// A sample that is not a number comes out as silence; its neighbours
+    /// are untouched.
+    @Test func aNonFiniteSampleIsSilence() {
+        var bad = [Float](repeating: 0.25, count: 500)
+        bad[200] = .nan
+        bad[300] = .infinity
+        let good = [Float](repeating: 0.25, count: 500)
+        let (out, _) = Self.run([bad, good], ceiling: -1)
+        #expect(out[0].allSatisfy { $0.isFinite } && out[0].map(abs).max() ?? 0 <= Self.linear(-1))
+        #expect(out[1][100...].allSatisfy { $0 == 0.25 })
+    }
+}
