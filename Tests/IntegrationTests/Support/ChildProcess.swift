@@ -204,6 +204,15 @@ public final class ChildProcess: @unchecked Sendable {
         }
         var report = "--- \(describe()) stdout (last \(lastLines) lines) ---\n\(tail(standardOutput))\n"
         report += "--- \(describe()) stderr (last \(lastLines) lines) ---\n\(tail(standardError))"
+        // A crash's own words (the fatal error, the crashed thread and its
+        // frames) come before a backtrace longer than the tail: shown too.
+        let lines = standardError.split(separator: "\n", omittingEmptySubsequences: false)
+        if let crash = lines.firstIndex(where: { $0.contains("Fatal error") || $0.contains("Program crashed") }),
+           crash < lines.count - lastLines {
+            let start = max(0, crash - 10)
+            report += "\n--- \(describe()) stderr where it crashed (lines \(start + 1)-\(min(lines.count, crash + 60))) ---\n"
+            report += lines[start..<min(lines.count, crash + 60)].joined(separator: "\n")
+        }
         if output.isTruncated { report += "\n(output truncated at \(CapturedOutput.limit) bytes)" }
         return report
     }
