@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
                                                            "Access"]),
         .testTarget(name: "CatalogueTests", dependencies: [
-            "Catalogue", "ControlPage", "Delivery", "MixCore", "SceneModel", "OSC", "Presets", "RigControl",
+            "Catalogue", "ControlPage", "Delivery", "MixCore", "SceneModel", "OSC", "Presets", "RigControl", "Shaping",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "OSC", "JSON"]),

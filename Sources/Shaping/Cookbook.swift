@@ -49,6 +49,13 @@ public enum Cookbook {
         }
     }
 
+    /// The response of sections in series (bands, and the cuts' sections
+    /// from `Band.cut`), in dB at `frequency`: the sum of each biquad's. The
+    /// page's EQ curve is this (`page/eq-curve.js`).
+    public static func response(of sections: [Band], at frequency: Double, sampleRate: Double) -> Double {
+        sections.reduce(0) { $0 + biquad($1, sampleRate: sampleRate).magnitude(at: frequency, sampleRate: sampleRate) }
+    }
+
     /// A digital Butterworth filter's magnitude (the bilinear transform of
     /// the analog one, prewarped at `cutoff`), in dB: |H|² = 1 / (1 + (Ω/Ωc)^2N)
     /// for a low pass, (Ωc/Ω)^2N for a high pass, Ω = tan(π f / fs).
