@@ -45,6 +45,11 @@ extension Catalogue {
         var counts: [Parameter.Strip: Int] = [:]
         var rest = arguments[...]
         while let argument = rest.popFirst() {
+            // After `--`, nothing is a flag: what follows is unexpected.
+            if argument == "--" {
+                if let next = rest.first { throw CountError(reason: "Unexpected argument '\(next)'") }
+                break
+            }
             let (flag, attached) = argument.firstIndex(of: "=").map {
                 (String(argument[..<$0]), String(argument[argument.index(after: $0)...]))
             } ?? (argument, nil)

@@ -5,7 +5,8 @@
 ///
 /// Per sample, for input x (docs/processing.md, "The limiter"):
 ///
-/// 1. **need** = min(1, ceiling / |x|): the gain that sample needs; the
+/// 1. **need** = min(1, ceiling / |x|) (aimed a hair, 2⁻¹², below the
+///    ceiling, for rounding): the gain that sample needs; the
 ///    lanes of a linked pair take the smaller of the two (`linked`).
 /// 2. **hold**: the smallest need over the last L + 1 samples (a sliding
 ///    minimum, van Herk and Gil-Werman: each block of L + 1 needs kept,
@@ -16,7 +17,8 @@
 ///    Each of them is at most the need of the sample L back, since each
 ///    hold window contains it; so is their mean.
 /// 5. **out** = x delayed by L samples, times the gain: at most the
-///    ceiling. A clamp to ±ceiling catches what rounding could leave.
+///    ceiling. A clamp to ±ceiling stays as a net; the tests show the gain
+///    alone never needs it.
 public final class LimiterLanes: @unchecked Sendable {
     public typealias V = SIMD8<Float>
 
@@ -75,8 +77,10 @@ public final class LimiterLanes: @unchecked Sendable {
         // A sample that is not a number is silence (x − x is 0 only when finite).
         let x = input.replacing(with: zero, where: .!((input - input) .== zero))
         let magnitude = x.replacing(with: -x, where: x .< zero)
+        // Aimed 2⁻¹² (0.002 dB) below the ceiling, so that rounding in the
+        // mean (up to 6·10⁻⁵ of it, measured) never reaches it.
         var need = one
-        need.replace(with: ceiling / magnitude, where: magnitude .> ceiling)
+        need.replace(with: ceiling * V(repeating: 1 - 1.0 / 4096) / magnitude, where: magnitude .> ceiling)
         let partner = V(need[1], need[0], need[3], need[2], need[5], need[4], need[7], need[6])
         need.replace(with: pointwiseMin(need, partner), where: linked)
 

@@ -32,12 +32,14 @@ public struct RigState: Equatable, Sendable {
             if on { self[kind].insert(n) } else { self[kind].remove(n) }
         }
 
-        /// Only the strips `scene` has.
+        /// Only the strips `scene` has, of the safes `catalogue` knows.
         public mutating func fit(to scene: Scene, catalogue: Catalogue) {
+            var fitted = Safes()
             for safe in catalogue.safes {
                 let count = catalogue.kind(safe.strip)?.count(scene) ?? 0
-                self[safe.kind] = self[safe.kind].filter { $0 <= count }
+                fitted[safe.kind] = self[safe.kind].filter { $0 <= count }
             }
+            self = fitted
         }
 
         /// Every safe strip: its safe and its number, in the catalogue's order.
@@ -170,7 +172,7 @@ extension RigState {
     /// safes beyond the rig dropped.
     public func fitted(inputs: Int, outputs: Int, dcas: Int? = nil, muteGroups: Int? = nil,
                        banks: [String: Bank]? = nil,
-                       catalogue: Catalogue = Catalogue()) -> (state: RigState, skipped: [String]) {
+                       catalogue: Catalogue) -> (state: RigState, skipped: [String]) {
         let (scene, skipped) = Preset(name: "", scene: scene).fitted(inputs: inputs, outputs: outputs, dcas: dcas,
                                                                      muteGroups: muteGroups, banks: banks)
         var state = self

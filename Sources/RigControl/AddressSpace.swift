@@ -167,12 +167,21 @@ public struct AddressSpace: Sendable {
             // In the catalogue's order. A mix safe is never reached by a
             // pattern (`RecallSafe.patterned`): `/safe/*/*` is every recall
             // safe as before mix safes, not every performer's mix as well.
+            // A pattern for the kind (`/safe/*/3`) reaches the kinds that
+            // have that strip; the number is an error only if none has it.
             var targets: [Target] = []
+            var refusal: ResolveError?
             for safe in catalogue.safes where !safe.isSingle {
                 guard safe.patterned ? matches(rest[0], safe.kind.name) : rest[0] == safe.kind.name,
                       let kind = catalogue.kind(safe.strip) else { continue }
-                targets += try channels(rest[1], kind).map { .safe(Target.Safe(safe.kind, $0)) }
+                do {
+                    targets += try channels(rest[1], kind).map { .safe(Target.Safe(safe.kind, $0)) }
+                } catch {
+                    guard OSCAddressPattern.isPattern(rest[0]) else { throw error }
+                    refusal = refusal ?? error
+                }
             }
+            if targets.isEmpty, let refusal { throw refusal }
             return targets
         default:
             return []

@@ -25,10 +25,13 @@ public enum Cookbook {
     }
 
     /// The cookbook's biquad for `band` at `sampleRate`.
+    /// The frequency and q are kept within what the rig runs (1 Hz to
+    /// 0.49 fs, q at least 0.001), as `Band.coefficients` keeps them.
     public static func biquad(_ band: Band, sampleRate: Double) -> Biquad {
-        let w0 = 2 * Double.pi * band.frequency / sampleRate
+        let frequency = min(max(band.frequency, 1), Band.highestFrequency * sampleRate)
+        let w0 = 2 * Double.pi * frequency / sampleRate
         let (cw, sw) = (cos(w0), sin(w0))
-        let alpha = sw / (2 * band.q)
+        let alpha = sw / (2 * max(band.q, 1e-3))
         let a = pow(10, band.gain / 40)
         let root = 2 * a.squareRoot() * alpha
         switch band.shape {

@@ -137,11 +137,12 @@ struct Serve: ParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
+        // Arguments serve does not know come first, as ArgumentParser's own.
+        _ = try bankCounts()
         guard directOuts != .off else { throw ValidationError("--direct-outs takes pre or post (leave it out for none)") }
         for (flag, count) in [("--dcas", dcas), ("--mute-groups", muteGroups)] {
             if let problem = Catalogue.countProblem(flag: flag, count) { throw ValidationError(problem) }
         }
-        _ = try bankCounts()
         guard (0...1000).contains(smoothingMs) else { throw ValidationError("--smoothing-ms must be 0-1000") }
         guard (0...10_000).contains(maxDelayMs) else { throw ValidationError("--max-delay-ms must be 0-10000") }
         guard (16...4096).contains(autostartPeriod), autostartPeriod & (autostartPeriod - 1) == 0 else {

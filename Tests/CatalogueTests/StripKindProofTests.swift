@@ -128,11 +128,13 @@ import Testing
         #expect(counts == [Self.bus.strip: 3])
         #expect(try Self.catalogue.bankCounts(["--testbuses=0"]) == [Self.bus.strip: 0])
         #expect(try Self.catalogue.bankCounts([]).isEmpty, "none unless named")
+        #expect(try Self.catalogue.bankCounts(["--testbuses", "2", "--"]) == [Self.bus.strip: 2], "`--` ends the flags")
         #expect(Self.catalogue.scene(counts).banks["testbus"]?.count == 3)
         for (arguments, reason) in [(["--testbuses", "17"], "--testbuses must be 0-16 (got 17)"),
                                     (["--testbuses"], "--testbuses takes a number of test buses"),
                                     (["--testbuses", "x"], "--testbuses takes a number of test buses"),
-                                    (["--inputs", "3"], "Unknown option '--inputs'"), (["3"], "Unexpected argument '3'")] {
+                                    (["--inputs", "3"], "Unknown option '--inputs'"), (["3"], "Unexpected argument '3'"),
+                                    (["--", "--testbuses", "2"], "Unexpected argument '--testbuses'")] {
             #expect(throws: Catalogue.CountError.self, "\(arguments)") { try Self.catalogue.bankCounts(arguments) }
             do {
                 _ = try Self.catalogue.bankCounts(arguments)
@@ -163,6 +165,12 @@ import Testing
         Self.send(c, "/safe/test*/[3-9]", .int32(1))
         #expect(Self.send(c, "/safe/testbus/3").first?.arguments == [.int32(1)], "a pattern reaches it")
         #expect(Self.errorReason(Self.send(c, "/safe/testbus/4", .int32(1))) == "test bus 4 out of range (1-3)")
+        // A pattern for the kind reaches the kinds that have that strip (this
+        // rig's sources and outputs stop at 2); a number none has is an error.
+        Self.send(c, "/safe/testbus/3", .int32(0))
+        #expect(Self.errorReason(Self.send(c, "/safe/*/3", .int32(1))) == nil)
+        #expect(Self.send(c, "/safe/testbus/3").first?.arguments == [.int32(1)], "/safe/*/3 reached test bus 3")
+        #expect(Self.errorReason(Self.send(c, "/safe/*/9", .int32(1))) == "source 9 out of range (1-2)")
 
         let text = String(decoding: RigState(scene: c.stateNow().scene, safes: c.stateNow().safes)
             .encoded(catalogue: Self.catalogue), as: UTF8.self)

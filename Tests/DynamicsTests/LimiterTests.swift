@@ -62,12 +62,23 @@ import Testing
     func noSampleAboveTheCeiling(ceiling: Double, lookaheadMs: Double) {
         let inputs = Self.adversaries(length: 96_000)
         for release in [1.0, 50, 1000] {
-            let (out, _) = Self.run(inputs, ceiling: ceiling, releaseMs: release, lookaheadMs: lookaheadMs)
+            let (out, gain) = Self.run(inputs, ceiling: ceiling, releaseMs: release, lookaheadMs: lookaheadMs)
             let limit = Self.linear(ceiling)
+            let lookahead = Int((lookaheadMs / 1000 * Self.rate).rounded())
             for (lane, samples) in out.enumerated() {
                 let largest = samples.map(abs).max() ?? 0
                 #expect(largest <= limit, "input \(lane), release \(release) ms: \(largest) over the ceiling \(limit)")
                 #expect(samples.allSatisfy { $0.isFinite })
+                // The gain itself holds the ceiling, not the final clamp: the
+                // sample going out times its gain (to within the rounding of
+                // this product).
+                var worst = (k: 0, over: Float(0))
+                for k in lookahead..<samples.count {
+                    let x = inputs[lane][k - lookahead]
+                    let over = abs(x.isFinite ? x : 0) * gain[lane][k] / limit - 1
+                    if over > worst.over { worst = (k, over) }
+                }
+                #expect(worst.over <= 1e-6, "input \(lane), release \(release) ms: the gain lets \(worst.over) over at \(worst.k)")
             }
         }
     }

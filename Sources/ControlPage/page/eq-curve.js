@@ -5,11 +5,13 @@
 
 const ln10Over20 = Math.LN10 / 20;
 
-// A band's biquad: { shape, frequency (Hz), gain (dB), q } at sampleRate.
+// A band's biquad: { shape, frequency (Hz), gain (dB), q } at sampleRate;
+// the frequency kept within 1 Hz and 0.49 fs and q at least 0.001, as the rig runs them.
 export function biquad(band, sampleRate) {
-  const w0 = 2 * Math.PI * band.frequency / sampleRate;
+  const frequency = Math.min(Math.max(band.frequency, 1), 0.49 * sampleRate);
+  const w0 = 2 * Math.PI * frequency / sampleRate;
   const cw = Math.cos(w0), sw = Math.sin(w0);
-  const alpha = sw / (2 * band.q);
+  const alpha = sw / (2 * Math.max(band.q, 1e-3));
   const a = Math.pow(10, (band.gain || 0) / 40);
   const root = 2 * Math.sqrt(a) * alpha;
   switch (band.shape) {
