@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import Logging
 import MixCore
@@ -71,6 +72,8 @@ public final class BundleScheduler: @unchecked Sendable {
     /// How many wait, readable without the lock: the controller asks before every message.
     private let count = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    /// Wakes the thread resting while no bundle waits.
+    private let woken = DispatchSemaphore(value: 0)
     private let clock: any AudioClock
     /// At most this many bundles wait, and this many bytes, in all.
     public static let capacity = 10_000
@@ -131,7 +134,7 @@ public final class BundleScheduler: @unchecked Sendable {
     public func schedule(_ messages: [OSCMessage], at due: Double, from peer: OSCPeer,
                          staged: [Change], bytes: Int) -> String? {
         let cueTime = clock.cueTime(atUnixTime: due)
-        return queue.withLock { queue in
+        let refused = queue.withLock { queue -> String? in
             if let reason = Self.refusal(bytes: bytes, from: peer, in: queue) { return reason }
             let index = queue.entries.firstIndex { $0.due > due } ?? queue.entries.count
             let entry = Entry(due: due, cueTime: cueTime, messages: messages, peer: peer, staged: staged, bytes: bytes)
@@ -140,6 +143,9 @@ public final class BundleScheduler: @unchecked Sendable {
             count.store(queue.entries.count, ordering: .relaxed)
             return nil
         }
+        // The thread rests while nothing waits: a bundle wakes it.
+        if refused == nil { woken.signal() }
+        return refused
     }
 
     /// Says when bundles come due, until `stop()`: `due` is called on this
@@ -148,7 +154,8 @@ public final class BundleScheduler: @unchecked Sendable {
     public func run(due: () -> Void) {
         while !stopping.load(ordering: .relaxed) {
             guard let next = queue.withLock({ $0.entries.first }) else {
-                Thread.sleep(forTimeInterval: 0.005)
+                // Nothing waits: rest until a bundle is scheduled (`woken`).
+                _ = woken.wait(timeout: .now() + .seconds(1))
                 continue
             }
             let ahead = next.due - Date().timeIntervalSince1970
@@ -183,7 +190,10 @@ public final class BundleScheduler: @unchecked Sendable {
         }
     }
 
-    public func stop() { stopping.store(true, ordering: .relaxed) }
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        woken.signal()
+    }
 
     /// Due once the audio thread has processed the period that holds the
     /// bundle's time on the cue clock, the one its changes were applied in

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Logging
 import Catalogue
@@ -24,6 +25,8 @@ public final class MeterStream: @unchecked Sendable {
     private let send: Sender
     private let subscribers = Mutex<[OSCPeer: Subscriber]>([:])
     private let stopping = Atomic<Bool>(false)
+    /// Wakes the thread resting while nobody is subscribed.
+    private let woken = DispatchSemaphore(value: 0)
 
     struct Subscriber {
         var interval: Duration
@@ -58,6 +61,7 @@ public final class MeterStream: @unchecked Sendable {
                                              sum: Array(repeating: 0, count: channels), inputs: shape.inputs)
             mixer.meters.setEnabled(true)
         }
+        woken.signal()
     }
 
     public func unsubscribe(_ client: OSCPeer) {
@@ -85,9 +89,23 @@ public final class MeterStream: @unchecked Sendable {
     }
 
     /// Every 10 ms: takes the levels, folds them into each subscriber's
-    /// interval, and sends those whose interval is over. Until `stop()`.
+    /// interval, and sends those whose interval is over. While nobody is
+    /// subscribed it rests (the meters are off) until a subscription wakes
+    /// it, or a second has passed. Until `stop()`.
     public func run() {
+        var rested = false
         while !stopping.load(ordering: .relaxed) {
+            if subscribers.withLock({ $0.isEmpty }) {
+                rested = true
+                _ = woken.wait(timeout: .now() + .seconds(1))
+                continue
+            }
+            if rested {
+                // What the bank held from before the rest is not this subscription's.
+                rested = false
+                let shape = mixer.rampLayout
+                _ = mixer.meters.take(inputs: shape.inputs, outputs: shape.outputs)
+            }
             Thread.sleep(forTimeInterval: 0.01)
             let now = ContinuousClock.now
             // The size now: a rig that changed size meters its new channels.
@@ -114,7 +132,10 @@ public final class MeterStream: @unchecked Sendable {
         }
     }
 
-    public func stop() { stopping.store(true, ordering: .relaxed) }
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        woken.signal()
+    }
 
     /// Folds one take of levels into a subscriber's interval; the messages
     /// when its interval is over, which starts the next.

@@ -32,6 +32,7 @@ extension Mixer {
             stagedOutputs.store(next.outputs, ordering: .sequentiallyConsistent)
             flushBacklog()
         }
+        wakeService()
     }
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -101,6 +102,10 @@ public final class Mixer: @unchecked Sendable {
     var cuesInFlight = 0
     var clock: (any CueClock)?
     private let serviceStopping = Atomic<Bool>(false)
+    /// The service thread rests while nothing is in flight (`runService`):
+    /// a submission, a reshape, a detach or `stopService` wakes it.
+    private let serviceResting = Atomic<Bool>(false)
+    private let serviceWake = DispatchSemaphore(value: 0)
 
     /// The audio thread's own: the kernel, the generation of its layout,
     /// the first frame of the period under way and its span of the cue clock.
@@ -195,6 +200,7 @@ public final class Mixer: @unchecked Sendable {
     /// The audio thread starts (true) or has stopped (false) calling `process`.
     public func setAttached(_ isAttached: Bool) {
         consumer.withLock { _ in attached.store(isAttached, ordering: .sequentiallyConsistent) }
+        if !isAttached { wakeService() } // the control side stands in from now on
     }
 
     /// Hands changes to the audio thread as one batch: they take effect
@@ -207,6 +213,7 @@ public final class Mixer: @unchecked Sendable {
             backlog.append(ChangeBatch.make(changes, due: nil, submitted: Self.unixTime(), layout: ramps, generation: generation))
             flushBacklog()
         }
+        wakeService()
     }
 
     /// Hands changes to the audio thread as one batch that takes effect at
@@ -229,6 +236,7 @@ public final class Mixer: @unchecked Sendable {
             waiting.insert(batch, at: low)
             handOver(now: Self.unixTime())
         }
+        wakeService()
     }
 
     /// The control side's periodic work, every few milliseconds from a
@@ -252,15 +260,43 @@ public final class Mixer: @unchecked Sendable {
 
     /// Runs `service()` every 5 ms until `stopService()`: far inside the
     /// hand-over horizon, and a backlog waits at most that long for room.
+    /// While an audio thread is attached and nothing is in flight, waiting
+    /// or backlogged, it rests until something is submitted (at most
+    /// 100 ms): an idle rig does not wake 200 times a second for nothing.
     /// Call on its own thread.
     public func runService() {
         while !serviceStopping.load(ordering: .relaxed) {
             service()
-            usleep(5_000)
+            if mayRest() {
+                _ = serviceWake.wait(timeout: .now() + .milliseconds(100))
+                serviceResting.store(false, ordering: .sequentiallyConsistent)
+            } else {
+                usleep(5_000)
+            }
         }
     }
 
-    public func stopService() { serviceStopping.store(true, ordering: .relaxed) }
+    /// Whether the service has nothing to do until something is submitted;
+    /// marked resting under the producer lock, so that a submission after
+    /// the look wakes it (`wakeService`).
+    private func mayRest() -> Bool {
+        producer.withLock { _ in
+            let idle = attached.load(ordering: .sequentiallyConsistent) && inFlight == 0 && backlog.isEmpty
+                && waiting.isEmpty
+            serviceResting.store(idle, ordering: .sequentiallyConsistent)
+            return idle
+        }
+    }
+
+    /// Wakes the service thread if it rests.
+    func wakeService() {
+        if serviceResting.exchange(false, ordering: .sequentiallyConsistent) { serviceWake.signal() }
+    }
+
+    public func stopService() {
+        serviceStopping.store(true, ordering: .relaxed)
+        serviceWake.signal()
+    }
 
     /// Applies every change submitted for now, on the calling thread. Only
     /// for use while no audio thread is attached (offline tests, bench).
