@@ -72,8 +72,10 @@ public final class BundleScheduler: @unchecked Sendable {
     /// How many wait, readable without the lock: the controller asks before every message.
     private let count = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
-    /// Wakes the thread resting while no bundle waits.
+    /// Wakes the thread resting while no bundle waits (signalled only
+    /// while it rests, so that signals do not pile up).
     private let woken = DispatchSemaphore(value: 0)
+    private let resting = Atomic<Bool>(false)
     private let clock: any AudioClock
     /// At most this many bundles wait, and this many bytes, in all.
     public static let capacity = 10_000
@@ -144,7 +146,7 @@ public final class BundleScheduler: @unchecked Sendable {
             return nil
         }
         // The thread rests while nothing waits: a bundle wakes it.
-        if refused == nil { woken.signal() }
+        if refused == nil, resting.exchange(false, ordering: .sequentiallyConsistent) { woken.signal() }
         return refused
     }
 
@@ -153,9 +155,15 @@ public final class BundleScheduler: @unchecked Sendable {
     /// takes them, `takeDue`, between two packets). Call on its own thread.
     public func run(due: () -> Void) {
         while !stopping.load(ordering: .relaxed) {
-            guard let next = queue.withLock({ $0.entries.first }) else {
+            // Marked resting under the queue's lock: a bundle scheduled after
+            // this look finds the mark and wakes the thread.
+            guard let next = queue.withLock({ queue -> Entry? in
+                resting.store(queue.entries.isEmpty, ordering: .sequentiallyConsistent)
+                return queue.entries.first
+            }) else {
                 // Nothing waits: rest until a bundle is scheduled (`woken`).
                 _ = woken.wait(timeout: .now() + .seconds(1))
+                resting.store(false, ordering: .sequentiallyConsistent)
                 continue
             }
             let ahead = next.due - Date().timeIntervalSince1970

@@ -25,8 +25,10 @@ public final class MeterStream: @unchecked Sendable {
     private let send: Sender
     private let subscribers = Mutex<[OSCPeer: Subscriber]>([:])
     private let stopping = Atomic<Bool>(false)
-    /// Wakes the thread resting while nobody is subscribed.
+    /// Wakes the thread resting while nobody is subscribed (signalled only
+    /// while it rests, so that signals do not pile up).
     private let woken = DispatchSemaphore(value: 0)
+    private let resting = Atomic<Bool>(false)
 
     struct Subscriber {
         var interval: Duration
@@ -61,7 +63,7 @@ public final class MeterStream: @unchecked Sendable {
                                              sum: Array(repeating: 0, count: channels), inputs: shape.inputs)
             mixer.meters.setEnabled(true)
         }
-        woken.signal()
+        if resting.exchange(false, ordering: .sequentiallyConsistent) { woken.signal() }
     }
 
     public func unsubscribe(_ client: OSCPeer) {
@@ -95,9 +97,15 @@ public final class MeterStream: @unchecked Sendable {
     public func run() {
         var rested = false
         while !stopping.load(ordering: .relaxed) {
-            if subscribers.withLock({ $0.isEmpty }) {
+            // Marked resting under the lock: a subscription after this look
+            // finds the mark and wakes the thread.
+            if subscribers.withLock({ subscribers -> Bool in
+                resting.store(subscribers.isEmpty, ordering: .sequentiallyConsistent)
+                return subscribers.isEmpty
+            }) {
                 rested = true
                 _ = woken.wait(timeout: .now() + .seconds(1))
+                resting.store(false, ordering: .sequentiallyConsistent)
                 continue
             }
             if rested {
