@@ -74,33 +74,19 @@ import Testing
         print("the page's EQ curve against the rig's: at most \(worst) dB apart")
     }
 
-    /// Writes the page's module where Node finds it, and has Node answer
-    /// every case with `response`.
+    /// Has Node answer every case with the page's `response`.
     static func runNode(_ cases: [Case]) throws -> [Case] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xp-eq-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let curve = try #require(ControlPage.files["eq-curve.js"]?.text)
-        let module = directory.appendingPathComponent("eq-curve.mjs")
-        try curve.write(to: module, atomically: true, encoding: .utf8)
-        let input = directory.appendingPathComponent("cases.json")
-        try JSONEncoder().encode(cases).write(to: input)
-        let script = """
-            import { response } from '\(module.path)';
-            import { readFileSync } from 'node:fs';
-            const cases = JSON.parse(readFileSync('\(input.path)', 'utf8'));
-            for (const c of cases) c.page = response(c.sections, c.frequencies, c.sampleRate);
-            console.log(JSON.stringify(cases));
-            """
-        let node = Process()
-        node.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        node.arguments = ["node", "--input-type=module", "-e", script]
-        let output = Pipe()
-        node.standardOutput = output
-        try node.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        node.waitUntilExit()
-        try #require(node.terminationStatus == 0, "node failed (is nodejs installed? scripts/setup installs it)")
+        let data = try NodeScript.run(page: "eq-curve.js") { module, directory in
+            let input = directory.appendingPathComponent("cases.json")
+            try JSONEncoder().encode(cases).write(to: input)
+            return """
+                import { response } from '\(module)';
+                import { readFileSync } from 'node:fs';
+                const cases = JSON.parse(readFileSync('\(input.path)', 'utf8'));
+                for (const c of cases) c.page = response(c.sections, c.frequencies, c.sampleRate);
+                console.log(JSON.stringify(cases));
+                """
+        }
         return try JSONDecoder().decode([Case].self, from: data)
     }
 }

@@ -10,15 +10,10 @@ import Testing
     struct Point: Decodable { let position: Double; let db: Double; let gain: Double; let back: Double }
 
     @Test func theFaderLawOnThePageIsTheRigs() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xp-law-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let law = try #require(ControlPage.files["fader-law.js"]?.text)
-        let module = directory.appendingPathComponent("fader-law.mjs")
-        try law.write(to: module, atomically: true, encoding: .utf8)
         // Positions 0…1.05 (+12 dB is 1.05): 1,000 of them, each segment's ends among them.
-        let script = """
-            import { dbFromPosition, gainFromPosition, positionFromGain } from '\(module.path)';
+        let data = try NodeScript.run(page: "fader-law.js") { module, _ in
+            """
+            import { dbFromPosition, gainFromPosition, positionFromGain } from '\(module)';
             const points = [];
             for (let k = 0; k < 1000; k++) {
               const position = k * 1.05 / 999;
@@ -27,15 +22,7 @@ import Testing
             }
             console.log(JSON.stringify(points));
             """
-        let node = Process()
-        node.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        node.arguments = ["node", "--input-type=module", "-e", script]
-        let output = Pipe()
-        node.standardOutput = output
-        try node.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        node.waitUntilExit()
-        try #require(node.terminationStatus == 0, "node failed (is nodejs installed? scripts/setup installs it)")
+        }
         let points = try JSONDecoder().decode([Point].self, from: data)
         #expect(points.count == 1000)
         for point in points {
