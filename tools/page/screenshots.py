@@ -4,7 +4,7 @@
 
 URL is the page of a running rig (http://127.0.0.1:9001/page/); writes
 OUT_DIR/page-phone.png (390x844, a phone held upright) and
-OUT_DIR/page-tablet.png (1180x820, a tablet on its side), each once the page
+OUT_DIR/page-laptop.png (1280x800, a laptop), each once the page
 is connected and shows the rig.
 """
 import sys
@@ -13,7 +13,7 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-SIZES = {"phone": (390, 844), "tablet": (1180, 820)}
+SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
 
 
 def main(url, out):
