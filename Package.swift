@@ -58,7 +58,7 @@ let package = Package(
 
         // Pure Swift: laws, ramps, the lock-free queue and the real-time
         // render kernel. No JACK, no liblo: renders offline in tests.
-        .target(name: "MixCore", dependencies: ["MixRows", "MixPathBase", "MixPathAVX2", "MixPathAVX512", "CCPUFeatures"],
+        .target(name: "MixCore", dependencies: ["MixRows", "Shaping", "Dynamics", "MixPathBase", "MixPathAVX2", "MixPathAVX512", "CCPUFeatures"],
                 swiftSettings: optimised),
 
         // The mixing loops, one source compiled three times: for the
@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "Shaping", dependencies: ["MixRows"], swiftSettings: optimised),
         // Protecting ears and speakers: the brickwall limiter, eight
         // channels a SIMD lane each (docs/processing.md).
-        .target(name: "Dynamics", swiftSettings: optimised),
+        .target(name: "Dynamics", dependencies: ["MixRows"], swiftSettings: optimised),
 
         // The scene as the control side keeps it (`Scene`, `Source`,
         // `Output`, `Master`, `CrosspointMatrix`): value types the kernel
@@ -199,7 +199,7 @@ let package = Package(
         // integration tests' client's codec.
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
-        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport"], swiftSettings: optimised),
+        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport", "Shaping"], swiftSettings: optimised),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"], swiftSettings: optimised),
         .testTarget(name: "ShapingTests", dependencies: ["Shaping", "MixRows"], swiftSettings: optimised),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
@@ -221,7 +221,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "IntegrationTests", dependencies: [
-            "CJack", "CLiblo", "OSC", "OSCOracle",
+            "CJack", "CLiblo", "OSC", "OSCOracle", "Shaping",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),

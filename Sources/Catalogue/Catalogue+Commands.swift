@@ -26,7 +26,7 @@ extension Catalogue {
         let portButton = Command.Button(own: ("[port]", { ($0 ?? 0) >= ports.lowerBound }))
         let fade = 0...Self.longestFade
         let rates = Self.meterRates
-        let scope = "sources, matrix, outputs, master, groups (the DCAs and mute groups; memberships go with their sources), or a comma-separated list"
+        let scope = "sources, matrix, outputs, master, groups (the DCAs and mute groups; memberships go with their sources), eq (the sources' EQ alone), or a comma-separated list"
         let size = Signature(typeTags: "i", range: [Self.channels], unit: [nil])
         return [
             Command(.matrixMap, "Channel map: for each output the input it takes at unity, 0 for none",

@@ -127,3 +127,19 @@ extension Catalogue {
         }
     }
 }
+
+extension Catalogue {
+    /// `target` with what `kept` has of the rig's own (`Parameter.Storage.rig`:
+    /// the wiring, the outputs' EQ and limiters) wherever both have the
+    /// strip: a scene from a preset, which holds none of it, put on a rig.
+    public func keepingRig(of kept: Scene, in target: Scene) -> Scene {
+        var scene = target
+        for parameter in parameters where parameter.storage == .rig {
+            let there = Set(places(parameter.strip, of: kept))
+            for place in places(parameter.strip, of: target) where there.contains(place) {
+                parameter.set(&scene, place, parameter.get(kept, place))
+            }
+        }
+        return scene
+    }
+}

@@ -51,6 +51,8 @@ extension Catalogue {
             meter(.metersSourceRMS, .source, "RMS"),
             meter(.metersOutput, .output, "peak"),
             meter(.metersOutputRMS, .output, "RMS"),
+            R(.metersLimiter, .perChannel("f", .output),
+              "Sent to meter subscribers: each output's limiter's gain in dB since the last (0 = taking nothing off, -6 = 6 dB of gain reduction)"),
         ]
     }()
 

@@ -173,6 +173,7 @@ public struct Catalogue: Sendable {
                       }),
 
             // Outputs: after the matrix, before the master.
+        ] + eqEntries.filter { $0.strip == .source } + [
             Parameter(.output, "name", .text(maxLength: 64), "name", default: .text("out_{m}"), kernel: .none,
                       display: .init(.text(placeholder: "out {n}"), "{Strip} name"),
                       get: { .text($0.outputs[$1.channel - 1].name) },
@@ -194,6 +195,7 @@ public struct Catalogue: Sendable {
                       display: .init(.number(step: 0.1, suffix: "ms"), "{Strip} delay in ms"),
                       get: { .number($0.outputs[$1.channel - 1].delay) },
                       set: { $0.outputs[$1.channel - 1].delay = $2.number }),
+        ] + eqEntries.filter { $0.strip == .output } + limiterEntries + [
 
             // The master, on every output.
             Parameter(.master, "volume", .level, "level", default: .number(1),

@@ -147,10 +147,17 @@ public struct Parameter: Sendable {
     public struct Display: Sendable {
         public let control: Control
         public let title: String
+        /// Where a page shows it: in the strip (nil), or in a view of the
+        /// strip's opened on demand (`eq`: its EQ view; `limiter`: its
+        /// limiter's).
+        public let view: View?
 
-        public init(_ control: Control, _ title: String) {
+        public enum View: String, Sendable { case eq, limiter }
+
+        public init(_ control: Control, _ title: String, view: View? = nil) {
             self.control = control
             self.title = title
+            self.view = view
         }
     }
 

@@ -43,6 +43,7 @@ public struct Reply: Sendable {
         case metersOutputRMS = "/meters/output/rms"
         case metersSource = "/meters/source"
         case metersSourceRMS = "/meters/source/rms"
+        case metersLimiter = "/meters/limiter"
 
         public var address: String { rawValue }
         /// One of `/status`'s fields.

@@ -171,6 +171,7 @@ public enum PageDescription {
         var fields = [("control", JSONText.quoted(display.control.name)), ("title", JSONText.quoted(display.title)),
                       ("pages", JSONWriter.inlineArray(pages.map(JSONText.quoted)))]
         if case .toggle(let label) = display.control { fields.append(("label", JSONText.quoted(label))) }
+        if let view = display.view { fields.append(("view", JSONText.quoted(view.rawValue))) }
         return fields
     }
 

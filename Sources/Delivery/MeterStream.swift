@@ -53,7 +53,7 @@ public final class MeterStream: @unchecked Sendable {
     /// Meters to `client` (where it sends from) at `rate` per second (1-60).
     public func subscribe(_ client: OSCPeer, rate: Double) {
         let shape = mixer.rampLayout
-        let channels = 2 * shape.inputs + shape.outputs // inputs, outputs, sources
+        let channels = 2 * shape.inputs + 2 * shape.outputs // inputs, outputs, sources, limiters
         subscribers.withLock { subscribers in
             if subscribers[client] == nil {
                 logger.info("\(client) subscribed to meters at \(rate) Hz")
@@ -167,7 +167,7 @@ public final class MeterStream: @unchecked Sendable {
         return packets
     }
 
-    /// The six meter messages, in one bundle when it fits a datagram.
+    /// The seven meter messages, in one bundle when it fits a datagram.
     private func packets(_ s: Subscriber) -> [OSCPacket] {
         let inputs = s.inputs
         func decibels(_ linear: Float) -> OSCArgument {
@@ -175,8 +175,14 @@ public final class MeterStream: @unchecked Sendable {
         }
         // AES17: RMS shown +3.01 dB, so that a sine reads its peak level.
         let rms = s.sum.map { s.frames > 0 ? Float(($0 / Double(s.frames)).squareRoot() * 2.0.squareRoot()) : 0 }
-        // Inputs, outputs, then the sources after their gains (`MeterBank.take`).
-        let outputs = inputs..<(s.peak.count - inputs), sources = (s.peak.count - inputs)...
+        // Inputs, outputs, the sources after their gains, then the limiters
+        // (`MeterBank.take`: the most each took off, as 1 / gain).
+        let count = (s.peak.count - 2 * inputs) / 2
+        let outputs = inputs..<(inputs + count), sources = (inputs + count)..<(2 * inputs + count)
+        let limiters = (2 * inputs + count)...
+        func reduction(_ inverse: Float) -> OSCArgument {
+            .float(inverse > 1 ? max(Self.floor, -20 * log10f(inverse)) : 0)
+        }
         let messages = [
             OSCMessage(Reply.Name.metersInput.address, s.peak[..<inputs].map(decibels)),
             OSCMessage(Reply.Name.metersOutput.address, s.peak[outputs].map(decibels)),
@@ -184,6 +190,7 @@ public final class MeterStream: @unchecked Sendable {
             OSCMessage(Reply.Name.metersOutputRMS.address, rms[outputs].map(decibels)),
             OSCMessage(Reply.Name.metersSource.address, s.peak[sources].map(decibels)),
             OSCMessage(Reply.Name.metersSourceRMS.address, rms[sources].map(decibels)),
+            OSCMessage(Reply.Name.metersLimiter.address, s.peak[limiters].map(reduction)),
         ]
         let size = 16 + messages.reduce(0) { $0 + 4 + $1.encodedSize }
         return size <= FeedbackHub.datagramLimit ? [.bundle(messages)] : messages.map { .message($0) }

@@ -188,6 +188,7 @@ final class JackClient: @unchecked Sendable {
         jack_set_buffer_size_callback(handle, ProcessContext.bufferSizeChanged, pointer)
         jack_set_port_connect_callback(handle, ProcessContext.portConnected, pointer)
         jack_set_port_registration_callback(handle, ProcessContext.portRegistered, pointer)
+        jack_set_latency_callback(handle, ProcessContext.latency, pointer)
         let rate = Int(jack_get_sample_rate(handle))
         context.client = handle
         context.lastCycleEnd.store(jack_get_time(), ordering: .relaxed)

@@ -23,12 +23,15 @@ extension JackHost {
         public var claim: @Sendable ([Claim]) -> Void
 
         /// What the supervisor reads of the rig's scene: also which
-        /// sources have a direct out (a port `direct_n`).
+        /// sources have a direct out (a port `direct_n`), and how late each
+        /// output is, in ms (its limiter's lookahead while on: its latency).
         public struct Scene: Equatable, Sendable {
             public var inputs: [String], outputs: [String], patches: [String], links: [Bool], directs: [Bool]
+            public var lookaheads: [Float]
             public init(inputs: [String] = [], outputs: [String] = [], patches: [String] = [], links: [Bool] = [],
-                        directs: [Bool] = []) {
+                        directs: [Bool] = [], lookaheads: [Float] = []) {
                 (self.inputs, self.outputs, self.patches, self.links, self.directs) = (inputs, outputs, patches, links, directs)
+                self.lookaheads = lookaheads
             }
         }
 

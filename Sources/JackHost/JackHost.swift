@@ -125,6 +125,9 @@ public final class JackHost: @unchecked Sendable {
                 }
                 // The rig's size: a port for each channel (JackClient.fitPorts).
                 let failure = client.fitPorts() ?? client.fitDirects(wanted.directs)
+                // Rounded as the limiter rounds its lookahead (`Limiters`).
+                let rate = Float(client.context.sampleRate.load(ordering: .relaxed))
+                client.setLatencies(wanted.lookaheads.map { Int($0 * rate * 0.001 + 0.5) })
                 if failure != portFailure, let failure { logger.error("could not give a channel its JACK port: \(failure)") }
                 portFailure = failure
                 let id = ObjectIdentifier(client)

@@ -25,6 +25,9 @@ final class ProcessContext: @unchecked Sendable {
     let outputPorts: UnsafeMutablePointer<Atomic<UInt>>
     /// Each source's direct out port (`direct_n`), likewise.
     let directPorts: UnsafeMutablePointer<Atomic<UInt>>
+    /// Each output's delay in frames beyond the period (its limiter's
+    /// lookahead), reported to JACK (`ProcessContext+Latency.swift`).
+    let outputLatency: UnsafeMutablePointer<Atomic<Int>>
     let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
     /// Each source's direct out buffer this period; nil: no port.
     let directBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
@@ -58,10 +61,12 @@ final class ProcessContext: @unchecked Sendable {
         inputPorts = .allocate(capacity: channels)
         outputPorts = .allocate(capacity: channels)
         directPorts = .allocate(capacity: channels)
+        outputLatency = .allocate(capacity: channels)
         for c in 0..<channels {
             (inputPorts + c).initialize(to: Atomic(0))
             (outputPorts + c).initialize(to: Atomic(0))
             (directPorts + c).initialize(to: Atomic(0))
+            (outputLatency + c).initialize(to: Atomic(0))
         }
         directBuffers = .allocate(capacity: channels)
         directBuffers.initialize(repeating: nil, count: channels)
@@ -79,6 +84,8 @@ final class ProcessContext: @unchecked Sendable {
         inputPorts.deinitialize(count: Mixer.channelLimit)
         outputPorts.deinitialize(count: Mixer.channelLimit)
         directPorts.deinitialize(count: Mixer.channelLimit)
+        outputLatency.deinitialize(count: Mixer.channelLimit)
+        outputLatency.deallocate()
         inputPorts.deallocate()
         outputPorts.deallocate()
         directPorts.deallocate()

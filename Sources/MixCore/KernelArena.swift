@@ -23,6 +23,7 @@ struct KernelArena: ~Copyable {
     let remaining, movingChunks, periodsToResync, chunkRow: Region<Int32>
     let chunkListed, levelChunk: Region<Bool>
     let rampOutcome: Region<Int8>
+    let stageChunk: Region<UInt8>
     let gainBases: Region<Int>
     let sourceMono, sourceMeter, sourceLeft, sourceRight, outputGain, directEnd: Region<Float>
     let directTap: Region<Int32>
@@ -34,6 +35,15 @@ struct KernelArena: ~Copyable {
     let gatheredValid, rowRamping, rowDirty, sourceChunkDirty: Region<Bool>
     let sides: Region<OutputLayout.Side>
     let progress: Region<Float>
+    /// Per value of the sources' and the outputs' EQ (`Equalisers.index`):
+    /// where the kernel keeps it, a block of `value`; and zeros for a value
+    /// the layout has no block for.
+    let sourceEQValues, outputEQValues: Region<UnsafePointer<Float>>
+    let eqZeros: Region<Float>
+    /// The limiters' values (on, ceiling, release, lookahead), and per
+    /// output whether it is a member of a stereo pair.
+    let limiterValues: Region<UnsafePointer<Float>>
+    let pairedOutputs: Region<Int32>
 
     /// Bytes in all, and the allocation.
     let byteCount: Int
@@ -44,7 +54,7 @@ struct KernelArena: ~Copyable {
 
     /// An arena for a kernel of the ramps `ramps` lays out, mixing up to
     /// `maxFrames` frames a period.
-    init(ramps: RampLayout, maxFrames: Int) {
+    init(ramps: RampLayout, maxFrames: Int, sourceEQValues sourceValues: Int, outputEQValues outputValues: Int) {
         let inputs = ramps.inputs, outputs = ramps.outputs
         let slots = ramps.slots, chunks = ramps.slots / RampLayout.lanes
         let inputStride = ramps.inputStride, outputStride = ramps.outputStride
@@ -61,7 +71,7 @@ struct KernelArena: ~Copyable {
         (step, ratio, remaining) = (region(slots), region(slots), region(slots))
         (movingChunks, periodsToResync, chunkListed, levelChunk) =
             (region(chunks), region(chunks), region(chunks), region(chunks))
-        (rampOutcome, chunkRow) = (region(chunks), region(chunks))
+        (rampOutcome, chunkRow, stageChunk) = (region(chunks), region(chunks), region(chunks))
         gainBases = region(gainBlocks)
         // Folded gains.
         (sourceMono, sourceLeft, sourceRight) = (region(inputStride), region(inputStride), region(inputStride))
@@ -78,6 +88,9 @@ struct KernelArena: ~Copyable {
         sourceChunkDirty = region(inputStride / RampLayout.lanes)
         // Scratch.
         progress = region(maxFrames)
+        (sourceEQValues, outputEQValues) = (region(sourceValues), region(outputValues))
+        eqZeros = region(max(inputStride, outputStride))
+        (limiterValues, pairedOutputs) = (region(4), region(outputStride))
 
         byteCount = end
         base = .allocate(byteCount: max(end, Self.alignment), alignment: Self.alignment)

@@ -27,10 +27,13 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
     /// Metering costs a pass over every channel: only while someone reads.
     @usableFromInline let enabled = Atomic<Bool>(false)
     @inlinable static var scale: Float { 16_777_216 } // 2^24
+    /// Inputs, outputs, sources after their gains, and the outputs'
+    /// limiters (the peak of 1 / gain: the most they took off).
+    static let sections = 4
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
-        let count = 3 * self.capacity
+        let count = Self.sections * self.capacity
         peaks = .allocate(capacity: count)
         sums = .allocate(capacity: count)
         for c in 0..<count {
@@ -40,8 +43,8 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
     }
 
     deinit {
-        peaks.deinitialize(count: 3 * capacity)
-        sums.deinitialize(count: 3 * capacity)
+        peaks.deinitialize(count: Self.sections * capacity)
+        sums.deinitialize(count: Self.sections * capacity)
         peaks.deallocate()
         sums.deallocate()
     }
@@ -52,16 +55,17 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
 
     /// Levels since the last take of the first `inputs` inputs, then the
     /// first `outputs` outputs, then the first `inputs` sources after their
-    /// gains: the linear peak and the sum of squares, over `frames` frames.
-    /// Channels past those are cleared too, so that a channel added later
-    /// starts from nothing.
+    /// gains: the linear peak and the sum of squares, over `frames` frames;
+    /// then the first `outputs` limiters' largest reduction, as 1 / gain
+    /// (0: none). Channels past those are cleared too, so that a channel
+    /// added later starts from nothing.
     public func take(inputs: Int, outputs: Int) -> (peak: [Float], sumOfSquares: [Double], frames: Int) {
         let count = frames.exchange(0, ordering: .acquiring)
         var peak: [Float] = [], sum: [Double] = []
         peak.reserveCapacity(inputs + outputs)
         sum.reserveCapacity(inputs + outputs)
         for (first, shown) in [(0, min(inputs, capacity)), (capacity, min(outputs, capacity)),
-                               (2 * capacity, min(inputs, capacity))] {
+                               (2 * capacity, min(inputs, capacity)), (3 * capacity, min(outputs, capacity))] {
             for c in first..<(first + capacity) {
                 let level = Float(bitPattern: takePeak(channel: c))
                 let energy = Double(sums[c].exchange(0, ordering: .relaxed)) / Double(Self.scale)
@@ -78,11 +82,13 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
 
     /// Adds a period of the first `inputs` inputs and `outputs` outputs, and
     /// of the sources after `sourceGains` (each source's gain at the period's
-    /// end; nil: none).
+    /// end; nil: none), and each output's limiter's lowest gain over it
+    /// (`limiterGains`, read if `limited`).
     @_noLocks
     func measure(_ input: UnsafePointer<UnsafePointer<Float>>, inputs: Int,
                  _ output: UnsafePointer<UnsafeMutablePointer<Float>>, outputs: Int, frames count: Int,
-                 sourceGains: UnsafePointer<Float>? = nil) {
+                 sourceGains: UnsafePointer<Float>? = nil, limiterGains: UnsafeMutablePointer<Float>? = nil,
+                 limited: Bool = false) {
         guard enabled.load(ordering: .relaxed) else { return }
         for n in 0..<min(inputs, capacity) {
             let (peak, sum) = accumulate(input[n], count: count, into: n)
@@ -91,6 +97,11 @@ public struct MeterBank: ~Copyable, @unchecked Sendable {
             store(peak: peak * gain, sum: sum * gain * gain, into: 2 * capacity + n)
         }
         for m in 0..<min(outputs, capacity) { accumulate(UnsafePointer(output[m]), count: count, into: capacity + m) }
+        if limited, let limiterGains {
+            for m in 0..<min(outputs, capacity) where limiterGains[m] > 1e-6 && limiterGains[m] < 1 {
+                raisePeak(channel: 3 * capacity + m, to: (1 / limiterGains[m]).bitPattern)
+            }
+        }
         frames.add(count, ordering: .releasing)
     }
 

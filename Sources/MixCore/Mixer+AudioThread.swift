@@ -60,6 +60,7 @@ extension Mixer {
                        directs: UnsafePointer<UnsafeMutablePointer<Float>?>?, frames: Int) {
         let span = rendering.pointee.span
         let rate = sampleRate.load(ordering: .relaxed)
+        rendering.pointee.kernel.pointee.startLimiterMeter()
         var done = 0
         while let offset = cues.pointee.nextOffset(in: span, frames: frames) {
             renderSegment(input, output, directs, from: done, to: offset, of: frames, sampleRate: rate)
@@ -72,7 +73,8 @@ extension Mixer {
         renderSegment(input, output, directs, from: done, to: frames, of: frames, sampleRate: rate)
         let kernel = rendering.pointee.kernel
         meters.measure(input, inputs: kernel.pointee.inputs, output, outputs: kernel.pointee.outputs, frames: frames,
-                       sourceGains: kernel.pointee.sourceMeter)
+                       sourceGains: kernel.pointee.sourceMeter, limiterGains: kernel.pointee.limiterLowest,
+                       limited: kernel.pointee.hasLimiters)
         periods.add(1, ordering: .relaxed)
     }
 
@@ -99,10 +101,12 @@ extension Mixer {
         guard end > first else { return }
         let kernel = rendering.pointee.kernel
         let (inputs, outputs) = (kernel.pointee.inputs, kernel.pointee.outputs)
+        kernel.pointee.sampleRate = Float(rate)
         if first == 0 && end == frames {
             kernel.pointee.render(inputs: input, outputs: output, frames: frames)
             if let directs { kernel.pointee.renderDirects(input, directs, frames: frames) }
             kernel.pointee.delays.process(output, count: outputs, frames: frames, sampleRate: rate)
+            kernel.pointee.limit(output, frames: frames)
             return
         }
         for n in 0..<inputs { segmentInputs[n] = input[n] + first }
@@ -115,5 +119,6 @@ extension Mixer {
             kernel.pointee.renderDirects(segmentInputs, segmentDirects, frames: end - first)
         }
         kernel.pointee.delays.process(segmentOutputs, count: outputs, frames: end - first, sampleRate: rate)
+        kernel.pointee.limit(segmentOutputs, frames: end - first)
     }
 }

@@ -37,6 +37,12 @@ public struct RampBlock: Hashable, Sendable {
         /// crossfades from the old tap to the new over the change's time
         /// (`DelayLines`): never ramped sample by sample.
         case delay
+        /// A value of the strip's EQ (`EQField`), which the EQ stage reads
+        /// at each period's end (`Equalisers`): never folded into a gain.
+        case eq(EQField)
+        /// A value of an output's limiter (`LimiterField`), which the
+        /// limiter stage reads at each period's end (`Limiters`).
+        case limiter(LimiterField)
     }
 
     /// How the ramps move: linearly in fader position (a level, whose

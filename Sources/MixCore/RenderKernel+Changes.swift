@@ -25,8 +25,10 @@ extension RenderKernel {
                 delays.retarget(output: i - delayBase, seconds: change.value, fade: change.seconds)
                 continue
             }
-            // A direct out's tap changes at once.
-            let samples = isDirect(slot: i) ? 0 : Self.fadeSamples(change.seconds, rate: rate)
+            // A direct out's tap, a band's shape, a cut's slope, a limiter's
+            // release and lookahead change at once.
+            let stage = stageChunk[i / lanes]
+            let samples = isDirect(slot: i) || stage == 2 ? 0 : Self.fadeSamples(change.seconds, rate: rate)
             targetPosition[i] = change.position
             targetValue[i] = change.value
             let chunk = i / lanes
@@ -51,7 +53,8 @@ extension RenderKernel {
             }
             // A chunk of crosspoints is one row: marked once. Output blocks
             // mark the row of each lane that changed.
-            if chunk != markedChunk || (i >= outputBase && i < masterBase) {
+            // A stage's value (EQ, limiter) is read by the stage, and folds into no gain.
+            if stage == 0 && (chunk != markedChunk || (i >= outputBase && i < masterBase)) {
                 markedChunk = chunk
                 markChanged(chunk: chunk, lane: i - chunk * lanes, whole: false)
             }

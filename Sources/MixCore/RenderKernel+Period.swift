@@ -12,6 +12,8 @@ extension RenderKernel {
             return
         }
         advance(frames: frames)
+        // The sources' EQ first: the mix reads what it shaped.
+        let input = shapeSources(input, frames: frames)
         if progressFrames != frames {
             let scale = 1 / Float(frames)
             for k in 0..<frames { progress[k] = Float(k + 1) * scale }
@@ -32,6 +34,7 @@ extension RenderKernel {
         if start < frames {
             mixTail(input, output, start: start, length: frames - start)
         }
+        shapeOutputs(output, frames: frames)
     }
 
     /// Moves the moving ramps on by one period, then refolds what they touched.

@@ -28,7 +28,7 @@ extension RenderKernel {
             if chunk >= firstCrosspointChunk {
                 dirty[Int(rows[chunk])] = true
                 rowsMoved = true
-            } else {
+            } else if stageChunk[chunk] == 0 {
                 markChanged(chunk: chunk, lane: 0, whole: true)
             }
             if outcome[c] == 1 {

@@ -1,3 +1,6 @@
+import Dynamics
+import Shaping
+
 /// Audio thread: a kernel made for a new size taking over from the one
 /// that rendered until now, at a period boundary (`Mixer.swapKernel`).
 extension RenderKernel {
@@ -40,6 +43,9 @@ extension RenderKernel {
         relistMovingChunks()
         delays.exchange(with: &old.delays)
         delays.clear(from: outputs, to: old.outputs)
+        sourceEQ.exchange(with: &old.sourceEQ)
+        outputEQ.exchange(with: &old.outputEQ)
+        limiters.exchange(with: &old.limiters)
         for c in 0..<(inputStride / lanes) { sourceChunkDirty[c] = true }
         anySourceDirty = true
         outputGainsDirty = true

@@ -1,4 +1,6 @@
+import Dynamics
 import MixRows
+import Shaping
 
 /// The audio-thread side of the mixer: every parameter's ramp and the mixing
 /// loop. All memory is allocated in `init`, on the control side, in one
@@ -174,10 +176,37 @@ public struct RenderKernel: ~Copyable {
     /// The one allocation every array above lives in.
     let arena: KernelArena
 
-    // MARK: Stages after the mix
+    // MARK: Stages before and after the mix
 
     /// The outputs' delay lines.
     public var delays: DelayLines
+    /// The sources' EQ, before the mix, and the outputs', after it
+    /// (`RenderKernel+EQ`); whether the layout has either; per value of
+    /// each, the kernel's values of it (`Equalisers.index`); per chunk of
+    /// ramps, whether it holds an EQ value (`stageChunks`).
+    public var sourceEQ: Equalisers
+    public var outputEQ: Equalisers
+    @usableFromInline let hasSourceEQ: Bool
+    @usableFromInline let hasOutputEQ: Bool
+    @usableFromInline let sourceEQValues: UnsafeMutablePointer<UnsafePointer<Float>>
+    @usableFromInline let outputEQValues: UnsafeMutablePointer<UnsafePointer<Float>>
+    @usableFromInline let stageChunk: UnsafeMutablePointer<UInt8>
+    /// Where the sources' EQ writes, and what the mix reads.
+    @usableFromInline let shaped: ShapedSources
+    /// The outputs' limiters, last (`RenderKernel+Limiters`); whether the
+    /// layout has them; their values (on, ceiling, release, lookahead), a
+    /// block each; per output, non-zero for a member of a stereo pair.
+    public var limiters: Limiters
+    @usableFromInline let hasLimiters: Bool
+    @usableFromInline let limiterValues: UnsafeMutablePointer<UnsafePointer<Float>>
+    @usableFromInline let pairedOutputs: UnsafeMutablePointer<Int32>
+    /// The limiters' lowest gain per output over the last period (`Limiters.lowest`).
+    @usableFromInline let limiterLowest: UnsafeMutablePointer<Float>
+    /// The rate the EQ's coefficients are made for: set by the mixer each period.
+    public var sampleRate: Float = 48_000
+    /// The most channels of a kind a rig may have: the EQ stages hold this
+    /// many, so that a rig that grows keeps its filters (`adopt`).
+    public static let channelCapacity = 512
 
     /// A kernel for the ramps `ramps` lays out, starting settled at the
     /// values `initial` gives (changes by slot; their times are ignored).
@@ -217,7 +246,9 @@ public struct RenderKernel: ~Copyable {
         delayBase = rampLayout.bases(.output, .delay).first ?? -1
         delays = DelayLines(outputs: delayLines ?? outputs, longest: delayLines == 0 ? 0 : longestDelay)
 
-        let arena = KernelArena(ramps: rampLayout, maxFrames: maxFrames)
+        let sourceEQ = Self.eqBlocks(rampLayout, .source), outputEQ = Self.eqBlocks(rampLayout, .output)
+        let arena = KernelArena(ramps: rampLayout, maxFrames: maxFrames, sourceEQValues: sourceEQ?.bases.count ?? 0,
+                                outputEQValues: outputEQ?.bases.count ?? 0)
         (position, value, targetPosition, targetValue) =
             (arena.array(arena.position), arena.array(arena.value),
              arena.array(arena.targetPosition), arena.array(arena.targetValue))
@@ -257,6 +288,27 @@ public struct RenderKernel: ~Copyable {
         for chunk in (crosspointBase / lanes)..<(slots / lanes) {
             chunkRow[chunk] = Int32(truncatingIfNeeded: (chunk * lanes - crosspointBase) / inputStride)
         }
+        (hasSourceEQ, hasOutputEQ) = (sourceEQ != nil, outputEQ != nil)
+        self.sourceEQ = Equalisers(channels: max(Self.channelCapacity, inputs), bands: sourceEQ?.bands ?? 0,
+                                   highCut: sourceEQ?.highCut ?? false)
+        self.outputEQ = Equalisers(channels: max(Self.channelCapacity, outputs), bands: outputEQ?.bands ?? 0,
+                                   highCut: outputEQ?.highCut ?? false)
+        (sourceEQValues, outputEQValues) = (arena.array(arena.sourceEQValues), arena.array(arena.outputEQValues))
+        let zeros = UnsafePointer(arena.array(arena.eqZeros))
+        for (p, base) in (sourceEQ?.bases ?? []).enumerated() { sourceEQValues[p] = base >= 0 ? UnsafePointer(value + base) : zeros }
+        for (p, base) in (outputEQ?.bases ?? []).enumerated() { outputEQValues[p] = base >= 0 ? UnsafePointer(value + base) : zeros }
+        stageChunk = arena.array(arena.stageChunk)
+        stageChunk.update(from: Self.stageChunks(rampLayout), count: slots / lanes)
+        shaped = ShapedSources(inputs: sourceEQ == nil ? 0 : inputs, maxFrames: maxFrames)
+        let limiterBases = [RampBlock.LimiterField.on, .ceiling, .release, .lookahead]
+            .map { Self.outputBase(rampLayout, .limiter($0)) ?? -1 }
+        hasLimiters = limiterBases.contains { $0 >= 0 }
+        limiters = Limiters(outputs: hasLimiters ? outputs : 0)
+        limiterLowest = limiters.lowest
+        limiterValues = arena.array(arena.limiterValues)
+        for (p, base) in limiterBases.enumerated() { limiterValues[p] = base >= 0 ? UnsafePointer(value + base) : zeros }
+        pairedOutputs = arena.array(arena.pairedOutputs)
+        for m in 0..<outputs { pairedOutputs[m] = layout.sides[m] == .mono ? 0 : -1 }
         self.arena = arena
 
         for change in initial {

@@ -62,7 +62,8 @@ extension AddressSpace {
             let parameter = catalogue.parameters[number]
             let values = parameter.kind.forms.map { form in
                 let leaf = Parameter.leaf(parameter.name, form)
-                return Leaf(parts: leaf.isEmpty ? [] : [leaf], number: number, form: form, role: .value)
+                return Leaf(parts: leaf.isEmpty ? [] : leaf.split(separator: "/").map(String.init), number: number, form: form,
+                            role: .value)
             }
             guard parameter.kind.isContinuous else { return values }
             return values + [Leaf.Role.delta, .touch, .current].flatMap { role in

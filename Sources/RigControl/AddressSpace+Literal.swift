@@ -38,10 +38,11 @@ extension AddressSpace {
             } else {
                 return nil
             }
-            // At most two parts after the place: a leaf and `delta`.
-            let first = parts.next(), second = parts.next()
+            // At most four parts after the place: a leaf of up to three
+            // (`eq/2/gain`) and `delta`.
+            let after = (parts.next(), parts.next(), parts.next(), parts.next())
             guard parts.isAtEnd, let candidates = literalLeaves[strip] else { return nil }
-            for candidate in candidates where Self.names(candidate.parts, first, second) {
+            for candidate in candidates where Self.names(candidate.parts, after) {
                 return candidate.leaf.target(at: place)
             }
             return nil
@@ -50,14 +51,13 @@ extension AddressSpace {
 }
 
 extension AddressSpace {
-    /// Whether the parts after a place (none, one or two) are exactly a leaf's.
-    fileprivate static func names(_ leaf: [[UInt8]], _ first: AddressPart?, _ second: AddressPart?) -> Bool {
-        switch leaf.count {
-        case 0: first == nil
-        case 1: second == nil && first?.equals(leaf[0]) == true
-        case 2: first?.equals(leaf[0]) == true && second?.equals(leaf[1]) == true
-        default: false
-        }
+    /// Whether the parts after a place (none to four) are exactly a leaf's.
+    fileprivate static func names(_ leaf: [[UInt8]],
+                                  _ after: (AddressPart?, AddressPart?, AddressPart?, AddressPart?)) -> Bool {
+        let count = after.0 == nil ? 0 : after.1 == nil ? 1 : after.2 == nil ? 2 : after.3 == nil ? 3 : 4
+        guard leaf.count == count else { return false }
+        return (count < 1 || after.0?.equals(leaf[0]) == true) && (count < 2 || after.1?.equals(leaf[1]) == true)
+            && (count < 3 || after.2?.equals(leaf[2]) == true) && (count < 4 || after.3?.equals(leaf[3]) == true)
     }
 }
 

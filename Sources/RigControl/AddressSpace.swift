@@ -137,11 +137,11 @@ public struct AddressSpace: Sendable {
     private func resolve(_ head: String, _ rest: [Substring]) throws(ResolveError) -> [Target] {
         if let kind = catalogue.kinds.first(where: { $0.head == head }) {
             switch (kind.shape, rest.count) {
-            case (.numbered, 2...3):
+            case (.numbered, 2...5):
                 let numbers = try channels(rest[0], kind)
                 return parameters(kind.strip, rest.dropFirst(), at: numbers.map { kind.place($0, 0) })
                     + (rest.count == 3 ? try memberships(of: kind.strip, numbers, rest[1], rest[2]) : [])
-            case (.single, 1...2):
+            case (.single, 1...4):
                 return parameters(kind.strip, rest[...], at: [kind.place(1, 0)])
             default:
                 break

@@ -47,9 +47,11 @@ final class PresetDesk: @unchecked Sendable {
         /// The DCAs and mute groups themselves (levels, mutes, names); a
         /// source's memberships go with the source.
         static let groups = RecallScope(rawValue: 16)
-        static let all: RecallScope = [.sources, .matrix, .outputs, .master, .groups]
+        /// The sources' EQ alone (a part of `sources`): their low cut and bands.
+        static let eq = RecallScope(rawValue: 32)
+        static let all: RecallScope = [.sources, .matrix, .outputs, .master, .groups, .eq]
 
-        /// "sources", "matrix", "outputs", "master", "groups", or a comma-separated list.
+        /// "sources", "matrix", "outputs", "master", "groups", "eq", or a comma-separated list.
         init?(_ text: String) {
             var scope: RecallScope = []
             for word in text.split(separator: ",") {
@@ -59,6 +61,7 @@ final class PresetDesk: @unchecked Sendable {
                 case "outputs": scope.insert(.outputs)
                 case "master": scope.insert(.master)
                 case "groups": scope.insert(.groups)
+                case "eq": scope.insert(.eq)
                 default: return nil
                 }
             }
@@ -237,7 +240,7 @@ final class PresetDesk: @unchecked Sendable {
         var scope = RecallScope.all
         if let scopeText {
             guard let parsed = RecallScope(scopeText) else {
-                throw ArgumentReader.Failure(reason: "unknown scope '\(scopeText)' (sources, matrix, outputs, master, groups, or a comma-separated list)")
+                throw ArgumentReader.Failure(reason: "unknown scope '\(scopeText)' (sources, matrix, outputs, master, groups, eq, or a comma-separated list)")
             }
             scope = parsed
         }
@@ -247,13 +250,16 @@ final class PresetDesk: @unchecked Sendable {
                                               muteGroups: live.muteGroups.count, banks: live.banks)
         var target = scene.state.scene
         if scope.contains(.sources) { target.sources = fitted.sources }
+        if scope.contains(.eq) && !scope.contains(.sources) {
+            for n in target.sources.indices where n < fitted.sources.count { target.sources[n].eq = fitted.sources[n].eq }
+        }
         if scope.contains(.matrix) { target.crosspoints = fitted.crosspoints }
         if scope.contains(.outputs) { target.outputs = fitted.outputs }
         if scope.contains(.master) { target.master = fitted.master }
         if scope.contains(.groups) { (target.dcas, target.muteGroups) = (fitted.dcas, fitted.muteGroups) }
         // The strips of kinds kept in banks (`StripKind.Storage.bank`) have
         // no scope of their own: a whole recall takes them.
-        if scope == .all { target.banks = fitted.banks }
+        if scope.isSuperset(of: [.sources, .matrix, .outputs, .master, .groups]) { target.banks = fitted.banks }
         keepSafes(of: live, in: &target)
 
         let seconds = Float(fade ?? preset.fade ?? Double(scene.smoothing))

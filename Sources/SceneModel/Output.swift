@@ -6,6 +6,11 @@ public struct Output: Equatable, Sendable {
     /// Delay in milliseconds, for aligning speakers.
     public var delay: Float = 0
     public var name: String
+    /// Its low cut, high cut and six bands, after the mix: the rig's
+    /// tuning, kept in the state file and never by presets.
+    public var eq = Equaliser(bands: 6)
+    /// Its brickwall limiter, after its delay: the rig's tuning too.
+    public var limiter = Limiter()
 
     public init(name: String) { self.name = name }
 }

@@ -21,6 +21,8 @@ public struct Source: Equatable, Sendable {
     public var patch = ""
     /// Its direct out: none, pre or post. The rig's wiring, like the patch.
     public var direct = DirectTap.off
+    /// Its low cut and four bands, before its level (docs/processing.md).
+    public var eq = Equaliser(bands: 4)
     /// Whether any port feeds it now (JACK's, reported by the rig).
     public var present = false
 

@@ -11,7 +11,7 @@ public enum BandShape: String, Sendable, CaseIterable {
 
     /// Its number on the audio thread, where eight lanes' shapes are a SIMD
     /// vector (`LaneCoefficients(shapes:…)`).
-    public var code: Int32 {
+    @inlinable public var code: Int32 {
         switch self {
         case .peak: 0
         case .lowShelf: 1

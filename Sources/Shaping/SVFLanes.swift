@@ -5,7 +5,7 @@ public struct SVFLanes: Sendable {
     public var ic1 = SIMD8<Float>()
     public var ic2 = SIMD8<Float>()
 
-    public init() {}
+    @inlinable public init() {}
 
     /// One sample of each lane through the section (`SVFCoefficients`).
     @inlinable @inline(__always) @_noLocks

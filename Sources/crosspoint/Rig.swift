@@ -235,7 +235,8 @@ final class Rig {
                 let scene = controller.scene
                 return JackHost.Watch.Scene(inputs: scene.sources.map(\.name), outputs: scene.outputs.map(\.name),
                                             patches: scene.sources.map(\.patch), links: scene.sources.map(\.link),
-                                            directs: scene.sources.map { $0.direct != .off })
+                                            directs: scene.sources.map { $0.direct != .off },
+                                            lookaheads: scene.outputs.map { $0.limiter.on ? $0.limiter.lookahead : 0 })
             },
             presence: { controller.reportPresence($0) },
             ports: { controller.reportPorts($0) },
@@ -344,7 +345,9 @@ final class Rig {
         let (inputs, outputs) = (c.inputs ?? state.scene.inputCount, c.outputs ?? state.scene.outputCount)
         if let scene = c.scene {
             let preset = try store.load(scene)
-            state.scene = preset.scene
+            // The rig's own (patches, direct outs, the outputs' EQ and
+            // limiters) stays as the state file has it.
+            state.scene = catalogue.keepingRig(of: state.scene, in: preset.scene)
             state.preset = scene
             state.modified = false
             logger.notice("starting with preset '\(scene)'")

@@ -20,9 +20,13 @@ import Testing
     static func other(_ parameter: Parameter) -> Parameter.Value {
         switch parameter.kind {
         case .level: .number(0.5)
-        case .number(let range, _): .number(range.upperBound)
+        // A value its check takes, not the default (a cut's slope is 12 or 24).
+        case .number(let range, _): .number(parameter.defaultValue.number == range.upperBound ? range.lowerBound : range.upperBound)
         case .toggle: .toggle(!parameter.defaultValue.isOn)
-        case .text: .text(parameter.name == "patch" ? "^player:out_1$" : parameter.name == "direct" ? "post" : "changed")
+        case .text:
+            .text(parameter.name == "patch" ? "^player:out_1$" : parameter.name == "direct" ? "post"
+                  : parameter.name.hasSuffix("/type") ? (parameter.defaultValue.text == "peak" ? "highshelf" : "peak")
+                  : "changed")
         }
     }
 
@@ -42,6 +46,14 @@ import Testing
         return parameter.strip == .crosspoint ? "\"volume\"" : "\"\(parameter.name)\":"
     }
 
+    /// The fields of the first source's or output's entry in a file; nil for other strips.
+    static func fields(of strip: Parameter.Strip, in file: Data) -> Set<String>? {
+        let list = strip == .source ? "sources" : strip == .output ? "outputs" : nil
+        guard let list, let document = try? JSONSerialization.jsonObject(with: file) as? [String: Any],
+              let entries = document[list] as? [[String: Any]], let first = entries.first else { return nil }
+        return Set(first.keys)
+    }
+
     /// The scene's parameters are fields of presets and of the state file;
     /// the rig's wiring (a patch) of the state file alone; what the rig
     /// reports (presence) of neither.
@@ -55,7 +67,10 @@ import Testing
 
             let preset = PresetCoding.encode(Preset(name: "x", scene: scene), catalogue: catalogue)
             let inPreset = String(decoding: preset, as: UTF8.self).contains(field)
-            #expect(inPreset == parameter.storage.isKept(in: .preset), "\(what): in presets \(inPreset)")
+            // An output's EQ field has a source's name (`hpf/on`): for a
+            // source's or an output's, the field of its own strip's entry.
+            let held = Self.fields(of: parameter.strip, in: preset).map { $0.contains(parameter.name) } ?? inPreset
+            #expect(held == parameter.storage.isKept(in: .preset), "\(what): in presets \(held)")
             let read = try PresetCoding.decode(preset, file: "x.json", catalogue: catalogue)
             let expected = parameter.storage.isKept(in: .preset) ? Self.other(parameter) : parameter.get(Self.scene(), where_)
             #expect(parameter.get(read.scene, where_) == expected, "\(what) from a preset")

@@ -2,32 +2,44 @@ import Dynamics
 import Foundation
 import Testing
 
-/// The brickwall limiter, offline (issue 36): no sample above the ceiling
-/// on adversarial inputs, a clean sine, exact latency, linked pairs.
+/// The outputs' brickwall limiters (`Limiters`), offline (issue 36): no
+/// sample above the ceiling on adversarial inputs, a clean sine, exact
+/// latency per lane, linked pairs, an off lane untouched.
 @Suite struct LimiterTests {
     static let rate = 48_000.0
 
     static func linear(_ db: Double) -> Float { Float(pow(10, db / 20)) }
 
-    /// Runs up to eight lanes through one limiter; the output and the gain
-    /// of each lane at each sample.
+    /// Runs up to eight lanes through one group of the outputs' limiters
+    /// (`Limiters`), a sample a period, so that the gain of each sample is
+    /// seen (`lowest`); the output and the gain of each lane at each sample.
+    /// `lookaheadsMs`: per lane, where they differ.
     static func run(_ lanes: [[Float]], ceiling: Double, releaseMs: Double = 50, lookaheadMs: Double = 1,
-                    linked: [Bool] = []) -> (out: [[Float]], gain: [[Float]]) {
-        let limiter = LimiterLanes(lookahead: Int((lookaheadMs / 1000 * rate).rounded()))
-        defer { limiter.deallocate() }
-        for (i, on) in linked.enumerated() { limiter.linked[i] = on }
-        let c = SIMD8<Float>(repeating: linear(ceiling))
-        let release = SIMD8<Float>(repeating: Float(1 - exp(-1 / (releaseMs / 1000 * rate))))
+                    lookaheadsMs: [Double] = [], linked: [Bool] = [], on: [Float] = [],
+                    rate: Double = rate) -> (out: [[Float]], gain: [[Float]]) {
+        var limiters = Limiters(outputs: 8)
         let length = lanes.map(\.count).max() ?? 0
+        func lanesOf(_ value: (Int) -> Float) -> [Float] { (0..<8).map(value) }
+        let switches = lanesOf { $0 < on.count ? on[$0] : 1 }
+        let ceilings = lanesOf { _ in linear(ceiling) }, releases = lanesOf { _ in Float(releaseMs) }
+        let lookaheads = lanesOf { $0 < lookaheadsMs.count ? Float(lookaheadsMs[$0]) : Float(lookaheadMs) }
+        let pairs: [Int32] = (0..<8).map { $0 < linked.count && linked[$0] ? -1 : 0 }
+        let buffers = (0..<8).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: 1) }
+        defer { buffers.forEach { $0.deallocate() } }
         var out = [[Float]](repeating: [Float](repeating: 0, count: length), count: lanes.count)
         var gain = out
         for k in 0..<length {
-            var x = SIMD8<Float>()
-            for (i, lane) in lanes.enumerated() where k < lane.count { x[i] = lane[k] }
-            let y = limiter.process(x, ceiling: c, release: release)
+            for i in 0..<8 {
+                buffers[i][0] = i < lanes.count && k < lanes[i].count ? lanes[i][k] : 0
+                limiters.lowest[i] = 1 // as the mixer does each period
+            }
+            buffers.withUnsafeBufferPointer { output in
+                limiters.process(output.baseAddress!, count: 8, frames: 1, on: switches, ceiling: ceilings,
+                                 release: releases, lookahead: lookaheads, linked: pairs, sampleRate: Float(rate))
+            }
             for i in lanes.indices {
-                out[i][k] = y[i]
-                gain[i][k] = limiter.gain[i]
+                out[i][k] = buffers[i][0]
+                gain[i][k] = limiters.lowest[i]
             }
         }
         return (out, gain)
@@ -142,6 +154,51 @@ import Testing
         #expect((gain[1].min() ?? 1) < 0.3, "the quiet side of the linked pair was lowered with the loud")
         #expect(gain[3].allSatisfy { $0 == 1 }, "an unlinked quiet side is left alone")
         #expect(out[0].map(abs).max() ?? 0 <= Self.linear(-1))
+    }
+
+    /// At 96 and 192 kHz the longest lookahead (5 ms: 480 and 960 samples)
+    /// still limits by its gain: the ring holds a lane's whole mean and one
+    /// more (with the mean's oldest value in the slot just written, the gain
+    /// stood still and only the final clamp held the ceiling).
+    @Test(arguments: [96_000.0, 192_000])
+    func theLongestLookaheadLimitsByItsGainAtHighRates(rate: Double) {
+        let length = 4 * Int(rate / 10)
+        let burst = Int(rate / 50)
+        let bursts: [Float] = (0..<length).map { k -> Float in
+            (k / burst) % 2 == 1 ? Float(4 * sin(Double(k) * 0.37)) : 0
+        }
+        let impulses = (0..<length).map { k in k % 997 == 500 ? Float(10) : 0 }
+        let (out, gain) = Self.run([bursts, impulses], ceiling: -1, lookaheadMs: 5, rate: rate)
+        let limit = Self.linear(-1)
+        let lookahead = Int((0.005 * rate).rounded())
+        for lane in 0..<2 {
+            #expect((out[lane].map(abs).max() ?? 0) <= limit)
+            var worst: Float = 0
+            for k in lookahead..<length {
+                worst = max(worst, abs([bursts, impulses][lane][k - lookahead]) * gain[lane][k] / limit - 1)
+            }
+            #expect(worst <= 1e-6, "lane \(lane) at \(rate): the gain lets \(worst) over")
+        }
+    }
+
+    /// Each lane delays by its own lookahead, in one group, and holds the
+    /// ceiling; a lane whose limiter is off is its input, bit for bit.
+    @Test func eachLaneHasItsOwnLookaheadAndAnOffLaneIsUntouched() {
+        let inputs = Self.adversaries(length: 48_000)
+        let lookaheads = [0.0, 0.5, 1, 2, 3, 4, 5, 1]
+        let (out, _) = Self.run(inputs, ceiling: -1, lookaheadsMs: lookaheads, on: [1, 1, 1, 1, 1, 1, 1, 0])
+        for lane in 0..<7 {
+            #expect((out[lane].map(abs).max() ?? 0) <= Self.linear(-1), "lane \(lane)")
+        }
+        #expect(out[7] == inputs[7], "an off lane is its input")
+        var impulses = [[Float]](repeating: [Float](repeating: 0, count: 1000), count: 8)
+        for lane in 0..<8 { impulses[lane][100] = 0.5 }
+        let delayed = Self.run(impulses, ceiling: -1, lookaheadsMs: lookaheads).out
+        for lane in 0..<8 {
+            let lookahead = Int((lookaheads[lane] / 1000 * Self.rate).rounded())
+            #expect(delayed[lane][100 + lookahead] == 0.5, "lane \(lane) at \(100 + lookahead)")
+            #expect(delayed[lane].filter { $0 != 0 }.count == 1)
+        }
     }
 
     /// A sample that is not a number comes out as silence; its neighbours

@@ -34,7 +34,7 @@ import Testing
         }
         let taken = bank.take(inputs: 2, outputs: 1)
         #expect(taken.frames == 20 * frames)
-        #expect(taken.peak.count == 5 && taken.peak.suffix(2) == [0, 0], "no source gains given: no source levels")
+        #expect(taken.peak.count == 6 && taken.peak.suffix(3) == [0, 0, 0], "no source gains nor limiters given: no levels")
         for c in 0..<3 {
             #expect(taken.peak[c] == peaks[c], "channel \(c)")
             #expect(abs(taken.sumOfSquares[c] - sums[c]) <= sums[c] * 1e-5 + 1e-6, "channel \(c): \(taken.sumOfSquares[c]) vs \(sums[c])")

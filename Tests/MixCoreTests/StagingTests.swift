@@ -124,8 +124,9 @@ final class ChosenFrames: CueClock, @unchecked Sendable {
         // The backlog keeps only the last change per parameter past four scenes' worth.
         #expect(rig.mixer.queuedChanges <= 16 + 4 * rig.mixer.rampLayout.slots + 1)
         // Handed over a queue's worth a period: the backlog (which grows
-        // with the ramp layout's slots) drains within a few dozen periods.
-        for _ in 0..<64 {
+        // with the ramp layout's slots) drains within as many periods as
+        // it holds queues' worth, and a few more.
+        for _ in 0..<(4 * rig.mixer.rampLayout.slots / 16 + 64) {
             rig.render(periods: 1)
             rig.mixer.service()
         }

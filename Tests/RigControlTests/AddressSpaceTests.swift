@@ -66,7 +66,22 @@ import Testing
         ("/dca/2/volume/delta", .dca, "volume", .dca(2), .linear),
         ("/dca/2/db/delta", .dca, "volume", .dca(2), .decibels),
         ("/dca/2/fader/delta", .dca, "volume", .dca(2), .fader),
-    ]
+    ] + eqDeltas
+
+    /// The EQ's and the limiter's numbers, in parts of their own (`/source/3/eq/2/gain/delta`).
+    static var eqDeltas: [(String, Parameter.Strip, String, Parameter.Place, Target.Form)] {
+        func numbers(_ strip: Parameter.Strip, _ place: Parameter.Place, cuts: [String], bands: Int)
+            -> [(String, Parameter.Strip, String, Parameter.Place, Target.Form)] {
+            let names = cuts.flatMap { ["\($0)/freq", "\($0)/slope"] }
+                + (1...bands).flatMap { b in ["freq", "gain", "q"].map { "eq/\(b)/\($0)" } }
+            return names.map { ("\(place.prefix)/\($0)/delta", strip, $0, place, .plain) }
+        }
+        let limiter = ["ceiling", "release", "lookahead"].map {
+            ("/output/4/limiter/\($0)/delta", Parameter.Strip.output, "limiter/\($0)", Parameter.Place.output(4), Target.Form.plain)
+        }
+        return numbers(.source, .source(3), cuts: ["hpf"], bands: 4)
+            + numbers(.output, .output(4), cuts: ["hpf", "lpf"], bands: 6) + limiter
+    }
 
     @Test func everyContinuousFormTakesADelta() throws {
         for (address, strip, name, place, form) in Self.deltas {

@@ -30,19 +30,9 @@ enum Measuring {
         run(sections, sampleRate: sampleRate, length: length) { _, k in k == 0 ? 1 : 0 }
     }
 
-    /// |DFT| of `signal` at `frequency`, in dB: for an impulse response, the
-    /// filter's magnitude response there.
+    /// |DFT| of `signal` at `frequency`, in dB (`Cookbook.measured`).
     static func magnitude(_ signal: [Float], at frequency: Double, sampleRate: Double) -> Double {
-        let w = 2 * Double.pi * frequency / sampleRate
-        let (cw, sw) = (cos(w), sin(w))
-        var (c, s) = (1.0, 0.0)
-        var (re, im) = (0.0, 0.0)
-        for x in signal {
-            re += Double(x) * c
-            im -= Double(x) * s
-            (c, s) = (c * cw - s * sw, s * cw + c * sw)
-        }
-        return 10 * log10(re * re + im * im)
+        Cookbook.measured(signal, at: frequency, sampleRate: sampleRate)
     }
 
     /// A cookbook biquad run in Double, direct form I: the plain form.

@@ -91,7 +91,7 @@ export class StripRow {
   /** Empties a built strip: its controls' listeners go with them. */
   #empty(strip) {
     if (strip.hasAttribute('data-pending') || !strip.hasAttribute(`data-${this.channel}`)) return;
-    for (const input of strip.querySelectorAll('input, select, .presence')) input.disconnect?.();
+    for (const input of strip.querySelectorAll('input, select, canvas, .presence')) input.disconnect?.();
     strip.replaceChildren();
     strip.setAttribute('data-pending', '');
     strip.tabIndex = 0;

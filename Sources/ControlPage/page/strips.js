@@ -20,6 +20,7 @@ import { watchPair, titlePan } from './stereo.js';
 import { watchGroupMute, showGroups } from './group-mute.js';
 import { groupParts } from './memberships.js';
 import { remember } from './strip-memory.js';
+import { eqParts } from './eq-view.js';
 import './elements/xp-fader.js';
 import './elements/xp-pan.js';
 import './elements/xp-switch.js';
@@ -103,6 +104,8 @@ export const controls = {
   fader(entry, address, title, n, strip, meter) {
     const parts = [element('xp-fader', { 'data-address': address, 'data-gain': fill(entry.gain, strip, n), 'aria-label': title })];
     if (meter) parts.push(element('xp-meter', { kind: meter, channel: String(n) }));
+    // An output's limiter: what it takes off, beside its level.
+    if (strip === 'output') parts.push(element('xp-meter', { kind: 'limiter', channel: String(n), title: `${fill('{Strip}', strip, n)} limiter gain reduction` }));
     // A pair's left strip also meters its right member, shown while linked (stereo.js).
     if (strip === 'source' && n % 2 === 1) {
       parts.push(element('xp-meter', { kind: meter, channel: String(n + 1), class: 'partner-meter' }));
@@ -139,7 +142,8 @@ export function pendingStrip(kind, n) {
 
 /** Fills a strip's section with its controls, from the catalogue's entries for the engineer's page. */
 export function fillStrip(section, kind, n, meter) {
-  const shown = entries(kind, 'engineer');
+  // What belongs to a view of its own (the EQ's) is not in the strip itself.
+  const shown = entries(kind, 'engineer').filter((entry) => !entry.view);
   const make = (control) => shown.filter((entry) => entry.control === control)
     .map((entry) => controlOf(entry, kind, n, meter));
   const parts = [element('div', { class: 'number' }, [shortLabel(kind, n)])];
@@ -149,6 +153,8 @@ export function fillStrip(section, kind, n, meter) {
   }
   // A source's groups under its fader: the group-mute badge, the "Groups" disclosure.
   if (kind === 'source') parts.push(...groupParts(n));
+  // The EQ (and an output's limiter), opened on demand (eq-view.js).
+  if (kind === 'source' || kind === 'output') parts.push(...eqParts(kind, n, controlOf, element));
   const rare = RARE.flatMap(make);
   if (rare.length > 0) {
     const more = element('details', { class: 'strip-more' }, [element('summary', {}, ['More']), ...rare]);

@@ -26,6 +26,9 @@ public final class JackProbe: @unchecked Sendable {
         case sine(frequency: Float, amplitude: Float)
         /// A constant level (DC), handy for exact gain measurements.
         case constant(Float)
+        /// One sample of `amplitude` every `every` frames, silence between:
+        /// each is answered by the impulse response (a filter's measure).
+        case impulses(every: Int, amplitude: Float)
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -371,7 +374,8 @@ public final class JackProbe: @unchecked Sendable {
 
     // MARK: Private
 
-    private func withClient<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
+    /// Runs `body` with the open client (`Failure.closed` once closed).
+    func withClient<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
         try client.withLock { handle in
             guard let client = handle.client else { throw Failure.closed }
             return try body(client)

@@ -124,7 +124,8 @@ final class JackProbeEngine: @unchecked Sendable {
 
     /// Packs a signal into one atomic word so the audio thread never sees a
     /// frequency from one request and an amplitude from another: frequency
-    /// bits high, amplitude bits low; frequency 0 means a constant level.
+    /// bits high, amplitude bits low; frequency 0 means a constant level, a
+    /// negative one an impulse every −frequency frames.
     static func pack(_ signal: JackProbe.Signal) -> UInt64 {
         let frequency: Float
         let level: Float
@@ -132,6 +133,7 @@ final class JackProbeEngine: @unchecked Sendable {
         case .silence: (frequency, level) = (0, 0)
         case .sine(let hertz, let amplitude): (frequency, level) = (hertz, amplitude)
         case .constant(let value): (frequency, level) = (0, value)
+        case .impulses(let every, let amplitude): (frequency, level) = (-Float(max(1, every)), amplitude)
         }
         return UInt64(frequency.bitPattern) << 32 | UInt64(level.bitPattern)
     }
@@ -163,6 +165,18 @@ final class JackProbeEngine: @unchecked Sendable {
             let level = Float(bitPattern: UInt32(truncatingIfNeeded: packed))
             if frequency == 0 {
                 output.update(repeating: level, count: frames)
+                continue
+            }
+            if frequency < 0 {
+                // The phase counts frames since the last impulse.
+                let every = Double(-frequency)
+                var since = phases[index]
+                for frame in 0..<frames {
+                    output[frame] = since == 0 ? level : 0
+                    since += 1
+                    if since >= every { since = 0 }
+                }
+                phases[index] = since
                 continue
             }
             // Phase in double precision so long recordings stay in tune.

@@ -3,6 +3,8 @@
 // output ones). <xp-meter kind="master">: the loudest output, after the
 // master (the highest of /meters/output and of /meters/output/rms). Drawn
 // on the fader law's scale, so the marks line up with a fader beside it.
+// <xp-meter kind="limiter" channel="2">: what output 2's limiter takes off
+// (/meters/limiter, its gain in dB), drawn down from the top, 0 to 20 dB.
 // Styling is by two custom properties, no layout per frame. The meters'
 // addresses come from the rig's reply table (catalogue.js `replyAddress`).
 
@@ -14,7 +16,11 @@ import { replyAddress } from '../catalogue.js';
 const LEVELS = {
   input: { peak: replyAddress('metersInput'), rms: replyAddress('metersInputRMS') },
   output: { peak: replyAddress('metersOutput'), rms: replyAddress('metersOutputRMS') },
+  limiter: { peak: replyAddress('metersLimiter'), rms: null },
 };
+
+/** How far down a limiter's bar reaches for a gain of `db` (≤ 0): 20 dB is the whole height. */
+export const reductionShown = (db) => (typeof db === 'number' ? Math.min(1, Math.max(0, -db / 20)) : 0);
 
 export class XPMeter extends HTMLElement {
   #unsubscribe = [];
@@ -25,7 +31,8 @@ export class XPMeter extends HTMLElement {
       this.innerHTML = '<div class="rms"></div><div class="peak"></div>';
     }
     const master = this.getAttribute('kind') === 'master';
-    const kind = master || this.getAttribute('kind') === 'output' ? 'output' : 'input';
+    const limiter = this.getAttribute('kind') === 'limiter';
+    const kind = limiter ? 'limiter' : master || this.getAttribute('kind') === 'output' ? 'output' : 'input';
     const index = Number(this.getAttribute('channel')) - 1;
     const shown = {};
     const level = master
@@ -37,13 +44,13 @@ export class XPMeter extends HTMLElement {
       : (args) => args?.[index];
     const show = (name) => (args) => {
       const db = level(args);
-      const at = (typeof db === 'number' ? Math.min(1, positionFromDb(db)) : 0).toFixed(3);
+      const at = (limiter ? reductionShown(db) : typeof db === 'number' ? Math.min(1, positionFromDb(db)) : 0).toFixed(3);
       // Nothing to draw when the bar has not moved (a silent or steady channel).
       if (shown[name] !== at) {
         shown[name] = at;
         this.style.setProperty(name, at);
       }
-      if (name === '--peak') {
+      if (name === '--peak' && !limiter) {
         const clip = typeof db === 'number' && db >= -0.1;
         if (clip !== this.hasAttribute('data-clip')) this.toggleAttribute('data-clip', clip);
       }

@@ -1,0 +1,173 @@
+import MixRows
+
+/// Audio thread: the limiters' period.
+extension Limiters {
+    /// Runs `count` outputs' limiters over `frames` frames, in place. Per
+    /// output, from output 1: `on` (0 off … 1 on, crossfading between the
+    /// output as it is and limited), `ceiling` (linear), `release` and
+    /// `lookahead` (ms), and `linked` (non-zero: a member of a stereo pair,
+    /// which limits with its partner). A group of eight that is off and
+    /// was off is not run: its outputs are left as they are, bit for bit.
+    @inlinable @_noLocks
+    public mutating func process(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, frames: Int,
+                                 on: UnsafePointer<Float>, ceiling: UnsafePointer<Float>, release: UnsafePointer<Float>,
+                                 lookahead: UnsafePointer<Float>, linked: UnsafePointer<Int32>, sampleRate: Float) {
+        guard frames > 0 else { return }
+        if rate != sampleRate {
+            // A new rate: a new window, and every limiter starts again.
+            rate = sampleRate
+            window = window(rate: sampleRate)
+            for g in 0..<groups { lanes[g].running = false }
+        }
+        for g in 0..<min(groups, (count + 7) / 8) {
+            let first = g &* 8
+            let present = min(8, count &- first)
+            let onNow = UnsafeRawPointer(on + first).loadUnaligned(as: V.self)
+            var l = lanes[g]
+            if all(onNow .== V()) && all(l.on .== V()) {
+                l.running = false
+                lanes[g] = l
+                continue
+            }
+            if !l.running { l = restart(group: g) }
+            // Lookaheads in samples, within the window.
+            let ms = UnsafeRawPointer(lookahead + first).loadUnaligned(as: V.self)
+            var samples = SIMD8<Int32>()
+            for i in 0..<8 {
+                let s = ms[i] * rate * 0.001 + 0.5
+                samples[i] = s >= 0 && s < Float(window) ? Int32(s) : s >= Float(window) ? Int32(window &- 1) : 0
+            }
+            if samples != l.lookahead {
+                l.lookahead = samples
+                for i in 0..<8 { l.span[i] = Float(samples[i] &+ 1) }
+                resum(group: g, &l, newest: l.position == 0 ? capacity &- 1 : l.position &- 1)
+            }
+            var top = UnsafeRawPointer(ceiling + first).loadUnaligned(as: V.self)
+            top.replace(with: V(repeating: 1), where: .!(top .<= V(repeating: 1)))
+            top.replace(with: V(repeating: 1e-6), where: top .< V(repeating: 1e-6))
+            // The share of the way back to unity each sample: 1 − e^(−1/(t·fs)).
+            var time = UnsafeRawPointer(release + first).loadUnaligned(as: V.self) * V(repeating: rate * 0.001)
+            time.replace(with: V(repeating: 1), where: .!(time .>= V(repeating: 1)))
+            let back = V(repeating: 1) - FastMath.exp2(V(repeating: -1.442_695) / time)
+            // A pair limits together only while both its members are on: an
+            // unlimited partner never ducks a limited output.
+            let lit = (onNow .> V()) .| (l.on .> V())
+            let shown = V().replacing(with: 1, where: lit)
+            let partnerLit = V(shown[1], shown[0], shown[3], shown[2], shown[5], shown[4], shown[7], shown[6]) .> V()
+            let pairs = (UnsafeRawPointer(linked + first).loadUnaligned(as: SIMD8<Int32>.self) .!= SIMD8<Int32>())
+                .& lit .& partnerLit
+            var low = V(repeating: 1)
+            let scale = 1 / Float(frames)
+            for k in 0..<frames {
+                var x = V()
+                for i in 0..<present { x[i] = output[first &+ i][k] }
+                let (y, gain) = step(group: g, &l, x, ceiling: top, release: back, linked: pairs)
+                let w = l.on + (onNow - l.on) * V(repeating: Float(k &+ 1) * scale)
+                var out = x + (y - x) * w
+                out.replace(with: y, where: w .== V(repeating: 1))
+                // While it fades in or out the ceiling holds too: what of the
+                // output as it is comes through is clamped.
+                out = pointwiseMax(-top, pointwiseMin(top, out))
+                out.replace(with: x, where: w .== V())
+                low.replace(with: gain, where: (gain .< low) .& (w .> V()))
+                for i in 0..<present { output[first &+ i][k] = out[i] }
+            }
+            l.on = onNow
+            lanes[g] = l
+            // The lowest since the meters last looked (a period split by a cue runs twice).
+            for i in 0..<8 where low[i] < lowest[first &+ i] { lowest[first &+ i] = low[i] }
+        }
+    }
+
+    /// One sample of group `g`: the limited, delayed output and its gain.
+    @inlinable @inline(__always) @_noLocks
+    func step(group g: Int, _ l: inout Lanes, _ input: V, ceiling: V, release: V,
+              linked: SIMDMask<SIMD8<Int32>>) -> (V, V) {
+        let zero = V(), one = V(repeating: 1)
+        let base = g &* capacity
+        // A sample that is not a number is silence (x − x is 0 only when finite).
+        let x = input.replacing(with: zero, where: .!((input - input) .== zero))
+        let magnitude = x.replacing(with: -x, where: x .< zero)
+        var need = one
+        need.replace(with: ceiling * V(repeating: 1 - 1.0 / 4096) / magnitude, where: magnitude .> ceiling)
+        let partner = V(need[1], need[0], need[3], need[2], need[5], need[4], need[7], need[6])
+        need.replace(with: pointwiseMin(need, partner), where: linked)
+
+        // The hold: the smallest need over the last `window` samples.
+        let o = l.offset
+        needs[base &+ o] = need
+        l.prefix = pointwiseMin(l.prefix, need)
+        var hold = l.prefix
+        if o == window &- 1 {
+            var running = one
+            for i in stride(from: window &- 1, through: 0, by: -1) {
+                running = pointwiseMin(running, needs[base &+ i])
+                suffixes[base &+ i] = running
+            }
+            l.prefix = one
+            l.offset = 0
+        } else {
+            hold = pointwiseMin(hold, suffixes[base &+ o &+ 1])
+            l.offset = o &+ 1
+        }
+
+        // Release, then the mean of each lane's last L + 1 envelope values.
+        l.envelope = pointwiseMin(hold, l.envelope + (one - l.envelope) * release)
+        let p = l.position
+        envelopes[base &+ p] = l.envelope
+        delay[base &+ p] = x
+        var old = zero, delayed = zero
+        for i in 0..<8 {
+            var back = p &- Int(l.lookahead[i])
+            if back < 0 { back &+= capacity }
+            delayed[i] = delay[base &+ back][i]
+            back &-= 1
+            if back < 0 { back &+= capacity }
+            old[i] = envelopes[base &+ back][i]
+        }
+        l.sum += l.envelope - old
+        if p == capacity &- 1 {
+            // Summed afresh once round the ring: no drift.
+            resum(group: g, &l, newest: p)
+            l.position = 0
+        } else {
+            l.position = p &+ 1
+        }
+        let gain = pointwiseMin(one, l.sum / l.span)
+        let out = delayed * gain
+        return (pointwiseMax(-ceiling, pointwiseMin(ceiling, out)), gain)
+    }
+
+    /// Each lane's sum of its last L + 1 envelope values, counted afresh
+    /// back from `newest`.
+    @inlinable @_noLocks
+    func resum(group g: Int, _ l: inout Lanes, newest: Int) {
+        let base = g &* capacity
+        var exact = V()
+        var q = newest
+        for d in 0..<window {
+            let counted = SIMD8<Int32>(repeating: Int32(d)) .<= l.lookahead
+            exact += V().replacing(with: envelopes[base &+ q], where: counted)
+            q = q == 0 ? capacity &- 1 : q &- 1
+        }
+        l.sum = exact
+    }
+
+    /// Group `g` from silence: empty lines, nothing held, unity gain.
+    @inlinable @_noLocks
+    func restart(group g: Int) -> Lanes {
+        let base = g &* capacity
+        for i in base..<(base &+ capacity) {
+            delay[i] = V()
+            needs[i] = V(repeating: 1)
+            suffixes[i] = V(repeating: 1)
+            envelopes[i] = V(repeating: 1)
+        }
+        // (Field by field: the audio thread calls no initialiser of this module's.)
+        var l = lanes[g]
+        (l.prefix, l.envelope, l.sum, l.span, l.on) = (V(repeating: 1), V(repeating: 1), V(repeating: 1), V(repeating: 1), V())
+        (l.offset, l.position, l.running) = (0, 0, true)
+        l.lookahead = SIMD8(repeating: -1) // made again by the caller
+        return l
+    }
+}

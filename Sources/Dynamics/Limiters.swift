@@ -1,0 +1,132 @@
+/// The brickwall limiter of every output on the audio thread: eight
+/// outputs at once, a SIMD lane each, each with its own lookahead. Its
+/// storage is made on the control side for `outputs` outputs and freed
+/// there; `process` (`Limiters+Process.swift`) is `@_noLocks`.
+///
+/// Per sample, for input x of a lane whose lookahead is L samples
+/// (docs/processing.md, "The limiter"):
+///
+/// 1. **need** = min(1, ceiling / |x|), aimed 2⁻¹² below the ceiling; the
+///    two lanes of a linked stereo pair take the smaller of theirs.
+/// 2. **hold**: the smallest need over the last W samples, W the same for
+///    every lane (`window`: the longest lookahead + 1), as van Herk and
+///    Gil-Werman compute it. W > L, so each hold window ending within the
+///    L + 1 samples from n − L to n contains n − L: a lane with a shorter
+///    lookahead holds a little longer (W − L − 1 samples) before it
+///    releases, and every lane runs the same SIMD steps.
+/// 3. **release**: the envelope falls to the hold at once and rises back
+///    towards unity by `release` of the way each sample.
+/// 4. **attack**: the gain is the mean of the lane's last L + 1 envelope
+///    values (a ring of envelopes; a lane reads its own distance back).
+/// 5. **out** = x delayed by L, times the gain; a clamp to ±ceiling stays
+///    as a net.
+///
+/// Every envelope in the mean is at most the need of x[n − L], so the
+/// output never passes the ceiling.
+public struct Limiters: ~Copyable {
+    public typealias V = SIMD8<Float>
+
+    /// Groups of eight outputs, and samples each ring holds.
+    public let groups: Int
+    public let capacity: Int
+    /// Per group, `capacity` each: the input, this block's needs, the
+    /// previous block's suffix minima, and the envelope's last values.
+    @usableFromInline let delay: UnsafeMutablePointer<V>
+    @usableFromInline let needs: UnsafeMutablePointer<V>
+    @usableFromInline let suffixes: UnsafeMutablePointer<V>
+    @usableFromInline let envelopes: UnsafeMutablePointer<V>
+    /// Per group: what moves from sample to sample and period to period.
+    @usableFromInline let lanes: UnsafeMutablePointer<Lanes>
+    /// Per output: its lowest gain since the meters last looked (1: none;
+    /// the mixer sets it back to 1 each period, `MeterBank` reads it).
+    public let lowest: UnsafeMutablePointer<Float>
+    /// The hold's window W, for the rate the stage runs at (`window(rate:)`).
+    @usableFromInline var window = 1
+    @usableFromInline var rate: Float = 0
+
+    /// The longest lookahead, in seconds.
+    public static let longestLookahead: Float = 0.005
+    /// The highest rate the rings are sized for (5 ms at 192 kHz).
+    public static let sizingRate: Float = 192_000
+
+    /// One group's state between samples.
+    @usableFromInline
+    struct Lanes {
+        @usableFromInline var prefix: V
+        @usableFromInline var envelope: V
+        @usableFromInline var sum: V
+        /// Where this sample is in the hold's block, and in the rings.
+        @usableFromInline var offset: Int
+        @usableFromInline var position: Int
+        /// Each lane's lookahead in samples, and that + 1 as a Float.
+        @usableFromInline var lookahead: SIMD8<Int32>
+        @usableFromInline var span: V
+        /// Each lane's switch at the end of the last period (0 off … 1 on).
+        @usableFromInline var on: V
+        /// Whether the group ran in the last period (false: its state is stale).
+        @usableFromInline var running: Bool
+
+        /// Nothing held, unity gain, no lookahead, off.
+        @inlinable init() {
+            (prefix, envelope, sum, span, on) = (V(repeating: 1), V(repeating: 1), V(repeating: 1), V(repeating: 1), V())
+            (offset, position, lookahead, running) = (0, 0, SIMD8(), false)
+        }
+    }
+
+    /// Control side: storage for `outputs` outputs.
+    public init(outputs: Int) {
+        groups = max(1, (outputs + 7) / 8)
+        // One more than the longest window: the value leaving a lane's mean
+        // (L + 1 back) is never the slot just written.
+        capacity = Int(Self.longestLookahead * Self.sizingRate) + 2
+        let count = groups * capacity
+        delay = .allocate(capacity: count)
+        delay.initialize(repeating: V(), count: count)
+        needs = .allocate(capacity: count)
+        needs.initialize(repeating: V(repeating: 1), count: count)
+        suffixes = .allocate(capacity: count)
+        suffixes.initialize(repeating: V(repeating: 1), count: count)
+        envelopes = .allocate(capacity: count)
+        envelopes.initialize(repeating: V(repeating: 1), count: count)
+        lanes = .allocate(capacity: groups)
+        lanes.initialize(repeating: Lanes(), count: groups)
+        lowest = .allocate(capacity: groups * 8)
+        lowest.initialize(repeating: 1, count: groups * 8)
+    }
+
+    deinit {
+        delay.deallocate()
+        needs.deallocate()
+        suffixes.deallocate()
+        envelopes.deallocate()
+        lanes.deallocate()
+        lowest.deallocate()
+    }
+
+    /// The hold's window at `rate`: the longest lookahead in samples, + 1,
+    /// within what the rings hold (one slot to spare).
+    @inlinable @_noLocks
+    func window(rate: Float) -> Int {
+        // 5 ms in samples, rounded to the nearest (`longestLookahead`).
+        let samples = rate > 0 && rate < 1e7 ? Int(rate * 0.005 + 0.5) : 0
+        return min(capacity - 1, samples + 1)
+    }
+
+    /// Takes over `other`'s limiters for the groups both have (a rig that
+    /// changed size: `other` is the kernel's before), and gives it these.
+    @inlinable @_noLocks
+    public mutating func exchange(with other: inout Limiters) {
+        guard other.capacity == capacity else { return }
+        for g in 0..<min(groups, other.groups) {
+            for i in (g * capacity)..<((g + 1) * capacity) {
+                swap(&delay[i], &other.delay[i])
+                swap(&needs[i], &other.needs[i])
+                swap(&suffixes[i], &other.suffixes[i])
+                swap(&envelopes[i], &other.envelopes[i])
+            }
+            swap(&lanes[g], &other.lanes[g])
+        }
+        swap(&window, &other.window)
+        swap(&rate, &other.rate)
+    }
+}

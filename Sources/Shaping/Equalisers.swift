@@ -1,0 +1,119 @@
+/// The EQ of every source, or of every output, on the audio thread: a low
+/// cut (two sections), on outputs a high cut (two more), and the
+/// parametric bands, each a trapezoidal SVF section (`SVFLanes`) run on
+/// eight channels at once, a lane each. Its storage is made on the control
+/// side for as many channels as the rig may ever have, so that a rig that
+/// grows keeps each channel's filters where they are (`exchange`), and
+/// freed there; `process` (`Equalisers+Process.swift`) is `@_noLocks`.
+///
+/// The settings come from the render kernel's ramps, as values per channel
+/// (`Parameter`, in `order`): each period the stage reads where they are
+/// now, and, if any moved, steps the sections' coefficients across the
+/// period from the last period's settings to these, a block of 16 frames
+/// at a time (`LaneCoefficients(shapes:…)` at each block's end). A group
+/// of eight channels whose settings are still and flat (cuts off, every
+/// band at 0 dB or off) is not run at all: its channels pass untouched,
+/// bit for bit.
+public struct Equalisers: ~Copyable {
+    /// What the kernel hands the stage per channel, in this order: the
+    /// bands on (0/1), the low cut's on, frequency (log2 Hz) and slope (12,
+    /// 24), the high cut's likewise (outputs), then per band its shape
+    /// (`BandShape.code`), frequency (log2 Hz), gain (dB), q (log2) and on.
+    public enum Parameter: Int, Sendable {
+        case on, lowCutOn, lowCutFrequency, lowCutSlope, highCutOn, highCutFrequency, highCutSlope
+        case bandShape, bandFrequency, bandGain, bandQ, bandOn
+
+    }
+
+    /// Channels the storage holds (a multiple of 8), and groups of eight.
+    public let channels: Int
+    public let groups: Int
+    public let bands: Int
+    public let highCut: Bool
+    /// Sections per channel: the low cut's two, the high cut's two, the bands.
+    public let sections: Int
+    /// Values per channel (`Parameter`).
+    public let parameters: Int
+    /// Frames a block of coefficients covers. (This and the places below
+    /// are stored: the audio thread reads a stored property without a call.)
+    @usableFromInline let block = 16
+    /// The places of the values the audio thread reads by name (`index`).
+    @usableFromInline let onIndex = 0, lowCutIndex = 1, highCutIndex = 4
+    /// Values per band (`Parameter`'s last five).
+    @usableFromInline let perBand = 5
+
+    /// Per group and section: the filters' state and their coefficients now.
+    @usableFromInline let state: UnsafeMutablePointer<SVFLanes>
+    @usableFromInline let coefficients: UnsafeMutablePointer<LaneCoefficients>
+    /// Per group and value: the settings the coefficients were last made for.
+    @usableFromInline let settings: UnsafeMutablePointer<SIMD8<Float>>
+    /// Per group: 1 while its settings are still and flat (not run), else 0;
+    /// −1 before the first period (settings not yet read).
+    @usableFromInline let flat: UnsafeMutablePointer<Int8>
+    /// The sample rate the coefficients were made at.
+    @usableFromInline var rate: Float = 0
+    /// One block of eight channels, transposed (a frame a vector).
+    @usableFromInline let frames: UnsafeMutablePointer<SIMD8<Float>>
+
+    /// Control side: storage for `channels` channels with `bands` bands
+    /// each, and a high cut if `highCut`.
+    public init(channels: Int, bands: Int, highCut: Bool) {
+        groups = max(1, (channels + 7) / 8)
+        self.channels = groups * 8
+        self.bands = bands
+        self.highCut = highCut
+        sections = (highCut ? 4 : 2) + bands
+        parameters = (highCut ? 7 : 4) + bands * 5
+        state = .allocate(capacity: groups * sections)
+        state.initialize(repeating: SVFLanes(), count: groups * sections)
+        coefficients = .allocate(capacity: groups * sections)
+        coefficients.initialize(repeating: LaneCoefficients(repeating: .through), count: groups * sections)
+        settings = .allocate(capacity: groups * parameters)
+        settings.initialize(repeating: SIMD8(), count: groups * parameters)
+        flat = .allocate(capacity: groups)
+        flat.initialize(repeating: -1, count: groups)
+        frames = .allocate(capacity: 16)
+        frames.initialize(repeating: SIMD8(), count: 16)
+    }
+
+    deinit {
+        state.deallocate()
+        coefficients.deallocate()
+        settings.deallocate()
+        flat.deallocate()
+        frames.deallocate()
+    }
+
+    /// The place of a value among a channel's `parameters`: `band` 1-based
+    /// for a band's values; nil for the high cut on a stage without one.
+    public func index(_ parameter: Parameter, band: Int = 0) -> Int? {
+        let cuts = highCut ? 7 : 4
+        switch parameter {
+        case .on, .lowCutOn, .lowCutFrequency, .lowCutSlope: return parameter.rawValue
+        case .highCutOn, .highCutFrequency, .highCutSlope: return highCut ? parameter.rawValue : nil
+        case .bandShape, .bandFrequency, .bandGain, .bandQ, .bandOn:
+            guard band >= 1 && band <= bands else { return nil }
+            return cuts + (band - 1) * 5 + parameter.rawValue - Parameter.bandShape.rawValue
+        }
+    }
+
+    /// Takes over `other`'s filters, coefficients and settings (a rig that
+    /// changed size: `other` is the kernel's before), and gives it these.
+    @inlinable @_noLocks
+    public mutating func exchange(with other: inout Equalisers) {
+        guard other.groups == groups && other.sections == sections && other.parameters == parameters else { return }
+        for i in 0..<(groups * sections) {
+            swap(&state[i], &other.state[i])
+            swap(&coefficients[i], &other.coefficients[i])
+        }
+        for i in 0..<(groups * parameters) { swap(&settings[i], &other.settings[i]) }
+        for g in 0..<groups { swap(&flat[g], &other.flat[g]) }
+        swap(&rate, &other.rate)
+    }
+
+    /// Group `g`'s filters back to silence (its channels went flat).
+    @inlinable @_noLocks
+    func silence(group g: Int) {
+        for s in 0..<sections { (state[g * sections + s].ic1, state[g * sections + s].ic2) = (SIMD8(), SIMD8()) }
+    }
+}
