@@ -23,6 +23,11 @@ public struct RenderBenchmark: Sendable {
         /// 8 DCAs and 8 mute groups in use: every source a member of one
         /// of each, the DCAs at −1 … −8 dB, the groups unmuted.
         public var groups = false
+        /// Every EQ on (issue 36): each source's low cut and four bands,
+        /// each output's low cut, high cut and six bands.
+        public var eq = false
+        /// Every output's limiter on, at −1 dBFS.
+        public var limiters = false
         /// Wall-clock time to spend rendering.
         public var seconds: Double = 1
         /// The build of the mixing loops to time (one the CPU has).
@@ -91,6 +96,11 @@ public struct RenderBenchmark: Sendable {
                 for member in [k, k + 1] { (scene.sources[member].link, scene.sources[member].pan) = (true, 0.3) }
             }
         }
+        if c.eq {
+            for n in scene.sources.indices { scene.sources[n].eq = Self.busyEQ(bands: 4, highCut: false) }
+            for m in scene.outputs.indices { scene.outputs[m].eq = Self.busyEQ(bands: 6, highCut: true) }
+        }
+        if c.limiters { for m in scene.outputs.indices { scene.outputs[m].limiter.on = true } }
         let mixer = Mixer(scene: scene, panLaw: .constantPower, layout: OutputLayout(outputs: c.outputs),
                           maxFrames: max(c.frames, 64), simd: c.simd)
         mixer.setSampleRate(c.rate)
@@ -119,7 +129,8 @@ public struct RenderBenchmark: Sendable {
             let ramps = mixer.rampLayout
             let heading: [RampBlock.Strip: Float] = [.source: 0.5, .output: 0.7, .master: 0.9]
             var changes: [Change] = []
-            for (index, block) in ramps.blocks.enumerated() where block.role != .delay {
+            // (The stages' settings stay as they are: `eq` and `limiters` time those.)
+            for (index, block) in ramps.blocks.enumerated() where Self.ramps(block.role) {
                 let places = block.strip == .source ? c.inputs : block.strip == .output ? c.outputs : 1
                 for channel in 1...places {
                     let slot = Int32(ramps.slot(block: index, channel: channel))

@@ -40,6 +40,7 @@ extension Limiters {
             if samples != l.lookahead {
                 l.lookahead = samples
                 for i in 0..<8 { l.span[i] = Float(samples[i] &+ 1) }
+                l.shared = samples == SIMD8(repeating: samples[0]) ? Int(samples[0]) : -1
                 resum(group: g, &l, newest: l.position == 0 ? capacity &- 1 : l.position &- 1)
             }
             var top = UnsafeRawPointer(ceiling + first).loadUnaligned(as: V.self)
@@ -58,19 +59,24 @@ extension Limiters {
                 .& lit .& partnerLit
             var low = V(repeating: 1)
             let scale = 1 / Float(frames)
+            // Each lane's buffer in a local (a lane without an output: `spare`),
+            // so that a frame of eight is read and written without a loop.
+            func buffer(_ i: Int) -> UnsafeMutablePointer<Float> { i < present ? output[first &+ i] : spare }
+            let (b0, b1, b2, b3) = (buffer(0), buffer(1), buffer(2), buffer(3))
+            let (b4, b5, b6, b7) = (buffer(4), buffer(5), buffer(6), buffer(7))
             for k in 0..<frames {
-                var x = V()
-                for i in 0..<present { x[i] = output[first &+ i][k] }
+                let x = V(b0[k], b1[k], b2[k], b3[k], b4[k], b5[k], b6[k], b7[k])
                 let (y, gain) = step(group: g, &l, x, ceiling: top, release: back, linked: pairs)
                 let w = l.on + (onNow - l.on) * V(repeating: Float(k &+ 1) * scale)
                 var out = x + (y - x) * w
                 out.replace(with: y, where: w .== V(repeating: 1))
                 // While it fades in or out the ceiling holds too: what of the
                 // output as it is comes through is clamped.
-                out = pointwiseMax(-top, pointwiseMin(top, out))
+                out = most(-top, least(top, out))
                 out.replace(with: x, where: w .== V())
                 low.replace(with: gain, where: (gain .< low) .& (w .> V()))
-                for i in 0..<present { output[first &+ i][k] = out[i] }
+                (b0[k], b1[k], b2[k], b3[k]) = (out[0], out[1], out[2], out[3])
+                (b4[k], b5[k], b6[k], b7[k]) = (out[4], out[5], out[6], out[7])
             }
             l.on = onNow
             lanes[g] = l
@@ -91,39 +97,48 @@ extension Limiters {
         var need = one
         need.replace(with: ceiling * V(repeating: 1 - 1.0 / 4096) / magnitude, where: magnitude .> ceiling)
         let partner = V(need[1], need[0], need[3], need[2], need[5], need[4], need[7], need[6])
-        need.replace(with: pointwiseMin(need, partner), where: linked)
+        need.replace(with: least(need, partner), where: linked)
 
         // The hold: the smallest need over the last `window` samples.
         let o = l.offset
         needs[base &+ o] = need
-        l.prefix = pointwiseMin(l.prefix, need)
+        l.prefix = least(l.prefix, need)
         var hold = l.prefix
         if o == window &- 1 {
             var running = one
             for i in stride(from: window &- 1, through: 0, by: -1) {
-                running = pointwiseMin(running, needs[base &+ i])
+                running = least(running, needs[base &+ i])
                 suffixes[base &+ i] = running
             }
             l.prefix = one
             l.offset = 0
         } else {
-            hold = pointwiseMin(hold, suffixes[base &+ o &+ 1])
+            hold = least(hold, suffixes[base &+ o &+ 1])
             l.offset = o &+ 1
         }
 
         // Release, then the mean of each lane's last L + 1 envelope values.
-        l.envelope = pointwiseMin(hold, l.envelope + (one - l.envelope) * release)
+        l.envelope = least(hold, l.envelope + (one - l.envelope) * release)
         let p = l.position
         envelopes[base &+ p] = l.envelope
         delay[base &+ p] = x
         var old = zero, delayed = zero
-        for i in 0..<8 {
-            var back = p &- Int(l.lookahead[i])
+        if l.shared >= 0 {
+            // One lookahead for all: a vector each.
+            var back = p &- l.shared
             if back < 0 { back &+= capacity }
-            delayed[i] = delay[base &+ back][i]
-            back &-= 1
-            if back < 0 { back &+= capacity }
-            old[i] = envelopes[base &+ back][i]
+            delayed = delay[base &+ back]
+            back = back == 0 ? capacity &- 1 : back &- 1
+            old = envelopes[base &+ back]
+        } else {
+            for i in 0..<8 {
+                var back = p &- Int(l.lookahead[i])
+                if back < 0 { back &+= capacity }
+                delayed[i] = delay[base &+ back][i]
+                back &-= 1
+                if back < 0 { back &+= capacity }
+                old[i] = envelopes[base &+ back][i]
+            }
         }
         l.sum += l.envelope - old
         if p == capacity &- 1 {
@@ -133,9 +148,9 @@ extension Limiters {
         } else {
             l.position = p &+ 1
         }
-        let gain = pointwiseMin(one, l.sum / l.span)
+        let gain = least(one, l.sum / l.span)
         let out = delayed * gain
-        return (pointwiseMax(-ceiling, pointwiseMin(ceiling, out)), gain)
+        return (most(-ceiling, least(ceiling, out)), gain)
     }
 
     /// Each lane's sum of its last L + 1 envelope values, counted afresh
@@ -166,8 +181,17 @@ extension Limiters {
         // (Field by field: the audio thread calls no initialiser of this module's.)
         var l = lanes[g]
         (l.prefix, l.envelope, l.sum, l.span, l.on) = (V(repeating: 1), V(repeating: 1), V(repeating: 1), V(repeating: 1), V())
-        (l.offset, l.position, l.running) = (0, 0, true)
+        (l.offset, l.position, l.running, l.shared) = (0, 0, true, -1)
         l.lookahead = SIMD8(repeating: -1) // made again by the caller
         return l
     }
+
+    /// The lane-wise least and most of two vectors. (The standard library's
+    /// `pointwiseMin` and `pointwiseMax` were left out of line here: a call
+    /// per use, a third of the stage's time.)
+    @inlinable @inline(__always) @_noLocks
+    func least(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .< a) }
+
+    @inlinable @inline(__always) @_noLocks
+    func most(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .> a) }
 }

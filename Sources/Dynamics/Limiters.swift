@@ -40,6 +40,9 @@ public struct Limiters: ~Copyable {
     /// Per output: its lowest gain since the meters last looked (1: none;
     /// the mixer sets it back to 1 each period, `MeterBank` reads it).
     public let lowest: UnsafeMutablePointer<Float>
+    /// Where a lane without an output reads and writes (the last group's
+    /// padding): `maxFrames` samples.
+    @usableFromInline let spare: UnsafeMutablePointer<Float>
     /// The hold's window W, for the rate the stage runs at (`window(rate:)`).
     @usableFromInline var window = 1
     @usableFromInline var rate: Float = 0
@@ -61,6 +64,9 @@ public struct Limiters: ~Copyable {
         /// Each lane's lookahead in samples, and that + 1 as a Float.
         @usableFromInline var lookahead: SIMD8<Int32>
         @usableFromInline var span: V
+        /// Every lane's lookahead, when they are all the same (the usual
+        /// case): the rings are then read a vector at a time; −1 otherwise.
+        @usableFromInline var shared: Int
         /// Each lane's switch at the end of the last period (0 off … 1 on).
         @usableFromInline var on: V
         /// Whether the group ran in the last period (false: its state is stale).
@@ -69,12 +75,12 @@ public struct Limiters: ~Copyable {
         /// Nothing held, unity gain, no lookahead, off.
         @inlinable init() {
             (prefix, envelope, sum, span, on) = (V(repeating: 1), V(repeating: 1), V(repeating: 1), V(repeating: 1), V())
-            (offset, position, lookahead, running) = (0, 0, SIMD8(), false)
+            (offset, position, lookahead, running, shared) = (0, 0, SIMD8(), false, 0)
         }
     }
 
-    /// Control side: storage for `outputs` outputs.
-    public init(outputs: Int) {
+    /// Control side: storage for `outputs` outputs, periods of up to `maxFrames`.
+    public init(outputs: Int, maxFrames: Int = 8192) {
         groups = max(1, (outputs + 7) / 8)
         // One more than the longest window: the value leaving a lane's mean
         // (L + 1 back) is never the slot just written.
@@ -92,6 +98,8 @@ public struct Limiters: ~Copyable {
         lanes.initialize(repeating: Lanes(), count: groups)
         lowest = .allocate(capacity: groups * 8)
         lowest.initialize(repeating: 1, count: groups * 8)
+        spare = .allocate(capacity: max(1, maxFrames))
+        spare.initialize(repeating: 0, count: max(1, maxFrames))
     }
 
     deinit {
@@ -101,6 +109,7 @@ public struct Limiters: ~Copyable {
         envelopes.deallocate()
         lanes.deallocate()
         lowest.deallocate()
+        spare.deallocate()
     }
 
     /// The hold's window at `rate`: the longest lookahead in samples, + 1,

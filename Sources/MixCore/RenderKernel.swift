@@ -290,9 +290,9 @@ public struct RenderKernel: ~Copyable {
         }
         (hasSourceEQ, hasOutputEQ) = (sourceEQ != nil, outputEQ != nil)
         self.sourceEQ = Equalisers(channels: max(Self.channelCapacity, inputs), bands: sourceEQ?.bands ?? 0,
-                                   highCut: sourceEQ?.highCut ?? false)
+                                   highCut: sourceEQ?.highCut ?? false, maxFrames: sourceEQ == nil ? 1 : maxFrames)
         self.outputEQ = Equalisers(channels: max(Self.channelCapacity, outputs), bands: outputEQ?.bands ?? 0,
-                                   highCut: outputEQ?.highCut ?? false)
+                                   highCut: outputEQ?.highCut ?? false, maxFrames: outputEQ == nil ? 1 : maxFrames)
         (sourceEQValues, outputEQValues) = (arena.array(arena.sourceEQValues), arena.array(arena.outputEQValues))
         let zeros = UnsafePointer(arena.array(arena.eqZeros))
         for (p, base) in (sourceEQ?.bases ?? []).enumerated() { sourceEQValues[p] = base >= 0 ? UnsafePointer(value + base) : zeros }
@@ -303,7 +303,7 @@ public struct RenderKernel: ~Copyable {
         let limiterBases = [RampBlock.LimiterField.on, .ceiling, .release, .lookahead]
             .map { Self.outputBase(rampLayout, .limiter($0)) ?? -1 }
         hasLimiters = limiterBases.contains { $0 >= 0 }
-        limiters = Limiters(outputs: hasLimiters ? outputs : 0)
+        limiters = Limiters(outputs: hasLimiters ? outputs : 0, maxFrames: hasLimiters ? maxFrames : 1)
         limiterLowest = limiters.lowest
         limiterValues = arena.array(arena.limiterValues)
         for (p, base) in limiterBases.enumerated() { limiterValues[p] = base >= 0 ? UnsafePointer(value + base) : zeros }

@@ -51,13 +51,17 @@ extension Equalisers {
             return false
         }
         let lanes = min(8, count &- first)
+        // Each lane's buffers in locals (a lane without a channel reads
+        // `silence`, writes `spare`): a frame of eight without a loop.
+        func from(_ l: Int) -> UnsafePointer<Float> { l < lanes ? input[first &+ l] : UnsafePointer(silence) }
+        func into(_ l: Int) -> UnsafeMutablePointer<Float> { l < lanes ? output[first &+ l] : spare }
+        let (i0, i1, i2, i3, i4, i5, i6, i7) = (from(0), from(1), from(2), from(3), from(4), from(5), from(6), from(7))
+        let (o0, o1, o2, o3, o4, o5, o6, o7) = (into(0), into(1), into(2), into(3), into(4), into(5), into(6), into(7))
         var start = 0
         while start < frames {
             let length = min(block, frames &- start)
-            for k in 0..<length {
-                var v = V()
-                for l in 0..<lanes { v[l] = input[first &+ l][start &+ k] }
-                self.frames[k] = v
+            for k in start..<(start &+ length) {
+                self.frames[k &- start] = V(i0[k], i1[k], i2[k], i3[k], i4[k], i5[k], i6[k], i7[k])
             }
             let t = Float(start &+ length) / Float(frames)
             for s in 0..<sections {
@@ -76,6 +80,8 @@ extension Equalisers {
                         self.frames[k] = filter.process(self.frames[k], c)
                     }
                     c = target
+                } else if passing[i] {
+                    continue
                 } else {
                     for k in 0..<length { self.frames[k] = filter.process(self.frames[k], c) }
                 }
@@ -83,13 +89,22 @@ extension Equalisers {
                 coefficients[i] = c
                 state[i] = filter
             }
-            for k in 0..<length {
-                let v = self.frames[k]
-                for l in 0..<lanes { output[first &+ l][start &+ k] = v[l] }
+            for k in start..<(start &+ length) {
+                let v = self.frames[k &- start]
+                (o0[k], o1[k], o2[k], o3[k]) = (v[0], v[1], v[2], v[3])
+                (o4[k], o5[k], o6[k], o7[k]) = (v[4], v[5], v[6], v[7])
             }
             start &+= length
         }
         if moved {
+            // Sections that now pass their input through are left out while
+            // nothing moves; they start again from silence.
+            for s in 0..<sections {
+                let i = g &* sections &+ s
+                let c = coefficients[i]
+                passing[i] = all(c.m0 .== V(repeating: 1)) && all(c.m1 .== V()) && all(c.m2 .== V())
+                if passing[i] { (state[i].ic1, state[i].ic2) = (V(), V()) }
+            }
             for p in 0..<parameters { settings[base + p] = UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self) }
             if isFlat(values, first) {
                 // Its coefficients are exactly through now: from the next

@@ -47,6 +47,10 @@ public struct Equalisers: ~Copyable {
     @usableFromInline let coefficients: UnsafeMutablePointer<LaneCoefficients>
     /// Per group and value: the settings the coefficients were last made for.
     @usableFromInline let settings: UnsafeMutablePointer<SIMD8<Float>>
+    /// Per group and section: its coefficients pass the input through in
+    /// every lane (a band off, a 12 dB cut's second section): while its
+    /// group's settings are still, it is not run.
+    @usableFromInline let passing: UnsafeMutablePointer<Bool>
     /// Per group: 1 while its settings are still and flat (not run), else 0;
     /// −1 before the first period (settings not yet read).
     @usableFromInline let flat: UnsafeMutablePointer<Int8>
@@ -55,9 +59,14 @@ public struct Equalisers: ~Copyable {
     /// One block of eight channels, transposed (a frame a vector).
     @usableFromInline let frames: UnsafeMutablePointer<SIMD8<Float>>
 
+    /// Where a lane without a channel (the last group's padding) reads
+    /// silence and writes: `maxFrames` samples each.
+    @usableFromInline let silence: UnsafeMutablePointer<Float>
+    @usableFromInline let spare: UnsafeMutablePointer<Float>
+
     /// Control side: storage for `channels` channels with `bands` bands
-    /// each, and a high cut if `highCut`.
-    public init(channels: Int, bands: Int, highCut: Bool) {
+    /// each, and a high cut if `highCut`, periods of up to `maxFrames`.
+    public init(channels: Int, bands: Int, highCut: Bool, maxFrames: Int = 8192) {
         groups = max(1, (channels + 7) / 8)
         self.channels = groups * 8
         self.bands = bands
@@ -70,10 +79,16 @@ public struct Equalisers: ~Copyable {
         coefficients.initialize(repeating: LaneCoefficients(repeating: .through), count: groups * sections)
         settings = .allocate(capacity: groups * parameters)
         settings.initialize(repeating: SIMD8(), count: groups * parameters)
+        passing = .allocate(capacity: groups * sections)
+        passing.initialize(repeating: false, count: groups * sections)
         flat = .allocate(capacity: groups)
         flat.initialize(repeating: -1, count: groups)
         frames = .allocate(capacity: 16)
         frames.initialize(repeating: SIMD8(), count: 16)
+        silence = .allocate(capacity: max(1, maxFrames))
+        silence.initialize(repeating: 0, count: max(1, maxFrames))
+        spare = .allocate(capacity: max(1, maxFrames))
+        spare.initialize(repeating: 0, count: max(1, maxFrames))
     }
 
     deinit {
@@ -81,7 +96,10 @@ public struct Equalisers: ~Copyable {
         coefficients.deallocate()
         settings.deallocate()
         flat.deallocate()
+        passing.deallocate()
         frames.deallocate()
+        silence.deallocate()
+        spare.deallocate()
     }
 
     /// The place of a value among a channel's `parameters`: `band` 1-based
@@ -105,6 +123,7 @@ public struct Equalisers: ~Copyable {
         for i in 0..<(groups * sections) {
             swap(&state[i], &other.state[i])
             swap(&coefficients[i], &other.coefficients[i])
+            swap(&passing[i], &other.passing[i])
         }
         for i in 0..<(groups * parameters) { swap(&settings[i], &other.settings[i]) }
         for g in 0..<groups { swap(&flat[g], &other.flat[g]) }

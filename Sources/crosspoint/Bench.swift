@@ -55,6 +55,12 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "8 DCAs and 8 mute groups in use: every source a member of one of each, the DCAs at -1 ... -8 dB.")
     var groups = false
 
+    @Flag(help: "Every EQ on: each source's low cut and four bands, each output's low cut, high cut and six bands.")
+    var eq = false
+
+    @Flag(help: "Every output's limiter on, at -1 dBFS.")
+    var limiters = false
+
     @Flag(help: "Time preset recalls instead of the render kernel.")
     var recall = false
 
@@ -112,6 +118,8 @@ struct BenchCommand: ParsableCommand {
             configurations[index].meters = meters
             configurations[index].linked = linked
             configurations[index].groups = groups
+            configurations[index].eq = eq
+            configurations[index].limiters = limiters
             configurations[index].simd = simd
         }
         if !json {
@@ -125,7 +133,7 @@ struct BenchCommand: ParsableCommand {
                 let fields: [(String, String)] = [
                     ("inputs", "\(c.inputs)"), ("outputs", "\(c.outputs)"), ("frames", "\(c.frames)"),
                     ("rate", "\(c.rate)"), ("density", "\(c.density)"), ("ramping", "\(c.ramping)"),
-                    ("meters", "\(c.meters)"), ("simd", "\"\(c.simd)\""),
+                    ("meters", "\(c.meters)"), ("eq", "\(c.eq)"), ("limiters", "\(c.limiters)"), ("simd", "\"\(c.simd)\""),
                     ("us_per_period_median", cFormat("%.3f", r.microsecondsMedian)),
                     ("us_per_period_p99", cFormat("%.3f", r.microsecondsP99)),
                     ("dsp_load_percent", cFormat("%.4f", r.dspLoadPercent)),

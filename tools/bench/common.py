@@ -35,3 +35,21 @@ def load_average():
 
 def verdict(ok):
     return "met" if ok else "**not met**"
+
+
+def best_medians(sides, sizes, rounds, seconds, log, label):
+    """`crosspoint bench --json` for each side (name, binary, extra flags) at each size NxN, in alternating
+    rounds: {(side, size): the result with the lowest median}. A shared 2-core machine is noisy, and the
+    best round counts on every side alike."""
+    best = {}
+    for r in range(rounds):
+        log(f"{label}, round {r + 1}/{rounds} (load {load_average()})")
+        for size in sizes:
+            for side, path, extra in sides:
+                command = [path, "bench", "--json", "--inputs", str(size), "--outputs", str(size),
+                           "--seconds", str(seconds)] + extra
+                for result in json_lines(run(command)):
+                    key = (side, size)
+                    if key not in best or result["us_per_period_median"] < best[key]["us_per_period_median"]:
+                        best[key] = result
+    return best

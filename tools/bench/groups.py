@@ -3,7 +3,7 @@
 one of each, the DCAs at -1 ... -8 dB) beside the same binary without groups and, when given, a baseline
 binary built from before groups existed; in alternating rounds, the best round's median counting on every
 side alike (a shared 2-core machine is noisy). Target: groups in use within 5 % of the baseline, settled."""
-from common import json_lines, load_average, run
+from common import best_medians
 
 SIZES = (64, 256)
 TARGET = "groups"
@@ -13,17 +13,7 @@ HEADING = "## Groups in the kernel (DCAs and mute groups, settled)"
 def groups_benchmarks(binary, baseline, rounds, seconds, log):
     """{(side, size): result}; side "baseline" (if a baseline binary is given), "none", "groups"."""
     sides = ([("baseline", baseline, [])] if baseline else []) + [("none", binary, []), ("groups", binary, ["--groups"])]
-    best = {}
-    for r in range(rounds):
-        log(f"groups, round {r + 1}/{rounds} (load {load_average()})")
-        for size in SIZES:
-            for side, path, extra in sides:
-                command = [path, "bench", "--json", "--inputs", str(size), "--outputs", str(size),
-                           "--seconds", str(seconds)] + extra
-                for result in json_lines(run(command)):
-                    key = (side, size)
-                    if key not in best or result["us_per_period_median"] < best[key]["us_per_period_median"]:
-                        best[key] = result
+    best = best_medians(sides, SIZES, rounds, seconds, log, "groups")
     return {"results": best, "rounds": rounds, "seconds": seconds, "baseline": baseline}
 
 

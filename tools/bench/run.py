@@ -23,7 +23,7 @@ report.py writes the report and splices sections into it; jackrig.py is the priv
 benchmark runs on, procstat.py reads CPU and memory from /proc, common.py the rest they share.
 
 `--only recall`, `--only saves`, `--only fanout`, `--only fullstate`, `--only discovery` and
-`--only page` run that benchmark alone and replace its section and its rows of the Targets table
+`--only page` (and `--only stages`) run that benchmark alone and replace its section and its rows of the Targets table
 in an existing --out (BENCHMARKS.md by default); an --out that does not exist gets that section
 alone. `--only timing` replaces its section (it has no rows in the Targets table). `--only resize` and
 `--only groups` work as the first ones.
@@ -49,6 +49,7 @@ import recall
 import resize
 import groups
 import report
+import stages
 import saves
 import timing
 from common import ROOT, load_average, log, verdict
@@ -72,7 +73,8 @@ def arguments():
     parser.add_argument("--fanout-rounds", type=int, default=3)
     parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
     parser.add_argument("--fullstate-rounds", type=int, default=3)
-    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page", "resize", "groups", "paths"],
+    parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page", "resize", "groups", "paths",
+                                                     "stages"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
     parser.add_argument("--baseline-binary", help="for groups: a crosspoint binary from before groups, measured beside; "
@@ -118,6 +120,8 @@ def measure(name, args, workdir):
         return groups.groups_benchmarks(b, args.baseline_binary, args.rounds, args.seconds, log)
     if name == "paths":
         return paths.paths_benchmarks(b, args.baseline_binary, args.rounds, args.seconds, log)
+    if name == "stages":
+        return stages.stages_benchmarks(b, args.rounds, args.seconds, log)
     raise ValueError(name)
 
 
@@ -142,6 +146,8 @@ def section(name, result, args, binary):
         return groups.groups_report(result, binary, verdict), groups.TARGET
     if name == "paths":
         return paths.paths_report(result, binary, verdict), paths.TARGET
+    if name == "stages":
+        return stages.stages_report(result, binary, verdict), stages.TARGET
     raise ValueError(name)
 
 
@@ -151,7 +157,7 @@ FULL_RUN = [("kernel", None), ("peer", "whole process beside jack_mix_box"), ("o
             ("timing", "timed bundles and one-period recalls"), ("fanout", "feedback fan-out"),
             ("fullstate", "full state on /subscribe"), ("discovery", "discovery"), ("page", "the control page"),
             ("resize", "changing size while it plays"), ("groups", "DCAs and mute groups in the kernel"),
-            ("paths", "the kernel on every SIMD path")]
+            ("paths", "the kernel on every SIMD path"), ("stages", "EQ and limiters in the kernel")]
 
 
 def write_full_run(args, info, started, results):
@@ -165,7 +171,7 @@ def write_full_run(args, info, started, results):
                 memory.memory_report(results["memory"], results["peer"])]
     report.write_report(args.out, args, info, started, finished, sections, report.full_run_commands(args, binary))
     timing.splice(args.out, timing.timing_report(results["timing"], binary), "")
-    for name in ("fanout", "fullstate", "discovery", "page", "resize", "groups", "paths"):
+    for name in ("fanout", "fullstate", "discovery", "page", "resize", "groups", "paths", "stages"):
         (lines, targets), prefix = section(name, results[name], args, binary)
         note = fanout_report.full_run_note(results[name]) if name == "fanout" else "(From the run above.)"
         report.splice_section(args.out, lines, targets, prefix, note)
