@@ -17,22 +17,24 @@ extension FeedbackHub {
         var refilled: ContinuousClock.Instant
         /// Since when a stream has had no room while feedback waits for it.
         var stalled: ContinuousClock.Instant?
-        var pending: [String: OSCMessage] = [:]
+        /// What waits for it, by address number (`AddressTable`): values
+        /// shared with every other subscriber they were queued for.
+        var pending: [Int32: FeedbackValue] = [:]
         /// Addresses waiting to be sent, oldest first.
-        var order = FeedbackQueue()
+        var order = FeedbackQueue<Int32>()
         /// When the first address waiting can go (each waits 33 ms after
         /// its last send): a turn before then passes this subscriber by.
         /// Nil: look at the next turn (something new was queued, or the
         /// last turn stopped at its pace).
         var nextDue: ContinuousClock.Instant?
-        var lastSent: [String: ContinuousClock.Instant] = [:]
+        var lastSent: [Int32: ContinuousClock.Instant] = [:]
         /// How many send times were left at the last clearing of old ones.
         var lastSentKept = 0
         /// What the client itself last set at each address, and when: not echoed.
-        var ownValues: [String: (arguments: [OSCArgument], at: ContinuousClock.Instant)] = [:]
+        var ownValues: [Int32: (arguments: [OSCArgument], at: ContinuousClock.Instant)] = [:]
         /// Addresses of the parameters under the client's finger, and when
         /// the finger was last heard: not sent while it holds.
-        var touching: [String: ContinuousClock.Instant] = [:]
+        var touching: [Int32: ContinuousClock.Instant] = [:]
         /// Its full state is being made: nothing is sent until it is queued
         /// (`publishFullState`), so that it never overtakes a change made
         /// since. The number of the subscription whose full state it awaits:

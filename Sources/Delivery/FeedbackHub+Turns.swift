@@ -10,13 +10,13 @@ extension FeedbackHub {
     /// The forms other than `message`'s of the value a client has just set,
     /// noted as its own (not echoed) where it takes them; only while the
     /// rig holds the value as sent: a value clamped goes back in every form.
-    static func noteOtherForms(of message: OSCMessage, _ held: Feedback, into subscriber: Subscriber,
-                               at now: ContinuousClock.Instant) {
+    func noteOtherForms(of message: OSCMessage, _ held: Feedback, into subscriber: Subscriber,
+                        at now: ContinuousClock.Instant) {
         guard let sent = held.messages.first(where: { $0.address == message.address }),
-              sameValue(message.arguments, sent.arguments) else { return }
+              Self.sameValue(message.arguments, sent.arguments) else { return }
         for (other, form) in zip(held.messages, held.forms)
         where form != .plain && other.address != message.address && subscriber.takes(form) {
-            subscriber.ownValues[other.address] = (other.arguments, now)
+            subscriber.ownValues[addresses.slot(other.address)] = (other.arguments, now)
         }
     }
 
@@ -38,8 +38,49 @@ extension FeedbackHub {
     }
 
     /// Takes, for each subscriber, the bundles to send now, as many as its
-    /// pace allows.
+    /// pace allows: as packets (tests; `run` sends `turn`'s bytes).
     package func due(at now: ContinuousClock.Instant) -> [(OSCPeer, [OSCPacket])] {
+        turn(at: now).map { destination, datagrams in
+            (destination, datagrams.compactMap { try? OSCCodec.decode($0) })
+        }
+    }
+
+    /// Takes, for each subscriber, the bundles to send now, as many as its
+    /// pace allows, encoded. Subscribers sent the same values in a turn (all
+    /// those that take every form and are not holding anything back) are
+    /// sent the same bytes, put together once.
+    func turn(at now: ContinuousClock.Instant) -> [(OSCPeer, [[UInt8]])] {
+        var built: [[UInt64]: [UInt8]] = [:]
+        return taken(at: now).map { destination, packets in
+            (destination, packets.map { values in
+                let serials = values.map(\.serial)
+                if let bytes = built[serials] { return bytes }
+                let bytes = Self.bundle(values)
+                built[serials] = bytes
+                return bytes
+            })
+        }
+    }
+
+    /// A bundle (at once) of `values`, as `OSCCodec` writes one: "#bundle",
+    /// the time tag, then each message's size (big-endian) and bytes.
+    static func bundle(_ values: [FeedbackValue]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(values.reduce(bundleHeader.count) { $0 + $1.bundledSize })
+        bytes.append(contentsOf: bundleHeader)
+        for value in values {
+            let size = UInt32(value.bytes.count)
+            bytes.append(contentsOf: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+            bytes.append(contentsOf: value.bytes)
+        }
+        return bytes
+    }
+
+    /// "#bundle\0" and the time tag meaning "at once" (OSC 1.0: seconds 0, fraction 1).
+    static let bundleHeader: [UInt8] = Array("#bundle".utf8) + [0] + [0, 0, 0, 0, 0, 0, 0, 1]
+
+    /// For each subscriber, the values of the bundles to send now.
+    private func taken(at now: ContinuousClock.Instant) -> [(OSCPeer, [[FeedbackValue]])] {
         // Streams' room is asked outside the lock: it is the server's to tell.
         let streams = state.withLock { subscribers in
             subscribers.compactMap { $0.value.pace == .stream && !$0.value.order.isEmpty ? $0.key : nil }
@@ -47,7 +88,7 @@ extension FeedbackHub {
         var rooms: [OSCPeer: Int] = [:]
         for destination in streams { rooms[destination] = min(room(destination), Self.streamPacketsPerTurn) }
         return state.withLock { subscribers in
-            var result: [(OSCPeer, [OSCPacket])] = []
+            var result: [(OSCPeer, [[FeedbackValue]])] = []
             if let lease {
                 let lapsed = subscribers.compactMap { now - $0.value.lastSeen > lease ? $0.key : nil }
                 for destination in lapsed {
@@ -55,20 +96,16 @@ extension FeedbackHub {
                     subscribers.removeValue(forKey: destination)
                 }
             }
-            var (waiting, queued) = (false, false)
+            var waiting = false
             for (destination, subscriber) in subscribers where subscriber.awaitingFullState == nil {
                 // Nothing it waits for can go before `nextDue`: passed by.
-                if let next = subscriber.nextDue, now < next {
-                    queued = true
-                    continue
-                }
+                if let next = subscriber.nextDue, now < next { continue }
                 let budget = Self.budget(subscriber, room: rooms[destination], now: now,
                                          stallsEnd: !destination.isWebSocket)
                 let packets = Self.take(from: subscriber, now: now, budget: budget)
                 if case .datagrams = subscriber.pace { subscriber.allowance -= Double(packets.count) }
                 if !packets.isEmpty { result.append((destination, packets)) }
                 guard !subscriber.order.isEmpty else { continue }
-                queued = true
                 // Held back by its pace, not only by coalescing (an address
                 // sent in the last 33 ms waits its turn at the normal tick).
                 if packets.count >= budget {
@@ -77,7 +114,6 @@ extension FeedbackHub {
                 }
             }
             behind.store(waiting, ordering: .relaxed)
-            self.queued.store(queued, ordering: .relaxed)
             return result
         }
     }
@@ -119,7 +155,7 @@ extension FeedbackHub {
     /// Packs due messages (not sent in the last 33 ms) into bundles of at
     /// most 1400 bytes, at most `budget` of them; the rest waits, in order,
     /// and the subscriber's `nextDue` says when the first of it can go.
-    static func take(from subscriber: Subscriber, now: ContinuousClock.Instant, budget: Int) -> [OSCPacket] {
+    static func take(from subscriber: Subscriber, now: ContinuousClock.Instant, budget: Int) -> [[FeedbackValue]] {
         // What no longer matters: own values past the echo window, and send
         // times past the 33 ms (a full state leaves one per address of the
         // rig: cleared each time they have doubled, so at a cost per send).
@@ -135,34 +171,34 @@ extension FeedbackHub {
             subscriber.lastSentKept = subscriber.lastSent.count
         }
         guard budget > 0 else { return [] }
-        var packets: [OSCPacket] = []
-        var bundle: [OSCMessage] = []
-        var size = 16 // "#bundle\0" and the time tag
-        var kept: [String] = []
+        var packets: [[FeedbackValue]] = []
+        var bundle: [FeedbackValue] = []
+        var size = bundleHeader.count
+        var kept: [Int32] = []
         var nextDue: ContinuousClock.Instant?
-        while let address = subscriber.order.popFirst() {
-            guard let message = subscriber.pending[address] else { continue }
-            if let last = subscriber.lastSent[address], now - last < minimumInterval {
-                kept.append(address)
+        while let slot = subscriber.order.popFirst() {
+            guard let value = subscriber.pending[slot] else { continue }
+            if let last = subscriber.lastSent[slot], now - last < minimumInterval {
+                kept.append(slot)
                 nextDue = min(nextDue ?? last + minimumInterval, last + minimumInterval)
                 continue
             }
-            let length = 4 + message.encodedSize
+            let length = value.bundledSize
             if size + length > datagramLimit && !bundle.isEmpty {
-                packets.append(.bundle(bundle))
+                packets.append(bundle)
                 bundle = []
-                size = 16
+                size = bundleHeader.count
                 if packets.count == budget {
-                    kept.append(address)
+                    kept.append(slot)
                     break
                 }
             }
-            bundle.append(message)
+            bundle.append(value)
             size += length
-            subscriber.pending.removeValue(forKey: address)
-            subscriber.lastSent[address] = now
+            subscriber.pending.removeValue(forKey: slot)
+            subscriber.lastSent[slot] = now
         }
-        if !bundle.isEmpty { packets.append(.bundle(bundle)) }
+        if !bundle.isEmpty { packets.append(bundle) }
         subscriber.order.putBack(kept)
         // A full state sent: its table's room goes with it.
         if subscriber.pending.isEmpty && subscriber.pending.capacity > Self.sendTimesKept {

@@ -24,6 +24,13 @@ import SystemSupport
 ///   (`/subscribe/forms`): `Feedback` says which form each message is.
 /// - Feedback is coalesced: at most 30 updates a second per address per
 ///   client, the latest value winning and the final value always sent.
+///   What waits goes out at the thread's turns, every 33 ms (`run`): the
+///   addresses that keep moving all fall due at the same turn and travel
+///   in one datagram; a change at an address quiet for 33 ms wakes the
+///   thread and goes at once.
+/// - Each change is encoded once (`FeedbackValue`), whatever the number of
+///   subscribers, and its address numbered once (`AddressTable`): the
+///   subscribers' tables are keyed by that number.
 /// - It is packed into bundles that fit one UDP datagram (≤ 1400 bytes) and
 ///   paced by where the client is (`Pace`): a UDP client on another machine
 ///   (a tablet on Wi-Fi) gets at most one datagram a millisecond, 10 at
@@ -40,13 +47,12 @@ public final class FeedbackHub: @unchecked Sendable {
     /// another touch): a release lost on Wi-Fi must not freeze a control
     /// for the rest of the show.
     static let touchHold: Duration = .seconds(10)
-    /// How often the thread looks for feedback to send: every 10 ms while
-    /// anything waits for a subscriber, and every millisecond while some
-    /// subscriber has more than its pace let go. While nothing waits it
-    /// sleeps until the next update of moving fades, or until a change is
-    /// queued; then it lets the rest of that packet's changes come for
-    /// `busyTick` before its turn.
-    static let tick = 0.01
+    /// How often the thread looks for feedback to send: every 33 ms
+    /// (`minimumInterval`, when moving fades are updated too), and every
+    /// millisecond while some subscriber has more than its pace let go.
+    /// A change at an address that has not changed for 33 ms (`fresh`)
+    /// wakes it sooner; it then lets the rest of that packet's changes come
+    /// for `busyTick` before its turn.
     static let busyTick = 0.001
     /// The most packets a stream is given in one turn (90 KB a millisecond),
     /// so that one fast reader does not hold up the others' turns.
@@ -57,38 +63,56 @@ public final class FeedbackHub: @unchecked Sendable {
     static let streamStall: Duration = .seconds(1)
 
     public typealias Sender = @Sendable (OSCPacket, OSCPeer) -> Void
+    /// Sends a packet already encoded (as `OSCCodec` writes it).
+    public typealias EncodedSender = @Sendable ([UInt8], OSCPeer) -> Void
     /// How many packets of up to `datagramLimit` bytes a stream destination
     /// (TCP, WebSocket) takes now without waiting.
     public typealias Room = @Sendable (OSCPeer) -> Int
 
-    let send: Sender
+    let send: EncodedSender
     let room: Room
+    /// Every address feedback has carried, numbered.
+    let addresses = AddressTable()
     /// Whether some subscriber had more feedback than its pace let go at
     /// the last turn.
     let behind = Atomic<Bool>(false)
-    /// Whether anything waited for a subscriber after the last turn.
-    let queued = Atomic<Bool>(false)
-    /// The thread rests (nothing waits for anyone): the next change queued
-    /// wakes it through `alarm`.
-    private let resting = Atomic<Bool>(false)
-    private let alarm = DispatchSemaphore(value: 0)
+    /// A change was queued since the last turn that could go at once
+    /// (`fresh`): the thread does not wait for its next 33 ms.
+    let freshQueued = Atomic<Bool>(false)
+    /// The thread waits for its next turn: a fresh change wakes it through `alarm`.
+    let resting = Atomic<Bool>(false)
+    let alarm = DispatchSemaphore(value: 0)
     /// Nil: subscriptions never lapse for want of messages.
     let lease: Duration?
     let logger: Logger
     let state = Mutex<[OSCPeer: Subscriber]>([:])
+    /// When each address last changed for everyone (under `state`'s lock),
+    /// for the last 33 ms or so: an address not in it is `fresh`.
+    var recentChanges: [Int32: ContinuousClock.Instant] = [:]
+    var recentChangesKept = 0
     /// Subscriptions made so far (under `state`'s lock): each full state is
     /// told from the one before.
     var subscriptions = 0
-    private let stopping = Atomic<Bool>(false)
+    let stopping = Atomic<Bool>(false)
 
     /// `room`: for TCP and WebSocket subscribers; without it, a stream is
     /// given `streamPacketsPerTurn` packets a turn.
-    public init(lease: Duration? = nil, logger: Logger, send: @escaping Sender,
+    public init(lease: Duration? = nil, logger: Logger, sendEncoded: @escaping EncodedSender,
                 room: @escaping Room = { _ in FeedbackHub.streamPacketsPerTurn }) {
         self.lease = lease
         self.logger = logger
-        self.send = send
+        self.send = sendEncoded
         self.room = room
+    }
+
+    /// As above, for a sender that takes packets: each is decoded from the
+    /// bytes the hub made (tests, tools; `serve` sends the bytes).
+    public convenience init(lease: Duration? = nil, logger: Logger, send: @escaping Sender,
+                            room: @escaping Room = { _ in FeedbackHub.streamPacketsPerTurn }) {
+        self.init(lease: lease, logger: logger, sendEncoded: { bytes, peer in
+            guard let packet = try? OSCCodec.decode(bytes) else { return }
+            send(packet, peer)
+        }, room: room)
     }
 
     public var count: Int { state.withLock { $0.count } }
@@ -165,17 +189,18 @@ public final class FeedbackHub: @unchecked Sendable {
     /// called only for such a subscriber.
     public func noteOwnValue(_ message: OSCMessage, from client: OSCPeer, asHeld: @Sendable () -> Feedback = { Feedback() }) {
         let now = ContinuousClock.now
+        let slot = addresses.slot(message.address)
         var held: Feedback?
         state.withLock { subscribers in
             Self.update(subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
-                subscriber.ownValues[message.address] = (message.arguments, now)
+                subscriber.ownValues[slot] = (message.arguments, now)
                 if subscriber.levelForms != nil {
                     let forms = held ?? asHeld()
                     held = forms
-                    Self.noteOtherForms(of: message, forms, into: subscriber, at: now)
+                    noteOtherForms(of: message, forms, into: subscriber, at: now)
                 }
                 // A finger that moves is still there.
-                if subscriber.touching[message.address] != nil {
+                if subscriber.touching[slot] != nil {
                     for address in subscriber.touching.keys { subscriber.touching[address] = now }
                 }
             }
@@ -187,18 +212,19 @@ public final class FeedbackHub: @unchecked Sendable {
     /// touched, feedback at those addresses does not go back where the
     /// client sends from; on release it gets `values` once.
     public func touch(_ values: Feedback, by client: OSCPeer, touched: Bool) {
-        let addresses = values.messages.map(\.address)
+        let released = touched ? [] : addresses.values(values)
+        let slots = touched ? addresses.slots(values.messages.map(\.address)) : released.map(\.slot)
         let now = ContinuousClock.now
         state.withLock { subscribers in
             Self.update(subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
                 if touched {
-                    for address in addresses { subscriber.touching[address] = now }
+                    for slot in slots { subscriber.touching[slot] = now }
                     // Their places in the queue are skipped when reached.
-                    for address in addresses { subscriber.pending.removeValue(forKey: address) }
+                    for slot in slots { subscriber.pending.removeValue(forKey: slot) }
                 } else {
-                    for address in addresses { subscriber.touching.removeValue(forKey: address) }
-                    for address in addresses { subscriber.ownValues.removeValue(forKey: address) }
-                    Self.enqueue(values, into: subscriber)
+                    for slot in slots { subscriber.touching.removeValue(forKey: slot) }
+                    for slot in slots { subscriber.ownValues.removeValue(forKey: slot) }
+                    Self.enqueue(released, into: subscriber)
                 }
             }
         }
@@ -207,11 +233,16 @@ public final class FeedbackHub: @unchecked Sendable {
 
     /// Queues feedback for every subscriber, each in the forms it takes.
     public func publish(_ feedback: Feedback) {
-        guard !feedback.isEmpty else { return }
-        state.withLock { subscribers in
-            for subscriber in subscribers.values { Self.enqueue(feedback, into: subscriber) }
+        // Encoded only when someone is subscribed (OSCQuery's listeners
+        // alone also have changes published).
+        guard !feedback.isEmpty, count > 0 else { return }
+        let values = addresses.values(feedback)
+        let now = ContinuousClock.now
+        let fresh = state.withLock { subscribers in
+            for subscriber in subscribers.values { Self.enqueue(values, into: subscriber) }
+            return noteChanges(values, at: now)
         }
-        wake()
+        if fresh { wake() }
     }
 
     /// Queues plain messages (status, ports, presets) for every subscriber.
@@ -221,9 +252,10 @@ public final class FeedbackHub: @unchecked Sendable {
 
     /// Queues feedback for one subscriber.
     public func publish(_ feedback: Feedback, to destination: OSCPeer) {
+        let values = addresses.values(feedback)
         state.withLock { subscribers in
             guard let subscriber = subscribers[destination] else { return }
-            Self.enqueue(feedback, into: subscriber)
+            Self.enqueue(values, into: subscriber)
         }
         wake()
     }
@@ -235,10 +267,11 @@ public final class FeedbackHub: @unchecked Sendable {
         // Its queue is made before taking the lock (200,000 addresses at
         // 256x256: a tenth of a second), which every client's messages
         // (`renew`) and every turn of sending take.
-        var pending = [String: OSCMessage](minimumCapacity: messages.count)
-        var order = FeedbackQueue()
-        for message in messages where pending.updateValue(message, forKey: message.address) == nil {
-            order.append(message.address)
+        let values = addresses.values(messages, forms: Array(repeating: .plain, count: messages.count))
+        var pending = [Int32: FeedbackValue](minimumCapacity: values.count)
+        var order = FeedbackQueue<Int32>()
+        for value in values where pending.updateValue(value, forKey: value.slot) == nil {
+            order.append(value.slot)
         }
         state.withLock { subscribers in
             // Gone, or subscribed again since: a newer full state follows.
@@ -249,16 +282,14 @@ public final class FeedbackHub: @unchecked Sendable {
                 // A finger or its own values to respect: the careful way. A
                 // value the client set meanwhile is newer than the full
                 // state's, even when not queued (it is not echoed).
-                let older = messages.filter {
-                    waiting.pending[$0.address] == nil && waiting.ownValues[$0.address] == nil
-                }
-                return Self.enqueue(Feedback(plain: older), into: waiting)
+                let older = values.filter { waiting.pending[$0.slot] == nil && waiting.ownValues[$0.slot] == nil }
+                return Self.enqueue(older, into: waiting)
             }
             // What was queued meanwhile is newer, and goes after the rest.
             var queued = waiting.order
-            while let address = queued.popFirst() {
-                guard let message = waiting.pending[address] else { continue }
-                if pending.updateValue(message, forKey: address) == nil { order.append(address) }
+            while let slot = queued.popFirst() {
+                guard let value = waiting.pending[slot] else { continue }
+                if pending.updateValue(value, forKey: slot) == nil { order.append(slot) }
             }
             waiting.pending = pending
             waiting.order = order
@@ -266,85 +297,34 @@ public final class FeedbackHub: @unchecked Sendable {
         wake()
     }
 
-    private static func enqueue(_ feedback: Feedback, into subscriber: Subscriber) {
+    private static func enqueue(_ values: [FeedbackValue], into subscriber: Subscriber) {
         // A full state is every address of the rig: no lookups in empty
         // tables, and no clock read for them (a change visits every subscriber).
         let (touching, own) = (!subscriber.touching.isEmpty, !subscriber.ownValues.isEmpty)
         let now = touching || own ? ContinuousClock.now : nil
         let everyForm = subscriber.levelForms == nil
-        for (message, form) in zip(feedback.messages, feedback.forms) {
-            if !everyForm && !subscriber.takes(form) { continue }
-            if touching, let touched = subscriber.touching[message.address] {
+        for value in values {
+            if !everyForm && !subscriber.takes(value.form) { continue }
+            if touching, let touched = subscriber.touching[value.slot] {
                 if now! - touched <= touchHold { continue }
-                subscriber.touching.removeValue(forKey: message.address)
+                subscriber.touching.removeValue(forKey: value.slot)
             }
-            if own, let own = subscriber.ownValues[message.address] {
-                if now! - own.at > echoWindow || !Self.sameValue(own.arguments, message.arguments) {
+            if own, let own = subscriber.ownValues[value.slot] {
+                if now! - own.at > echoWindow || !Self.sameValue(own.arguments, value.message.arguments) {
                     // Another value has come since: the client's own is history,
                     // and the same value again later is someone else's.
-                    subscriber.ownValues.removeValue(forKey: message.address)
+                    subscriber.ownValues.removeValue(forKey: value.slot)
                 } else {
                     // Its own value: nothing to send, and nothing older either
                     // (its place in the queue is skipped when reached).
-                    subscriber.pending.removeValue(forKey: message.address)
+                    subscriber.pending.removeValue(forKey: value.slot)
                     continue
                 }
             }
-            if subscriber.pending.updateValue(message, forKey: message.address) == nil {
-                subscriber.order.append(message.address)
+            if subscriber.pending.updateValue(value, forKey: value.slot) == nil {
+                subscriber.order.append(value.slot)
                 subscriber.nextDue = nil
             }
         }
-    }
-
-    /// Sends what is due every 10 ms (every millisecond while a subscriber
-    /// has more than its pace let go) and lets leases lapse, until `stop()`.
-    /// `everyUpdate` is called every 33 ms (30 updates a second), before
-    /// sending: where the values of fading parameters are published
-    /// (`Controller.publishFades`). Call on its own thread.
-    public func run(everyUpdate: (ContinuousClock.Instant) -> Void = { _ in }) {
-        var lastUpdate = ContinuousClock.now
-        while !stopping.load(ordering: .relaxed) {
-            if queued.load(ordering: .relaxed) {
-                Thread.sleep(forTimeInterval: behind.load(ordering: .relaxed) ? Self.busyTick : Self.tick)
-            } else if rest(until: lastUpdate + Self.minimumInterval) {
-                Thread.sleep(forTimeInterval: Self.busyTick)
-            }
-            let now = ContinuousClock.now
-            if now - lastUpdate >= Self.minimumInterval {
-                everyUpdate(now)
-                lastUpdate = now
-            }
-            for (destination, packets) in due(at: now) {
-                for packet in packets { send(packet, destination) }
-            }
-        }
-    }
-
-    /// Sleeps until `deadline`, or until a change is queued (`wake`):
-    /// whether one was.
-    private func rest(until deadline: ContinuousClock.Instant) -> Bool {
-        let left = deadline - .now
-        guard left > .zero else { return false }
-        resting.store(true, ordering: .sequentiallyConsistent)
-        // Queued since the last turn looked: no rest.
-        if state.withLock({ $0.values.contains { $0.hasQueued } }) {
-            resting.store(false, ordering: .sequentiallyConsistent)
-            return true
-        }
-        let nanoseconds = Int(left.components.seconds) * 1_000_000_000 + Int(left.components.attoseconds / 1_000_000_000)
-        let woken = alarm.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
-        resting.store(false, ordering: .sequentiallyConsistent)
-        return woken
-    }
-
-    /// Something was queued: a resting thread takes its turn.
-    private func wake() {
-        if resting.exchange(false, ordering: .sequentiallyConsistent) { alarm.signal() }
-    }
-
-    public func stop() {
-        stopping.store(true, ordering: .relaxed)
-        wake()
     }
 }

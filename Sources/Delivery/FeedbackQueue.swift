@@ -1,4 +1,5 @@
-/// A subscriber's addresses waiting to be sent, oldest first: taken from
+/// A subscriber's addresses (their numbers in the hub's `AddressTable`)
+/// waiting to be sent, oldest first: taken from
 /// the front, appended at the back, and put back at the front when popped
 /// but not sent (too recent to send again, or no room this turn). Every
 /// operation costs what it moves, never the whole queue: a full state
@@ -7,18 +8,18 @@
 /// An address may stand in it after its message has gone from `pending`
 /// (a touch or the client's own value took it out): `take` skips it, so
 /// nothing has to search the queue.
-struct FeedbackQueue {
-    private var storage: [String] = []
+struct FeedbackQueue<Element> {
+    private var storage: [Element] = []
     private var head = 0
 
     var isEmpty: Bool { head == storage.count }
     var count: Int { storage.count - head }
 
-    mutating func append(_ address: String) {
+    mutating func append(_ address: Element) {
         storage.append(address)
     }
 
-    mutating func popFirst() -> String? {
+    mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         defer { head += 1 }
         return storage[head]
@@ -26,7 +27,7 @@ struct FeedbackQueue {
 
     /// Puts back, in order, addresses just popped: there is room for them
     /// before `head`, where they were.
-    mutating func putBack(_ addresses: [String]) {
+    mutating func putBack(_ addresses: [Element]) {
         precondition(addresses.count <= head, "only addresses just popped go back")
         head -= addresses.count
         for (offset, address) in addresses.enumerated() { storage[head + offset] = address }
@@ -44,3 +45,6 @@ struct FeedbackQueue {
         }
     }
 }
+
+// A generic type is not found Sendable by itself, as a plain struct is.
+extension FeedbackQueue: Sendable where Element: Sendable {}

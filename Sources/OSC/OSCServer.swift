@@ -205,6 +205,13 @@ public final class OSCServer: @unchecked Sendable {
     @discardableResult
     public func send(_ packet: OSCPacket, to peer: OSCPeer) -> Bool {
         guard let bytes = OSCCodec.encode(packet) else { return false }
+        return send(encoded: bytes, to: peer)
+    }
+
+    /// Sends a packet already encoded (`OSCCodec`): feedback encodes each
+    /// bundle once for every subscriber it goes to.
+    @discardableResult
+    public func send(encoded bytes: [UInt8], to peer: OSCPeer) -> Bool {
         switch peer.transport {
         case .udp:
             // An ICMP error for an earlier send to someone else (IP_RECVERR)

@@ -152,7 +152,14 @@ public final class OSCQueryServer: Sendable {
     /// client falls behind.
     @discardableResult
     public func send(_ packet: OSCPacket, to client: OSCPeer, droppable: Bool = false) -> Bool {
-        guard case .webSocket(let id) = client.transport, let bytes = OSCCodec.encode(packet) else { return false }
+        guard let bytes = OSCCodec.encode(packet) else { return false }
+        return send(encoded: bytes, to: client, droppable: droppable)
+    }
+
+    /// Sends a packet already encoded (`OSCCodec`) as one binary frame, as `send(_:to:droppable:)` does.
+    @discardableResult
+    public func send(encoded bytes: [UInt8], to client: OSCPeer, droppable: Bool = false) -> Bool {
+        guard case .webSocket(let id) = client.transport else { return false }
         return listeners.send(ByteBuffer(bytes: bytes), to: id, droppable: droppable)
     }
 

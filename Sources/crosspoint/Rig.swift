@@ -84,6 +84,15 @@ final class Rig {
             // bundle's /subscribe may come due after its sender has left).
             if !delivered && peer.transport != .udp { sessions.withLock { $0 }?.depart(peer) }
         }
+        // Feedback comes encoded, each bundle once for all its subscribers.
+        let deliverEncoded: @Sendable ([UInt8], OSCPeer) -> Void = { bytes, peer in
+            let delivered = if case .webSocket = peer.transport {
+                webSockets.withLock { $0 }?.send(encoded: bytes, to: peer) ?? false
+            } else {
+                server.send(encoded: bytes, to: peer)
+            }
+            if !delivered && peer.transport != .udp { sessions.withLock { $0 }?.depart(peer) }
+        }
         // Feedback to a TCP connection or a WebSocket goes as fast as the
         // client reads: as much as its socket or queue has room for.
         let room: @Sendable (OSCPeer) -> Int = { peer in
@@ -92,7 +101,7 @@ final class Rig {
             }
             return server.room(for: peer, packetSize: FeedbackHub.datagramLimit)
         }
-        feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger, send: deliver, room: room)
+        feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger, sendEncoded: deliverEncoded, room: room)
         meters = MeterStream(mixer: mixer, lease: configuration.subscriptionLease, logger: logger, send: deliver)
         scheduler = BundleScheduler(clock: host)
         mixer.use(clock: host)

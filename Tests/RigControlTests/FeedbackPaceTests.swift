@@ -189,7 +189,7 @@ import Testing
     }
 
     @Test func theQueueGivesBackWhatWasPoppedInOrder() {
-        var queue = FeedbackQueue()
+        var queue = FeedbackQueue<String>()
         for n in 0..<5000 { queue.append("/\(n)") }
         var taken: [String] = []
         while !queue.isEmpty {
