@@ -96,10 +96,10 @@ extension Catalogue {
                       get: { .number($0.bands[b - 1].gain) }, set: { $0.bands[b - 1].gain = $1.number }),
                 entry("eq/\(b)/q", .number(0.3...16, unit: "none"), "band \(b) q (shelves: the cookbook's Q)", .number(1),
                       ramp(.band(b, .q), octaves),
-                      .init(.number(step: 0.1, suffix: ""), "{Strip} band \(b) q", view: .eq),
+                      .init(.number(step: 0.1, suffix: "Q"), "{Strip} band \(b) q", view: .eq),
                       get: { .number($0.bands[b - 1].q) }, set: { $0.bands[b - 1].q = $1.number }),
                 entry("eq/\(b)/on", .toggle, "band \(b) on", .toggle(false), ramp(.band(b, .on), onOff),
-                      .init(.toggle(label: "\(b)"), "{Strip} band \(b) on", view: .eq),
+                      .init(.toggle(label: "On"), "{Strip} band \(b) on", view: .eq),
                       get: { .toggle($0.bands[b - 1].on) }, set: { $0.bands[b - 1].on = $1.isOn }),
             ]
         }

@@ -331,7 +331,10 @@ struct TwoRigsTests {
             let check = "zita-njbridge back within 5 s of the link"
             if engine == .zita && wander > Self.steadyClocks {
                 FileHandle.standardError.write(Data("note: skipped \"\(check)\": the dummy backends' clocks strayed by up to \(String(format: "%.2f %%", wander * 100)); held to zita-n2j's 10 s restart instead\n".utf8))
-                #expect(back.map { $0 <= 11 } == true, "back \(String(describing: back)) s after the link's return")
+                // Its 10 s are counted by a clock that strays with the others
+                // (11.44 s came back at 5.83 %, in CI's run of 1b22882).
+                let restart = 10 * (1 + wander) + 1
+                #expect(back.map { $0 <= restart } == true, "back \(String(describing: back)) s after the link's return (at most \(restart))")
             } else {
                 #expect(back.map { $0 <= 5 } == true, "back \(String(describing: back)) s after the link's return")
             }

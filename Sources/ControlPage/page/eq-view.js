@@ -12,6 +12,7 @@ import { store } from './state.js';
 import { entries, fill, replyAddress } from './catalogue.js';
 import { response, cutSections } from './eq-curve.js';
 import { applyReadOnly, context } from './elements/control.js';
+import { choicePicker } from './choice.js';
 
 /** The frequencies the curve is drawn at: 121 from 20 Hz to 20 kHz, evenly in octaves. */
 export const CURVE_FREQUENCIES = Array.from({ length: 121 }, (_, k) => 20 * Math.pow(1000, k / 120));
@@ -106,7 +107,10 @@ function fillView(view, kind, n, controlOf, element) {
     const key = entry.view === 'limiter' ? 'Limiter' : head === 'hpf' ? 'Low cut' : head === 'lpf' ? 'High cut'
       : /^\d+$/.test(band) ? `Band ${band}` : 'Bands';
     const address = fill(entry.address, kind, n);
-    const control = entry.name.endsWith('/slope') ? slopePicker(address, fill(entry.title, kind, n)) : controlOf(entry, kind, n);
+    // A slope is a number (12, 24); a band's shape a word, its group naming it.
+    const control = entry.name.endsWith('/slope') ? slopePicker(address, fill(entry.title, kind, n))
+      : entry.control === 'choice' ? choicePicker(address, fill(entry.title, kind, n), entry.options ?? [])
+        : controlOf(entry, kind, n);
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(control);
   }
