@@ -58,7 +58,8 @@ let package = Package(
 
         // Pure Swift: laws, ramps, the lock-free queue and the real-time
         // render kernel. No JACK, no liblo: renders offline in tests.
-        .target(name: "MixCore", dependencies: ["MixRows", "Shaping", "Dynamics", "MixPathBase", "MixPathAVX2", "MixPathAVX512", "CCPUFeatures"],
+        .target(name: "MixCore", dependencies: ["MixRows", "Shaping", "Dynamics", "MixPathBase", "MixPathAVX2", "MixPathAVX512",
+                                                  "StagePathBase", "StagePathAVX2", "StagePathAVX512", "CCPUFeatures"],
                 swiftSettings: optimised),
 
         // The mixing loops, one source compiled three times: for the
@@ -79,6 +80,14 @@ let package = Package(
         // Protecting ears and speakers: the brickwall limiter, eight
         // channels a SIMD lane each (docs/processing.md).
         .target(name: "Dynamics", dependencies: ["MixRows"], swiftSettings: optimised),
+        // The EQ and the limiters compiled once per CPU level, as the mixing
+        // loops are: each directory links Sources/StagePaths/Loops.
+        .target(name: "StagePathBase", dependencies: ["Shaping", "Dynamics"], path: "Sources/StagePaths/Base",
+                swiftSettings: optimised),
+        .target(name: "StagePathAVX2", dependencies: ["Shaping", "Dynamics"], path: "Sources/StagePaths/AVX2",
+                swiftSettings: avx2Flags),
+        .target(name: "StagePathAVX512", dependencies: ["Shaping", "Dynamics"], path: "Sources/StagePaths/AVX512",
+                swiftSettings: avx512Flags),
 
         // The scene as the control side keeps it (`Scene`, `Source`,
         // `Output`, `Master`, `CrosspointMatrix`): value types the kernel
@@ -200,7 +209,7 @@ let package = Package(
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport", "Shaping"], swiftSettings: optimised),
-        .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"], swiftSettings: optimised),
+        .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "StagePathBase"], swiftSettings: optimised),
         .testTarget(name: "ShapingTests", dependencies: ["Shaping", "MixRows"], swiftSettings: optimised),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
                                                            "Access"]),

@@ -1,7 +1,8 @@
 /// The brickwall limiter of every output on the audio thread: eight
 /// outputs at once, a SIMD lane each, each with its own lookahead. Its
 /// storage is made on the control side for `outputs` outputs and freed
-/// there; `process` (`Limiters+Process.swift`) is `@_noLocks`.
+/// there; `process` (Sources/StagePaths/Loops/Limiters+Process.swift, built
+/// once per CPU level: `StagePath`) is `@_noLocks`.
 ///
 /// Per sample, for input x of a lane whose lookahead is L samples
 /// (docs/processing.md, "The limiter"):
@@ -31,21 +32,25 @@ public struct Limiters: ~Copyable {
     public let capacity: Int
     /// Per group, `capacity` each: the input, this block's needs, the
     /// previous block's suffix minima, and the envelope's last values.
-    @usableFromInline let delay: UnsafeMutablePointer<V>
-    @usableFromInline let needs: UnsafeMutablePointer<V>
-    @usableFromInline let suffixes: UnsafeMutablePointer<V>
-    @usableFromInline let envelopes: UnsafeMutablePointer<V>
+    public let delay: UnsafeMutablePointer<V>
+    public let needs: UnsafeMutablePointer<V>
+    public let suffixes: UnsafeMutablePointer<V>
+    public let envelopes: UnsafeMutablePointer<V>
     /// Per group: what moves from sample to sample and period to period.
-    @usableFromInline let lanes: UnsafeMutablePointer<Lanes>
+    public let lanes: UnsafeMutablePointer<Lanes>
     /// Per output: its lowest gain since the meters last looked (1: none;
     /// the mixer sets it back to 1 each period, `MeterBank` reads it).
     public let lowest: UnsafeMutablePointer<Float>
     /// Where a lane without an output reads and writes (the last group's
     /// padding): `maxFrames` samples.
-    @usableFromInline let spare: UnsafeMutablePointer<Float>
+    public let spare: UnsafeMutablePointer<Float>
+    /// Eight frames of a group, between their transposes.
+    public let block: UnsafeMutablePointer<V>
     /// The hold's window W, for the rate the stage runs at (`window(rate:)`).
-    @usableFromInline var window = 1
-    @usableFromInline var rate: Float = 0
+    public var window = 1
+    public var rate: Float = 0
+    /// Every limiter was off, and had been, at the last period: none ran.
+    public var quiet = false
 
     /// The longest lookahead, in seconds.
     public static let longestLookahead: Float = 0.005
@@ -53,28 +58,30 @@ public struct Limiters: ~Copyable {
     public static let sizingRate: Float = 192_000
 
     /// One group's state between samples.
-    @usableFromInline
-    struct Lanes {
-        @usableFromInline var prefix: V
-        @usableFromInline var envelope: V
-        @usableFromInline var sum: V
+    public struct Lanes {
+        public var prefix: V
+        public var envelope: V
+        public var sum: V
         /// Where this sample is in the hold's block, and in the rings.
-        @usableFromInline var offset: Int
-        @usableFromInline var position: Int
-        /// Each lane's lookahead in samples, and that + 1 as a Float.
-        @usableFromInline var lookahead: SIMD8<Int32>
-        @usableFromInline var span: V
+        public var offset: Int
+        public var position: Int
+        /// Each lane's lookahead in samples, that + 1 as a Float, and the
+        /// share of each of the L + 1 envelope values in its mean, 1/(L + 1).
+        public var lookahead: SIMD8<Int32>
+        public var span: V
+        public var share: V
         /// Every lane's lookahead, when they are all the same (the usual
         /// case): the rings are then read a vector at a time; −1 otherwise.
-        @usableFromInline var shared: Int
+        public var shared: Int
         /// Each lane's switch at the end of the last period (0 off … 1 on).
-        @usableFromInline var on: V
+        public var on: V
         /// Whether the group ran in the last period (false: its state is stale).
-        @usableFromInline var running: Bool
+        public var running: Bool
 
         /// Nothing held, unity gain, no lookahead, off.
-        @inlinable init() {
-            (prefix, envelope, sum, span, on) = (V(repeating: 1), V(repeating: 1), V(repeating: 1), V(repeating: 1), V())
+        @inlinable public init() {
+            (prefix, envelope, sum, span, share, on) = (V(repeating: 1), V(repeating: 1), V(repeating: 1), V(repeating: 1),
+                                                     V(repeating: 1), V())
             (offset, position, lookahead, running, shared) = (0, 0, SIMD8(), false, 0)
         }
     }
@@ -100,6 +107,8 @@ public struct Limiters: ~Copyable {
         lowest.initialize(repeating: 1, count: groups * 8)
         spare = .allocate(capacity: max(1, maxFrames))
         spare.initialize(repeating: 0, count: max(1, maxFrames))
+        block = .allocate(capacity: 8)
+        block.initialize(repeating: V(), count: 8)
     }
 
     deinit {
@@ -110,16 +119,23 @@ public struct Limiters: ~Copyable {
         lanes.deallocate()
         lowest.deallocate()
         spare.deallocate()
+        block.deallocate()
     }
 
     /// The hold's window at `rate`: the longest lookahead in samples, + 1,
     /// within what the rings hold (one slot to spare).
-    @inlinable @_noLocks
-    func window(rate: Float) -> Int {
+    @inlinable @inline(__always) @_noLocks
+    public func window(rate: Float) -> Int {
         // 5 ms in samples, rounded to the nearest (`longestLookahead`).
         let samples = rate > 0 && rate < 1e7 ? Int(rate * 0.005 + 0.5) : 0
         return min(capacity - 1, samples + 1)
     }
+
+    /// Whether a period at `sampleRate` in which no setting moved would run
+    /// nothing: every limiter was off, and had been, at the last one. The
+    /// caller may then leave the outputs as they are without calling `process`.
+    @inlinable @_noLocks
+    public func isQuiet(at sampleRate: Float) -> Bool { quiet && rate == sampleRate }
 
     /// Takes over `other`'s limiters for the groups both have (a rig that
     /// changed size: `other` is the kernel's before), and gives it these.
@@ -137,5 +153,7 @@ public struct Limiters: ~Copyable {
         }
         swap(&window, &other.window)
         swap(&rate, &other.rate)
+        // The groups that were not exchanged look at their settings again.
+        (quiet, other.quiet) = (false, false)
     }
 }

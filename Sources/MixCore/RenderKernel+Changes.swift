@@ -28,7 +28,9 @@ extension RenderKernel {
             // A direct out's tap, a band's shape, a cut's slope, a limiter's
             // release and lookahead change at once.
             let stage = stageChunk[i / lanes]
-            let samples = isDirect(slot: i) || stage == 2 ? 0 : Self.fadeSamples(change.seconds, rate: rate)
+            // Its stage looks at its settings in the next period.
+            stagesAwake |= stage & 0x1C
+            let samples = isDirect(slot: i) || stage & 3 == 2 ? 0 : Self.fadeSamples(change.seconds, rate: rate)
             targetPosition[i] = change.position
             targetValue[i] = change.value
             let chunk = i / lanes

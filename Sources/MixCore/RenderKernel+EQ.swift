@@ -1,4 +1,7 @@
 import Shaping
+import StagePathAVX2
+import StagePathAVX512
+import StagePathBase
 
 /// The EQ stages (`Equalisers`): the sources' before the mix, the outputs'
 /// after it. Their settings are ramps of the kernel's (`RampBlock.Role.eq`),
@@ -10,8 +13,12 @@ extension RenderKernel {
     @inlinable @_noLocks
     mutating func shapeSources(_ input: UnsafePointer<UnsafePointer<Float>>, frames: Int) -> UnsafePointer<UnsafePointer<Float>> {
         guard hasSourceEQ else { return input }
-        sourceEQ.process(input, UnsafePointer(shaped.buffers), routes: shaped.routes, count: inputs, frames: frames,
-                         values: UnsafePointer(sourceEQValues), sampleRate: sampleRate)
+        // Nothing moved and nothing runs: every source as it is.
+        let moved = stagesAwake & 4 != 0
+        stagesAwake &= ~4
+        if !moved && sourceEQ.isQuiet(at: sampleRate) { return input }
+        Self.equalise(on: simd, &sourceEQ, input, UnsafePointer(shaped.buffers), routes: shaped.routes, count: inputs, frames: frames,
+                      values: UnsafePointer(sourceEQValues), sampleRate: sampleRate, moved: moved)
         return UnsafePointer(shaped.routes)
     }
 
@@ -19,9 +26,33 @@ extension RenderKernel {
     @inlinable @_noLocks
     mutating func shapeOutputs(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) {
         guard hasOutputEQ else { return }
+        let moved = stagesAwake & 8 != 0
+        stagesAwake &= ~8
+        if !moved && outputEQ.isQuiet(at: sampleRate) { return }
         let asInput = UnsafeRawPointer(output).assumingMemoryBound(to: UnsafePointer<Float>.self)
-        outputEQ.process(asInput, output, routes: nil, count: outputs, frames: frames,
-                         values: UnsafePointer(outputEQValues), sampleRate: sampleRate)
+        Self.equalise(on: simd, &outputEQ, asInput, output, routes: nil, count: outputs, frames: frames,
+                      values: UnsafePointer(outputEQValues), sampleRate: sampleRate, moved: moved)
+    }
+
+    /// `Equalisers.process` on the SIMD path `simd` (`StagePath`).
+    @inlinable @_noLocks
+    static func equalise(on simd: SIMDPath, _ stage: inout Equalisers, _ input: UnsafePointer<UnsafePointer<Float>>,
+                         _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
+                         routes: UnsafeMutablePointer<UnsafePointer<Float>>?, count: Int, frames: Int,
+                         values: UnsafePointer<UnsafePointer<Float>>, sampleRate: Float, moved: Bool) {
+        switch simd {
+        #if arch(x86_64)
+        case .avx512:
+            StagePathAVX512.StagePath.equalise(&stage, input, output, routes: routes, count: count, frames: frames,
+                                               values: values, sampleRate: sampleRate, moved: moved)
+        case .avx2:
+            StagePathAVX2.StagePath.equalise(&stage, input, output, routes: routes, count: count, frames: frames,
+                                             values: values, sampleRate: sampleRate, moved: moved)
+        #endif
+        default:
+            StagePathBase.StagePath.equalise(&stage, input, output, routes: routes, count: count, frames: frames,
+                                             values: values, sampleRate: sampleRate, moved: moved)
+        }
     }
 
     /// Control side: a strip's EQ as `layout` has it: its bands, whether it

@@ -1,4 +1,7 @@
 import Dynamics
+import StagePathAVX2
+import StagePathAVX512
+import StagePathBase
 
 /// The outputs' limiters (`Limiters`), last in each output's chain, after
 /// its delay: their settings are ramps of the kernel's
@@ -8,9 +11,26 @@ extension RenderKernel {
     @inlinable @_noLocks
     public mutating func limit(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) {
         guard hasLimiters else { return }
-        limiters.process(output, count: outputs, frames: frames, on: limiterValues[0], ceiling: limiterValues[1],
-                         release: limiterValues[2], lookahead: limiterValues[3], linked: UnsafePointer(pairedOutputs),
-                         sampleRate: sampleRate)
+        // No setting moved and every limiter is off: the outputs as they are.
+        let moved = stagesAwake & 16 != 0
+        stagesAwake &= ~16
+        if !moved && limiters.isQuiet(at: sampleRate) { return }
+        let (on, ceiling, release, lookahead) = (limiterValues[0], limiterValues[1], limiterValues[2], limiterValues[3])
+        let linked = UnsafePointer(pairedOutputs)
+        // On this kernel's SIMD path (`StagePath`).
+        switch simd {
+        #if arch(x86_64)
+        case .avx512:
+            StagePathAVX512.StagePath.limit(&limiters, output, count: outputs, frames: frames, on: on, ceiling: ceiling,
+                                            release: release, lookahead: lookahead, linked: linked, sampleRate: sampleRate)
+        case .avx2:
+            StagePathAVX2.StagePath.limit(&limiters, output, count: outputs, frames: frames, on: on, ceiling: ceiling,
+                                          release: release, lookahead: lookahead, linked: linked, sampleRate: sampleRate)
+        #endif
+        default:
+            StagePathBase.StagePath.limit(&limiters, output, count: outputs, frames: frames, on: on, ceiling: ceiling,
+                                          release: release, lookahead: lookahead, linked: linked, sampleRate: sampleRate)
+        }
     }
 
     /// Audio thread, at a period's start: each output's lowest gain back to

@@ -30,6 +30,9 @@ extension RenderKernel {
                 rowsMoved = true
             } else if stageChunk[chunk] == 0 {
                 markChanged(chunk: chunk, lane: 0, whole: true)
+            } else {
+                // A stage's settings moved: it looks at them this period.
+                stagesAwake |= stageChunk[chunk] & 0x1C
             }
             if outcome[c] == 1 {
                 c += 1

@@ -46,6 +46,7 @@ extension RenderKernel {
         sourceEQ.exchange(with: &old.sourceEQ)
         outputEQ.exchange(with: &old.outputEQ)
         limiters.exchange(with: &old.limiters)
+        stagesAwake = 4 | 8 | 16 // every stage (`everyStage`) looks at its settings
         for c in 0..<(inputStride / lanes) { sourceChunkDirty[c] = true }
         anySourceDirty = true
         outputGainsDirty = true

@@ -191,6 +191,10 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let sourceEQValues: UnsafeMutablePointer<UnsafePointer<Float>>
     @usableFromInline let outputEQValues: UnsafeMutablePointer<UnsafePointer<Float>>
     @usableFromInline let stageChunk: UnsafeMutablePointer<UInt8>
+    /// The stages whose settings changed since each last ran, a bit each
+    /// (`stageChunks`: 4 the sources' EQ, 8 the outputs', 16 the limiters):
+    /// a stage with its bit clear and nothing running does nothing at all.
+    @usableFromInline var stagesAwake: UInt8
     /// Where the sources' EQ writes, and what the mix reads.
     @usableFromInline let shaped: ShapedSources
     /// The outputs' limiters, last (`RenderKernel+Limiters`); whether the
@@ -299,6 +303,7 @@ public struct RenderKernel: ~Copyable {
         for (p, base) in (outputEQ?.bases ?? []).enumerated() { outputEQValues[p] = base >= 0 ? UnsafePointer(value + base) : zeros }
         stageChunk = arena.array(arena.stageChunk)
         stageChunk.update(from: Self.stageChunks(rampLayout), count: slots / lanes)
+        stagesAwake = Self.everyStage
         shaped = ShapedSources(inputs: sourceEQ == nil ? 0 : inputs, maxFrames: maxFrames)
         let limiterBases = [RampBlock.LimiterField.on, .ceiling, .release, .lookahead]
             .map { Self.outputBase(rampLayout, .limiter($0)) ?? -1 }

@@ -4,7 +4,8 @@
 /// eight channels at once, a lane each. Its storage is made on the control
 /// side for as many channels as the rig may ever have, so that a rig that
 /// grows keeps each channel's filters where they are (`exchange`), and
-/// freed there; `process` (`Equalisers+Process.swift`) is `@_noLocks`.
+/// freed there; `process` (Sources/StagePaths/Loops/Equalisers+Process.swift,
+/// built once per CPU level: `StagePath`) is `@_noLocks`.
 ///
 /// The settings come from the render kernel's ramps, as values per channel
 /// (`Parameter`, in `order`): each period the stage reads where they are
@@ -36,33 +37,40 @@ public struct Equalisers: ~Copyable {
     public let parameters: Int
     /// Frames a block of coefficients covers. (This and the places below
     /// are stored: the audio thread reads a stored property without a call.)
-    @usableFromInline let block = 16
+    public let block = 16
+    /// Frames a block covers while nothing moves.
+    public let stillBlock = 64
     /// The places of the values the audio thread reads by name (`index`).
-    @usableFromInline let onIndex = 0, lowCutIndex = 1, highCutIndex = 4
+    public let onIndex = 0, lowCutIndex = 1, highCutIndex = 4
     /// Values per band (`Parameter`'s last five).
-    @usableFromInline let perBand = 5
+    public let perBand = 5
 
     /// Per group and section: the filters' state and their coefficients now.
-    @usableFromInline let state: UnsafeMutablePointer<SVFLanes>
-    @usableFromInline let coefficients: UnsafeMutablePointer<LaneCoefficients>
+    public let state: UnsafeMutablePointer<SVFLanes>
+    public let coefficients: UnsafeMutablePointer<LaneCoefficients>
+    /// Per group and section: its coefficients now as a state-space system
+    /// (`SVFStateSpace`), which a section runs while they hold still.
+    public let still: UnsafeMutablePointer<SVFStateSpace>
     /// Per group and value: the settings the coefficients were last made for.
-    @usableFromInline let settings: UnsafeMutablePointer<SIMD8<Float>>
+    public let settings: UnsafeMutablePointer<SIMD8<Float>>
     /// Per group and section: its coefficients pass the input through in
     /// every lane (a band off, a 12 dB cut's second section): while its
     /// group's settings are still, it is not run.
-    @usableFromInline let passing: UnsafeMutablePointer<Bool>
+    public let passing: UnsafeMutablePointer<Bool>
     /// Per group: 1 while its settings are still and flat (not run), else 0;
     /// −1 before the first period (settings not yet read).
-    @usableFromInline let flat: UnsafeMutablePointer<Int8>
+    public let flat: UnsafeMutablePointer<Int8>
     /// The sample rate the coefficients were made at.
-    @usableFromInline var rate: Float = 0
+    public var rate: Float = 0
+    /// Every group was flat and still at the last period: nothing ran.
+    public var quiet = false
     /// One block of eight channels, transposed (a frame a vector).
-    @usableFromInline let frames: UnsafeMutablePointer<SIMD8<Float>>
+    public let frames: UnsafeMutablePointer<SIMD8<Float>>
 
     /// Where a lane without a channel (the last group's padding) reads
     /// silence and writes: `maxFrames` samples each.
-    @usableFromInline let silence: UnsafeMutablePointer<Float>
-    @usableFromInline let spare: UnsafeMutablePointer<Float>
+    public let silence: UnsafeMutablePointer<Float>
+    public let spare: UnsafeMutablePointer<Float>
 
     /// Control side: storage for `channels` channels with `bands` bands
     /// each, and a high cut if `highCut`, periods of up to `maxFrames`.
@@ -77,14 +85,16 @@ public struct Equalisers: ~Copyable {
         state.initialize(repeating: SVFLanes(), count: groups * sections)
         coefficients = .allocate(capacity: groups * sections)
         coefficients.initialize(repeating: LaneCoefficients(repeating: .through), count: groups * sections)
+        still = .allocate(capacity: groups * sections)
+        still.initialize(repeating: SVFStateSpace(LaneCoefficients(repeating: .through)), count: groups * sections)
         settings = .allocate(capacity: groups * parameters)
         settings.initialize(repeating: SIMD8(), count: groups * parameters)
         passing = .allocate(capacity: groups * sections)
         passing.initialize(repeating: false, count: groups * sections)
         flat = .allocate(capacity: groups)
         flat.initialize(repeating: -1, count: groups)
-        frames = .allocate(capacity: 16)
-        frames.initialize(repeating: SIMD8(), count: 16)
+        frames = .allocate(capacity: 64) // `stillBlock`
+        frames.initialize(repeating: SIMD8(), count: 64)
         silence = .allocate(capacity: max(1, maxFrames))
         silence.initialize(repeating: 0, count: max(1, maxFrames))
         spare = .allocate(capacity: max(1, maxFrames))
@@ -94,6 +104,7 @@ public struct Equalisers: ~Copyable {
     deinit {
         state.deallocate()
         coefficients.deallocate()
+        still.deallocate()
         settings.deallocate()
         flat.deallocate()
         passing.deallocate()
@@ -115,6 +126,12 @@ public struct Equalisers: ~Copyable {
         }
     }
 
+    /// Whether a period at `sampleRate` in which no value moved would run
+    /// nothing: every group was flat and still at the last one. The caller
+    /// may then leave every channel as it is without calling `process`.
+    @inlinable @_noLocks
+    public func isQuiet(at sampleRate: Float) -> Bool { quiet && rate == sampleRate }
+
     /// Takes over `other`'s filters, coefficients and settings (a rig that
     /// changed size: `other` is the kernel's before), and gives it these.
     @inlinable @_noLocks
@@ -123,16 +140,12 @@ public struct Equalisers: ~Copyable {
         for i in 0..<(groups * sections) {
             swap(&state[i], &other.state[i])
             swap(&coefficients[i], &other.coefficients[i])
+            swap(&still[i], &other.still[i])
             swap(&passing[i], &other.passing[i])
         }
         for i in 0..<(groups * parameters) { swap(&settings[i], &other.settings[i]) }
         for g in 0..<groups { swap(&flat[g], &other.flat[g]) }
         swap(&rate, &other.rate)
-    }
-
-    /// Group `g`'s filters back to silence (its channels went flat).
-    @inlinable @_noLocks
-    func silence(group g: Int) {
-        for s in 0..<sections { (state[g * sections + s].ic1, state[g * sections + s].ic2) = (SIMD8(), SIMD8()) }
+        swap(&quiet, &other.quiet)
     }
 }

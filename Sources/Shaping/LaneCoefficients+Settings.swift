@@ -11,7 +11,7 @@ extension LaneCoefficients {
     /// `FastMath.sinQuadrant` (cos x = sin(π/2 − x)); 10^(dB/40) and its
     /// square root are `FastMath.exp2`. A frequency is kept within 1 Hz and
     /// 0.49 fs, a q above 0.001.
-    @inlinable @_noLocks
+    @inlinable @inline(__always) @_noLocks
     public init(shapes: SIMD8<Int32>, frequency: SIMD8<Float>, gain: SIMD8<Float>, q: SIMD8<Float>,
                 sampleRate: Float) {
         typealias V = SIMD8<Float>

@@ -22,7 +22,7 @@ public struct SVFLanes: Sendable {
     /// would otherwise run on denormal numbers, tens of times slower), and a
     /// state that is not finite starts again from silence, so a NaN that got
     /// in never sticks.
-    @inlinable @_noLocks
+    @inlinable @inline(__always) @_noLocks
     public mutating func settle() {
         let tiny = SIMD8<Float>(repeating: 1e-20)
         ic1.replace(with: 0, where: ic1 .< tiny .& ic1 .> -tiny)
@@ -60,7 +60,7 @@ public struct LaneCoefficients: Sendable {
     }
 
     /// The step that takes `self` to `target` in `count` equal steps.
-    @inlinable @_noLocks
+    @inlinable @inline(__always) @_noLocks
     public func step(to target: LaneCoefficients, count: Int) -> LaneCoefficients {
         let s = SIMD8<Float>(repeating: 1 / Float(max(1, count)))
         return LaneCoefficients(a1: (target.a1 - a1) * s, a2: (target.a2 - a2) * s, a3: (target.a3 - a3) * s,

@@ -1,5 +1,6 @@
 import Dynamics
 import Foundation
+import StagePathBase
 import Testing
 
 /// The outputs' brickwall limiters (`Limiters`), offline (issue 36): no
@@ -34,8 +35,8 @@ import Testing
                 limiters.lowest[i] = 1 // as the mixer does each period
             }
             buffers.withUnsafeBufferPointer { output in
-                limiters.process(output.baseAddress!, count: 8, frames: 1, on: switches, ceiling: ceilings,
-                                 release: releases, lookahead: lookaheads, linked: pairs, sampleRate: Float(rate))
+                StagePath.limit(&limiters, output.baseAddress!, count: 8, frames: 1, on: switches, ceiling: ceilings,
+                                release: releases, lookahead: lookaheads, linked: pairs, sampleRate: Float(rate))
             }
             for i in lanes.indices {
                 out[i][k] = buffers[i][0]

@@ -29,8 +29,8 @@ def stages_report(measured, binary, verdict):
         "four bands on at +3/-4 dB; every output's low cut, high cut at 16 kHz and six bands likewise) and "
         "`--limiters` (every output's limiter on at -1 dBFS, 1 ms lookahead, limiting all the time on the "
         f"benchmark's dense mix) beside the same without, {measured['rounds']} alternating rounds of "
-        f"{measured['seconds']} s each, the best round's median per side; the mixing loops on the {simd} path, "
-        "the stages built for the baseline CPU (SSE2). Sections that pass their input through (a band off) "
+        f"{measured['seconds']} s each, the best round's median per side; the mixing loops and the stages on "
+        f"the {simd} path. Sections that pass their input through (a band off) "
         "and groups of eight channels whose EQ is flat, or whose limiters are off, are not run: this is the "
         "worst case.")
     add("")

@@ -1,37 +1,45 @@
 import MixRows
+import Shaping
 
 /// Audio thread: the EQ stage's period.
 extension Equalisers {
-    public typealias V = SIMD8<Float>
+    typealias V = SIMD8<Float>
 
     /// Runs `count` channels' EQ over `frames` frames: channel n's samples
     /// from `input[n]` into `output[n]` (the same buffer runs in place).
     /// `values[p]`: the kernel's values of parameter p (in `index` order),
     /// one per channel from channel 1. `routes[n]`, if given, is set to
     /// where channel n's signal is now: `output[n]` if its group ran,
-    /// `input[n]`, untouched, if it did not.
-    @inlinable @_noLocks
-    public mutating func process(_ input: UnsafePointer<UnsafePointer<Float>>,
+    /// `input[n]`, untouched, if it did not. `moved`: whether any of the
+    /// values may have changed since the last period (false: they are not
+    /// compared, and a group still and flat costs nothing but its flag).
+    @_noLocks
+    mutating func process(_ input: UnsafePointer<UnsafePointer<Float>>,
                                  _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
                                  routes: UnsafeMutablePointer<UnsafePointer<Float>>?,
                                  count: Int, frames: Int, values: UnsafePointer<UnsafePointer<Float>>,
-                                 sampleRate: Float) {
+                                 sampleRate: Float, moved: Bool = true) {
         let newRate = rate != sampleRate
         rate = sampleRate
+        var everyFlat = true
         for g in 0..<min(groups, (count + 7) / 8) {
-            let ran = run(group: g, input, output, count: count, frames: frames, values: values, newRate: newRate)
+            let ran = run(group: g, input, output, count: count, frames: frames, values: values, newRate: newRate,
+                          compare: moved)
+            if flat[g] != 1 { everyFlat = false }
             guard let routes else { continue }
             for n in (g &* 8)..<min(count, g &* 8 &+ 8) {
                 routes[n] = ran ? UnsafePointer(output[n]) : input[n]
             }
         }
+        quiet = everyFlat
     }
 
     /// One group of eight channels; whether it ran (false: left untouched).
-    @inlinable @_noLocks
+    @inline(__always) @_noLocks
     mutating func run(group g: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
                       _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                      count: Int, frames: Int, values: UnsafePointer<UnsafePointer<Float>>, newRate: Bool) -> Bool {
+                      count: Int, frames: Int, values: UnsafePointer<UnsafePointer<Float>>, newRate: Bool,
+                      compare: Bool = true) -> Bool {
         let first = g &* 8, base = g &* parameters
         var moved = newRate || flat[g] < 0
         let fresh = flat[g] < 0
@@ -39,9 +47,11 @@ extension Equalisers {
             // The first period: the settings start where the kernel's are.
             for p in 0..<parameters { settings[base + p] = UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self) }
         }
-        for p in 0..<parameters {
-            let now = UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self)
-            if any(now .!= settings[base + p]) { moved = true }
+        if compare && !fresh {
+            for p in 0..<parameters {
+                let now = UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self)
+                if any(now .!= settings[base + p]) { moved = true }
+            }
         }
         if !moved && flat[g] == 1 { return false }
         if moved && flat[g] != 0 && isFlat(values, first) {
@@ -59,37 +69,36 @@ extension Equalisers {
         let (o0, o1, o2, o3, o4, o5, o6, o7) = (into(0), into(1), into(2), into(3), into(4), into(5), into(6), into(7))
         var start = 0
         while start < frames {
-            let length = min(block, frames &- start)
-            for k in start..<(start &+ length) {
+            // Settled, the coefficients hold for the whole period: longer blocks.
+            let length = min(fresh || moved ? block : stillBlock, frames &- start)
+            // Eight frames at a time as a matrix transposed in registers, the rest one by one.
+            var k = start
+            while k &+ 8 <= start &+ length {
+                func row(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p + k).loadUnaligned(as: V.self) }
+                let f = transposed((row(i0), row(i1), row(i2), row(i3), row(i4), row(i5), row(i6), row(i7)))
+                let at = self.frames + (k &- start)
+                (at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7]) = f
+                k &+= 8
+            }
+            for k in k..<(start &+ length) {
                 self.frames[k &- start] = V(i0[k], i1[k], i2[k], i3[k], i4[k], i5[k], i6[k], i7[k])
             }
             let t = Float(start &+ length) / Float(frames)
-            for s in 0..<sections {
-                let i = g &* sections &+ s
-                var c = coefficients[i]
-                var filter = state[i]
-                if fresh {
-                    // A new stage starts settled at its settings.
-                    c = coefficients(section: s, group: g, values: values, first: first, t: 1)
-                    for k in 0..<length { self.frames[k] = filter.process(self.frames[k], c) }
-                } else if moved {
-                    let target = coefficients(section: s, group: g, values: values, first: first, t: t)
-                    let step = c.step(to: target, count: length)
-                    for k in 0..<length {
-                        c.advance(by: step)
-                        self.frames[k] = filter.process(self.frames[k], c)
-                    }
-                    c = target
-                } else if passing[i] {
-                    continue
-                } else {
-                    for k in 0..<length { self.frames[k] = filter.process(self.frames[k], c) }
-                }
-                filter.settle()
-                coefficients[i] = c
-                state[i] = filter
+            if moved {
+                runMoving(group: g, length: length, values: values, first: first, t: fresh ? 1 : t, fresh: fresh)
+            } else {
+                runStill(group: g, length: length)
             }
-            for k in start..<(start &+ length) {
+            k = start
+            while k &+ 8 <= start &+ length {
+                let at = self.frames + (k &- start)
+                let r = transposed((at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7]))
+                func put(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: V.self) }
+                put(r.0, o0); put(r.1, o1); put(r.2, o2); put(r.3, o3)
+                put(r.4, o4); put(r.5, o5); put(r.6, o6); put(r.7, o7)
+                k &+= 8
+            }
+            for k in k..<(start &+ length) {
                 let v = self.frames[k &- start]
                 (o0[k], o1[k], o2[k], o3[k]) = (v[0], v[1], v[2], v[3])
                 (o4[k], o5[k], o6[k], o7[k]) = (v[4], v[5], v[6], v[7])
@@ -99,11 +108,13 @@ extension Equalisers {
         if moved {
             // Sections that now pass their input through are left out while
             // nothing moves; they start again from silence.
+            // The others run in their still form (`runStill`).
             for s in 0..<sections {
                 let i = g &* sections &+ s
                 let c = coefficients[i]
                 passing[i] = all(c.m0 .== V(repeating: 1)) && all(c.m1 .== V()) && all(c.m2 .== V())
                 if passing[i] { (state[i].ic1, state[i].ic2) = (V(), V()) }
+                still[i] = SVFStateSpace(c)
             }
             for p in 0..<parameters { settings[base + p] = UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self) }
             if isFlat(values, first) {
@@ -118,9 +129,104 @@ extension Equalisers {
         return true
     }
 
+    /// Group `g`'s sections over the `length` frames in `frames` while its
+    /// settings move: each section's coefficients step, sample by sample,
+    /// from where they are to those of the settings `t` (0…1) of the way
+    /// from the last period's to the kernel's now (`coefficients(section:…)`).
+    /// `fresh`: the stage's first period, which starts settled at them.
+    @inline(__always) @_noLocks
+    func runMoving(group g: Int, length: Int, values: UnsafePointer<UnsafePointer<Float>>, first: Int,
+                   t: Float, fresh: Bool) {
+        for s in 0..<sections {
+            let i = g &* sections &+ s
+            var filter = state[i]
+            var c = coefficients(section: s, group: g, values: values, first: first, t: t)
+            if fresh {
+                for k in 0..<length { frames[k] = filter.process(frames[k], c) }
+            } else {
+                let target = c
+                c = coefficients[i]
+                let step = c.step(to: target, count: length)
+                for k in 0..<length {
+                    c.advance(by: step)
+                    frames[k] = filter.process(frames[k], c)
+                }
+                c = target
+            }
+            filter.settle()
+            coefficients[i] = c
+            state[i] = filter
+        }
+    }
+
+    /// Group `g`'s sections over the `length` frames in `frames`, with
+    /// their coefficients as they are (nothing moved), in their state-space
+    /// form (`SVFStateSpace`, `still`). A sample's way through a section
+    /// waits on the sample before (two multiply-adds deep), so sections go
+    /// in pairs: the second takes frame k − 1 while the first takes frame k,
+    /// and the two chains overlap. Sections that pass their input are left out.
+    @inline(__always) @_noLocks
+    func runStill(group g: Int, length: Int) {
+        guard length > 0 else { return }
+        let base = g &* sections
+        func running(from s: Int) -> Int {
+            var s = s
+            while s < sections && passing[base &+ s] { s &+= 1 }
+            return s
+        }
+        var first = running(from: 0)
+        while first < sections {
+            let second = running(from: first &+ 1)
+            guard second < sections else {
+                runStill(section: base &+ first, length: length)
+                return
+            }
+            runStill(sections: base &+ first, base &+ second, length: length)
+            first = running(from: second &+ 1)
+        }
+    }
+
+    /// Sections i then j over `frames`, pipelined by a frame.
+    @inline(__always) @_noLocks
+    func runStill(sections i: Int, _ j: Int, length: Int) {
+        let (p, q) = (still[i], still[j])
+        var (a, b) = (state[i], state[j])
+        var carried = step(p, frames[0], &a)
+        for k in 1..<max(1, length) {
+            let x = frames[k]
+            frames[k &- 1] = step(q, carried, &b)
+            carried = step(p, x, &a)
+        }
+        frames[length &- 1] = step(q, carried, &b)
+        a.settle()
+        b.settle()
+        (state[i], state[j]) = (a, b)
+    }
+
+    /// Section i alone over `frames`.
+    @inline(__always) @_noLocks
+    func runStill(section i: Int, length: Int) {
+        let p = still[i]
+        var a = state[i]
+        for k in 0..<length { frames[k] = step(p, frames[k], &a) }
+        a.settle()
+        state[i] = a
+    }
+
+    /// One sample of eight lanes through a still section (`SVFStateSpace.process`),
+    /// with fused multiply-adds where the path has them.
+    @inline(__always) @_noLocks
+    func step(_ m: SVFStateSpace, _ x: V, _ s: inout SVFLanes) -> V {
+        let y = multiplyAdd(multiplyAdd(m.d * x, m.c1, s.ic1), m.c2, s.ic2)
+        let ic1 = multiplyAdd(multiplyAdd(m.b1 * x, m.a11, s.ic1), m.a12, s.ic2)
+        let ic2 = multiplyAdd(multiplyAdd(m.b2 * x, m.a21, s.ic1), m.a22, s.ic2)
+        (s.ic1, s.ic2) = (ic1, ic2)
+        return y
+    }
+
     /// Whether every lane's settings leave the signal as it is: both cuts
     /// off, and every band off or at 0 dB (or the bands off).
-    @inlinable @_noLocks
+    @inline(__always) @_noLocks
     func isFlat(_ values: UnsafePointer<UnsafePointer<Float>>, _ first: Int) -> Bool {
         func at(_ p: Int) -> V { UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self) }
         let zero = V()
@@ -138,7 +244,7 @@ extension Equalisers {
     /// Section `s`'s coefficients for group `g` at `t` (0…1) of the way
     /// from the settings of the last period to the kernel's now: frequency,
     /// gain, q and on interpolated, shape and slope as they are now.
-    @inlinable @_noLocks
+    @inline(__always) @_noLocks
     func coefficients(section s: Int, group g: Int, values: UnsafePointer<UnsafePointer<Float>>,
                       first: Int, t: Float) -> LaneCoefficients {
         let base = g &* parameters
@@ -180,5 +286,11 @@ extension Equalisers {
         c.m1.replace(with: zero, where: still)
         c.m2.replace(with: zero, where: still)
         return c
+    }
+
+    /// Group `g`'s filters back to silence (its channels went flat).
+    @inline(__always) @_noLocks
+    func silence(group g: Int) {
+        for s in 0..<sections { (state[g * sections + s].ic1, state[g * sections + s].ic2) = (SIMD8(), SIMD8()) }
     }
 }

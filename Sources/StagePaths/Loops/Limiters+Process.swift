@@ -1,3 +1,4 @@
+import Dynamics
 import MixRows
 
 /// Audio thread: the limiters' period.
@@ -8,8 +9,8 @@ extension Limiters {
     /// `lookahead` (ms), and `linked` (non-zero: a member of a stereo pair,
     /// which limits with its partner). A group of eight that is off and
     /// was off is not run: its outputs are left as they are, bit for bit.
-    @inlinable @_noLocks
-    public mutating func process(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, frames: Int,
+    @_noLocks
+    mutating func process(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, frames: Int,
                                  on: UnsafePointer<Float>, ceiling: UnsafePointer<Float>, release: UnsafePointer<Float>,
                                  lookahead: UnsafePointer<Float>, linked: UnsafePointer<Int32>, sampleRate: Float) {
         guard frames > 0 else { return }
@@ -19,6 +20,8 @@ extension Limiters {
             window = window(rate: sampleRate)
             for g in 0..<groups { lanes[g].running = false }
         }
+        var ran = false
+        defer { quiet = !ran }
         for g in 0..<min(groups, (count + 7) / 8) {
             let first = g &* 8
             let present = min(8, count &- first)
@@ -29,6 +32,7 @@ extension Limiters {
                 lanes[g] = l
                 continue
             }
+            ran = true
             if !l.running { l = restart(group: g) }
             // Lookaheads in samples, within the window.
             let ms = UnsafeRawPointer(lookahead + first).loadUnaligned(as: V.self)
@@ -39,7 +43,7 @@ extension Limiters {
             }
             if samples != l.lookahead {
                 l.lookahead = samples
-                for i in 0..<8 { l.span[i] = Float(samples[i] &+ 1) }
+                for i in 0..<8 { (l.span[i], l.share[i]) = (Float(samples[i] &+ 1), 1 / Float(samples[i] &+ 1)) }
                 l.shared = samples == SIMD8(repeating: samples[0]) ? Int(samples[0]) : -1
                 resum(group: g, &l, newest: l.position == 0 ? capacity &- 1 : l.position &- 1)
             }
@@ -57,27 +61,10 @@ extension Limiters {
             let partnerLit = V(shown[1], shown[0], shown[3], shown[2], shown[5], shown[4], shown[7], shown[6]) .> V()
             let pairs = (UnsafeRawPointer(linked + first).loadUnaligned(as: SIMD8<Int32>.self) .!= SIMD8<Int32>())
                 .& lit .& partnerLit
-            var low = V(repeating: 1)
-            let scale = 1 / Float(frames)
-            // Each lane's buffer in a local (a lane without an output: `spare`),
-            // so that a frame of eight is read and written without a loop.
+            // Each lane's buffer (a lane without an output: `spare`).
             func buffer(_ i: Int) -> UnsafeMutablePointer<Float> { i < present ? output[first &+ i] : spare }
-            let (b0, b1, b2, b3) = (buffer(0), buffer(1), buffer(2), buffer(3))
-            let (b4, b5, b6, b7) = (buffer(4), buffer(5), buffer(6), buffer(7))
-            for k in 0..<frames {
-                let x = V(b0[k], b1[k], b2[k], b3[k], b4[k], b5[k], b6[k], b7[k])
-                let (y, gain) = step(group: g, &l, x, ceiling: top, release: back, linked: pairs)
-                let w = l.on + (onNow - l.on) * V(repeating: Float(k &+ 1) * scale)
-                var out = x + (y - x) * w
-                out.replace(with: y, where: w .== V(repeating: 1))
-                // While it fades in or out the ceiling holds too: what of the
-                // output as it is comes through is clamped.
-                out = most(-top, least(top, out))
-                out.replace(with: x, where: w .== V())
-                low.replace(with: gain, where: (gain .< low) .& (w .> V()))
-                (b0[k], b1[k], b2[k], b3[k]) = (out[0], out[1], out[2], out[3])
-                (b4[k], b5[k], b6[k], b7[k]) = (out[4], out[5], out[6], out[7])
-            }
+            let buffers = (buffer(0), buffer(1), buffer(2), buffer(3), buffer(4), buffer(5), buffer(6), buffer(7))
+            let low = run(group: g, &l, buffers, frames: frames, ceiling: top, release: back, linked: pairs, to: onNow)
             l.on = onNow
             lanes[g] = l
             // The lowest since the meters last looked (a period split by a cue runs twice).
@@ -85,8 +72,75 @@ extension Limiters {
         }
     }
 
+    /// Group `g`'s `frames` samples, in place in its eight `buffers`, while
+    /// its switches go from `l.on` to `onNow` across the period: the
+    /// lowest gain of each lane that was on. Eight frames at a time come
+    /// in and go out as a matrix transposed in registers (`transposed`).
+    /// (Out of line: a function this size is where the per-sample step is
+    /// inlined, as it would not be into `process`.)
+    @inline(never) @_noLocks
+    func run(group g: Int, _ l: inout Lanes, _ buffers: Buffers, frames: Int, ceiling top: V, release back: V,
+             linked pairs: SIMDMask<SIMD8<Int32>>, to onNow: V) -> V {
+        let (b0, b1, b2, b3, b4, b5, b6, b7) = buffers
+        let one = V(repeating: 1)
+        let fading = any(l.on .!= one) || any(onNow .!= one)
+        let scale = 1 / Float(frames)
+        var low = one
+        // Each frame limited and, while fading, crossfaded with the output as it is.
+        let (from, change) = (l.on, onNow - l.on)
+        var k = 0
+        while k &+ 8 <= frames {
+            func row(_ p: UnsafeMutablePointer<Float>) -> V { UnsafeRawPointer(p + k).loadUnaligned(as: V.self) }
+            (block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7]) =
+                transposed((row(b0), row(b1), row(b2), row(b3), row(b4), row(b5), row(b6), row(b7)))
+            for j in 0..<8 {
+                block[j] = blend(block[j], group: g, &l, k: k &+ j, low: &low, fading: fading, ceiling: top,
+                                 release: back, linked: pairs, from: from, change: change, scale: scale)
+            }
+            let y = transposed((block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7]))
+            func put(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: V.self) }
+            put(y.0, b0); put(y.1, b1); put(y.2, b2); put(y.3, b3)
+            put(y.4, b4); put(y.5, b5); put(y.6, b6); put(y.7, b7)
+            k &+= 8
+        }
+        for k in k..<frames {
+            let out = blend(V(b0[k], b1[k], b2[k], b3[k], b4[k], b5[k], b6[k], b7[k]), group: g, &l, k: k, low: &low,
+                            fading: fading, ceiling: top, release: back, linked: pairs, from: from, change: change,
+                            scale: scale)
+            (b0[k], b1[k], b2[k], b3[k]) = (out[0], out[1], out[2], out[3])
+            (b4[k], b5[k], b6[k], b7[k]) = (out[4], out[5], out[6], out[7])
+        }
+        return low
+    }
+
+    /// One frame of group `g` limited and, while `fading`, crossfaded
+    /// from the output as it is at `from + change·(k + 1)·scale` of the way.
+    @inline(__always) @_noLocks
+    func blend(_ x: V, group g: Int, _ l: inout Lanes, k: Int, low: inout V, fading: Bool, ceiling top: V,
+               release back: V, linked pairs: SIMDMask<SIMD8<Int32>>, from: V, change: V, scale: Float) -> V {
+        let (y, gain) = self.step(group: g, &l, x, ceiling: top, release: back, linked: pairs)
+        guard fading else {
+            low = least(low, gain)
+            return y
+        }
+        let one = V(repeating: 1)
+        let w = from + change * V(repeating: Float(k &+ 1) * scale)
+        var out = x + (y - x) * w
+        out.replace(with: y, where: w .== one)
+        // While it fades in or out the ceiling holds too: what of the
+        // output as it is comes through is clamped.
+        out = most(-top, least(top, out))
+        out.replace(with: x, where: w .== V())
+        low.replace(with: gain, where: (gain .< low) .& (w .> V()))
+        return out
+    }
+
+    typealias Buffers = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
+                         UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
+                         UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
+
     /// One sample of group `g`: the limited, delayed output and its gain.
-    @inlinable @inline(__always) @_noLocks
+    @inline(__always) @_noLocks
     func step(group g: Int, _ l: inout Lanes, _ input: V, ceiling: V, release: V,
               linked: SIMDMask<SIMD8<Int32>>) -> (V, V) {
         let zero = V(), one = V(repeating: 1)
@@ -148,14 +202,17 @@ extension Limiters {
         } else {
             l.position = p &+ 1
         }
-        let gain = least(one, l.sum / l.span)
+        // A product for the quotient (a division each sample cost more);
+        // a full sum is unity exactly, so a limiter at rest is transparent.
+        var gain = least(one, l.sum * l.share)
+        gain.replace(with: one, where: l.sum .>= l.span)
         let out = delayed * gain
         return (most(-ceiling, least(ceiling, out)), gain)
     }
 
     /// Each lane's sum of its last L + 1 envelope values, counted afresh
     /// back from `newest`.
-    @inlinable @_noLocks
+    @inline(__always) @_noLocks
     func resum(group g: Int, _ l: inout Lanes, newest: Int) {
         let base = g &* capacity
         var exact = V()
@@ -169,7 +226,7 @@ extension Limiters {
     }
 
     /// Group `g` from silence: empty lines, nothing held, unity gain.
-    @inlinable @_noLocks
+    @inline(__always) @_noLocks
     func restart(group g: Int) -> Lanes {
         let base = g &* capacity
         for i in base..<(base &+ capacity) {
@@ -180,7 +237,8 @@ extension Limiters {
         }
         // (Field by field: the audio thread calls no initialiser of this module's.)
         var l = lanes[g]
-        (l.prefix, l.envelope, l.sum, l.span, l.on) = (V(repeating: 1), V(repeating: 1), V(repeating: 1), V(repeating: 1), V())
+        (l.prefix, l.envelope, l.sum, l.span, l.share, l.on) = (V(repeating: 1), V(repeating: 1), V(repeating: 1),
+                                                           V(repeating: 1), V(repeating: 1), V())
         (l.offset, l.position, l.running, l.shared) = (0, 0, true, -1)
         l.lookahead = SIMD8(repeating: -1) // made again by the caller
         return l
@@ -189,9 +247,9 @@ extension Limiters {
     /// The lane-wise least and most of two vectors. (The standard library's
     /// `pointwiseMin` and `pointwiseMax` were left out of line here: a call
     /// per use, a third of the stage's time.)
-    @inlinable @inline(__always) @_noLocks
+    @inline(__always) @_noLocks
     func least(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .< a) }
 
-    @inlinable @inline(__always) @_noLocks
+    @inline(__always) @_noLocks
     func most(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .> a) }
 }
