@@ -61,10 +61,13 @@ extension Limiters {
             let partnerLit = V(shown[1], shown[0], shown[3], shown[2], shown[5], shown[4], shown[7], shown[6]) .> V()
             let pairs = (UnsafeRawPointer(linked + first).loadUnaligned(as: SIMD8<Int32>.self) .!= SIMD8<Int32>())
                 .& lit .& partnerLit
+            // Added to a partner's need before the lesser is taken: 0 in a
+            // linked pair, 2 (more than any need) elsewhere. No mask per sample.
+            let unlinked = V(repeating: 2).replacing(with: 0, where: pairs)
             // Each lane's buffer (a lane without an output: `spare`).
             func buffer(_ i: Int) -> UnsafeMutablePointer<Float> { i < present ? output[first &+ i] : spare }
             let buffers = (buffer(0), buffer(1), buffer(2), buffer(3), buffer(4), buffer(5), buffer(6), buffer(7))
-            let low = run(group: g, &l, buffers, frames: frames, ceiling: top, release: back, linked: pairs, to: onNow)
+            let low = run(group: g, &l, buffers, frames: frames, ceiling: top, release: back, unlinked: unlinked, to: onNow)
             l.on = onNow
             lanes[g] = l
             // The lowest since the meters last looked (a period split by a cue runs twice).
@@ -80,7 +83,7 @@ extension Limiters {
     /// inlined, as it would not be into `process`.)
     @inline(never) @_noLocks
     func run(group g: Int, _ l: inout Lanes, _ buffers: Buffers, frames: Int, ceiling top: V, release back: V,
-             linked pairs: SIMDMask<SIMD8<Int32>>, to onNow: V) -> V {
+             unlinked: V, to onNow: V) -> V {
         let (b0, b1, b2, b3, b4, b5, b6, b7) = buffers
         let one = V(repeating: 1)
         let fading = any(l.on .!= one) || any(onNow .!= one)
@@ -95,7 +98,7 @@ extension Limiters {
                 transposed((row(b0), row(b1), row(b2), row(b3), row(b4), row(b5), row(b6), row(b7)))
             for j in 0..<8 {
                 block[j] = blend(block[j], group: g, &l, k: k &+ j, low: &low, fading: fading, ceiling: top,
-                                 release: back, linked: pairs, from: from, change: change, scale: scale)
+                                 release: back, unlinked: unlinked, from: from, change: change, scale: scale)
             }
             let y = transposed((block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7]))
             func put(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: V.self) }
@@ -105,7 +108,7 @@ extension Limiters {
         }
         for k in k..<frames {
             let out = blend(V(b0[k], b1[k], b2[k], b3[k], b4[k], b5[k], b6[k], b7[k]), group: g, &l, k: k, low: &low,
-                            fading: fading, ceiling: top, release: back, linked: pairs, from: from, change: change,
+                            fading: fading, ceiling: top, release: back, unlinked: unlinked, from: from, change: change,
                             scale: scale)
             (b0[k], b1[k], b2[k], b3[k]) = (out[0], out[1], out[2], out[3])
             (b4[k], b5[k], b6[k], b7[k]) = (out[4], out[5], out[6], out[7])
@@ -117,8 +120,8 @@ extension Limiters {
     /// from the output as it is at `from + change·(k + 1)·scale` of the way.
     @inline(__always) @_noLocks
     func blend(_ x: V, group g: Int, _ l: inout Lanes, k: Int, low: inout V, fading: Bool, ceiling top: V,
-               release back: V, linked pairs: SIMDMask<SIMD8<Int32>>, from: V, change: V, scale: Float) -> V {
-        let (y, gain) = self.step(group: g, &l, x, ceiling: top, release: back, linked: pairs)
+               release back: V, unlinked: V, from: V, change: V, scale: Float) -> V {
+        let (y, gain) = self.step(group: g, &l, x, ceiling: top, release: back, unlinked: unlinked)
         guard fading else {
             low = least(low, gain)
             return y
@@ -142,7 +145,7 @@ extension Limiters {
     /// One sample of group `g`: the limited, delayed output and its gain.
     @inline(__always) @_noLocks
     func step(group g: Int, _ l: inout Lanes, _ input: V, ceiling: V, release: V,
-              linked: SIMDMask<SIMD8<Int32>>) -> (V, V) {
+              unlinked: V) -> (V, V) {
         let zero = V(), one = V(repeating: 1)
         let base = g &* capacity
         // A sample that is not a number is silence (x − x is 0 only when finite).
@@ -151,7 +154,7 @@ extension Limiters {
         var need = one
         need.replace(with: ceiling * V(repeating: 1 - 1.0 / 4096) / magnitude, where: magnitude .> ceiling)
         let partner = V(need[1], need[0], need[3], need[2], need[5], need[4], need[7], need[6])
-        need.replace(with: least(need, partner), where: linked)
+        need = least(need, partner + unlinked)
 
         // The hold: the smallest need over the last `window` samples.
         let o = l.offset
