@@ -47,6 +47,9 @@ extension FeedbackHub {
         var fullStateOnProof = false
         /// The forms of levels it asked for (`/subscribe/forms`); nil: every form.
         var levelForms: Set<Parameter.Form>?
+        /// It is sent what the shared queue sends (`FeedbackHub+Sharing`):
+        /// its own queue is empty and stays so while this holds.
+        var sharing = false
 
         init(client: OSCPeer, pace: Pace, at now: ContinuousClock.Instant) {
             self.client = client

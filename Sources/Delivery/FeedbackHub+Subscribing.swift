@@ -30,9 +30,11 @@ extension FeedbackHub {
             if subscribers[destination] == nil {
                 logger.info("\(destination) \(automatically ? "subscribed to feedback by its change" : "subscribed to feedback")")
                 subscribers[destination] = Subscriber(client: client, pace: Pace.of(destination), at: .now)
-            } else {
-                subscribers[destination]?.client = client
-                subscribers[destination]?.lastSeen = .now
+            } else if let subscriber = subscribers[destination] {
+                // Its forms or its full state may change: on its own again.
+                leaveSharing(subscriber)
+                subscriber.client = client
+                subscriber.lastSeen = .now
             }
             if !automatically { subscribers[destination]?.levelForms = levelForms }
             subscriptions += 1

@@ -96,8 +96,8 @@ extension FeedbackHub {
                     subscribers.removeValue(forKey: destination)
                 }
             }
-            var waiting = false
-            for (destination, subscriber) in subscribers where subscriber.awaitingFullState == nil {
+            var waiting = takeShared(from: subscribers, now: now, into: &result)
+            for (destination, subscriber) in subscribers where subscriber.awaitingFullState == nil && !subscriber.sharing {
                 // Nothing it waits for can go before `nextDue`: passed by.
                 if let next = subscriber.nextDue, now < next { continue }
                 let budget = Self.budget(subscriber, room: rooms[destination], now: now,
@@ -113,6 +113,7 @@ extension FeedbackHub {
                     subscriber.nextDue = nil
                 }
             }
+            joinSharing(subscribers, now: now)
             behind.store(waiting, ordering: .relaxed)
             return result
         }

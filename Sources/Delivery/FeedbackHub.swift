@@ -93,6 +93,10 @@ public final class FeedbackHub: @unchecked Sendable {
     /// Subscriptions made so far (under `state`'s lock): each full state is
     /// told from the one before.
     var subscriptions = 0
+    /// The queue of every subscriber that takes every change as it is
+    /// (`FeedbackHub+Sharing`), under `state`'s lock: made once the first
+    /// subscriber joins it.
+    var sharedQueue: Subscriber?
     let stopping = Atomic<Bool>(false)
 
     /// `room`: for TCP and WebSocket subscribers; without it, a stream is
@@ -193,6 +197,7 @@ public final class FeedbackHub: @unchecked Sendable {
         var held: Feedback?
         state.withLock { subscribers in
             Self.update(subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
+                leaveSharing(subscriber)
                 subscriber.ownValues[slot] = (message.arguments, now)
                 if subscriber.levelForms != nil {
                     let forms = held ?? asHeld()
@@ -217,6 +222,7 @@ public final class FeedbackHub: @unchecked Sendable {
         let now = ContinuousClock.now
         state.withLock { subscribers in
             Self.update(subscribers, where: { destination, _ in destination.isSamePath(as: client) }) { subscriber in
+                leaveSharing(subscriber)
                 if touched {
                     for slot in slots { subscriber.touching[slot] = now }
                     // Their places in the queue are skipped when reached.
@@ -239,7 +245,12 @@ public final class FeedbackHub: @unchecked Sendable {
         let values = addresses.values(feedback)
         let now = ContinuousClock.now
         let fresh = state.withLock { subscribers in
-            for subscriber in subscribers.values { Self.enqueue(values, into: subscriber) }
+            var shared = false
+            for subscriber in subscribers.values {
+                if subscriber.sharing { shared = true } else { Self.enqueue(values, into: subscriber) }
+            }
+            // Once for all those sharing the queue, whatever their number.
+            if shared, let sharedQueue { Self.enqueue(values, into: sharedQueue) }
             return noteChanges(values, at: now)
         }
         if fresh { wake() }
@@ -255,6 +266,7 @@ public final class FeedbackHub: @unchecked Sendable {
         let values = addresses.values(feedback)
         state.withLock { subscribers in
             guard let subscriber = subscribers[destination] else { return }
+            leaveSharing(subscriber)
             Self.enqueue(values, into: subscriber)
         }
         wake()

@@ -66,6 +66,42 @@ import Testing
         #expect(try OSCCodec.decode(own) == .bundle([Self.moved[2]]))
     }
 
+    /// Plain subscribers share one queue: a change is queued once for all
+    /// of them. One that sets a value leaves it with what waited, is not
+    /// echoed its own value, loses nothing and gets nothing twice, and
+    /// joins again once it has nothing of its own and 33 ms have passed.
+    @Test func plainSubscribersShareOneQueueAndOneWhoSetsAValueLeavesIt() throws {
+        let hub = FeedbackHub(logger: Self.quiet, sendEncoded: { _, _ in })
+        let (a, b, c) = (Self.peer(9201), Self.peer(9202), Self.peer(9203))
+        for peer in [a, b, c] { hub.subscribe(peer, port: nil) }
+        let start = ContinuousClock.now
+        #expect(hub.turn(at: start).isEmpty)
+        func sharing() -> [OSCPeer: Bool] { hub.state.withLock { $0.mapValues(\.sharing) } }
+        #expect(sharing() == [a: true, b: true, c: true], "all plain: all share after a turn")
+
+        let x = OSCMessage("/source/1/volume", [.float(0.5)])
+        hub.publish(Feedback(plain: [x]))
+        let queued = hub.state.withLock { subscribers in
+            (hub.sharedQueue?.pending.count ?? 0, subscribers.values.allSatisfy(\.pending.isEmpty))
+        }
+        #expect(queued == (1, true), "queued once, in the shared queue alone")
+        let y = OSCMessage("/source/2/volume", [.float(0.3)]), z = OSCMessage("/source/3/mute", [.int32(1)])
+        hub.noteOwnValue(y, from: a)
+        #expect(sharing() == [a: false, b: true, c: true], "a set a value: on its own, with x")
+        hub.publish(Feedback(plain: [y, z]))
+        var got: [OSCPeer: [OSCMessage]] = [:]
+        for (peer, packets) in hub.turn(at: start + .seconds(1)) {
+            for packet in packets {
+                guard case .bundle(let bundle) = try OSCCodec.decode(packet) else { continue }
+                got[peer, default: []] += bundle.messages
+            }
+        }
+        #expect(got[b] == [x, y, z] && got[c] == [x, y, z])
+        #expect(got[a] == [x, z], "a is not echoed its own value, and loses nothing")
+        #expect(hub.turn(at: start + .seconds(2)).isEmpty, "nothing twice")
+        #expect(sharing() == [a: true, b: true, c: true], "a joins again")
+    }
+
     /// An address that has not changed for 33 ms wakes the thread; one
     /// that keeps moving waits for the next turn, where it can go again.
     @Test func onlyAQuietAddressIsFresh() {
