@@ -30,7 +30,9 @@ import SystemSupport
 ///   thread and goes at once.
 /// - Each change is encoded once (`FeedbackValue`), whatever the number of
 ///   subscribers, and its address numbered once (`AddressTable`): the
-///   subscribers' tables are keyed by that number.
+///   subscribers' tables are keyed by that number. Subscribers that take
+///   every change as it is share one queue (`FeedbackHub+Sharing`): a
+///   change is queued once for all of them.
 /// - It is packed into bundles that fit one UDP datagram (≤ 1400 bytes) and
 ///   paced by where the client is (`Pace`): a UDP client on another machine
 ///   (a tablet on Wi-Fi) gets at most one datagram a millisecond, 10 at
