@@ -164,7 +164,8 @@ extension Limiters {
         if o == window &- 1 {
             var running = one
             for i in stride(from: window &- 1, through: 0, by: -1) {
-                running = least(running, needs[base &+ i])
+                let need = needs[base &+ i]
+                running.replace(with: need, where: need .< running)
                 suffixes[base &+ i] = running
             }
             l.prefix = one
