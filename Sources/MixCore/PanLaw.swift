@@ -12,6 +12,26 @@ public enum PanLaw: String, CaseIterable, Sendable {
     /// centre.
     case linear
 
+    /// `gains(pan:)` for sixteen sources at once: the same operations in
+    /// the same order, so each lane gives the scalar's bits (`LawTests`).
+    @inlinable @inline(__always) @_noLocks
+    public func gains(pan p: SIMD16<Float>) -> (left: SIMD16<Float>, right: SIMD16<Float>) {
+        typealias V = SIMD16<Float>
+        let one = V(repeating: 1)
+        var p = p.replacing(with: -one, where: p .< -one)
+        p.replace(with: one, where: p .> one)
+        switch self {
+        case .balance:
+            let (l, r) = (one - p, one + p)
+            return (l.replacing(with: one, where: l .> one), r.replacing(with: one, where: r .> one))
+        case .constantPower:
+            let theta = (p + one) * V(repeating: Float.pi / 4)
+            return (FastMath.sinQuadrant(V(repeating: Float.pi / 2) - theta), FastMath.sinQuadrant(theta))
+        case .linear:
+            return ((one - p) * V(repeating: 0.5), (one + p) * V(repeating: 0.5))
+        }
+    }
+
     @inlinable @_noLocks
     public func gains(pan p: Float) -> (left: Float, right: Float) {
         let p = min(max(p, -1), 1)

@@ -76,4 +76,18 @@ public enum FastMath {
         p = p * x2 + 1
         return p * x
     }
+
+    /// `sinQuadrant` on sixteen lanes: the same operations in the same
+    /// order, so each lane gives the scalar's bits.
+    @inlinable @inline(__always) @_noLocks
+    public static func sinQuadrant(_ x: SIMD16<Float>) -> SIMD16<Float> {
+        let x2 = x * x
+        var p = SIMD16<Float>(repeating: -1.0 / 39_916_800)
+        p = p * x2 + SIMD16(repeating: 1.0 / 362_880)
+        p = p * x2 - SIMD16(repeating: 1.0 / 5040)
+        p = p * x2 + SIMD16(repeating: 1.0 / 120)
+        p = p * x2 - SIMD16(repeating: 1.0 / 6)
+        p = p * x2 + SIMD16(repeating: 1)
+        return p * x
+    }
 }

@@ -1,4 +1,6 @@
+import Catalogue
 import Foundation
+import SystemSupport
 import Testing
 @testable import MixCore
 import SceneModel
@@ -125,5 +127,42 @@ import SceneModel
         scene.dcas[1].volume = FaderLaw.gain(decibels: -6)
         #expect(abs(FaderLaw.decibels(gain: scene.dcaGain(1)) - 6) < 1e-4, "below the top, the sum")
         #expect(scene.dcaGain(2) == 1, "not a member")
+    }
+}
+
+/// The source fold sixteen lanes at a time (`foldSources`) against the
+/// plain one, source by source (`foldSource`): the same bits for every
+/// source, with every pan law, pans past the ends, pairs linked, unlinked
+/// and part way, and the gates and polarity in the product.
+@Suite struct SourceFoldTests {
+    @Test(arguments: PanLaw.allCases)
+    func sixteenSourcesAtATimeFoldAsOneByOne(law: PanLaw) {
+        let inputs = 37
+        let ramps = Catalogue().rampLayout(inputs: inputs, outputs: 4)
+        var random = SplitMix(seed: 11)
+        var changes: [Change] = []
+        func set(_ role: RampBlock.Role, _ value: (Int) -> Float) {
+            for base in ramps.bases(.source, role) {
+                for n in 0..<inputs { changes.append(linear(base + n, value(n))) }
+            }
+        }
+        set(.gain) { _ in Float.random(in: 0...2, using: &random) }
+        set(.gate) { _ in Float.random(in: 0...1, using: &random) }
+        set(.polarity) { _ in Float.random(in: -1...1, using: &random) }
+        set(.pan) { _ in Float.random(in: -1.5...1.5, using: &random) }
+        set(.link) { n in [0, 1, Float.random(in: 0...1, using: &random)][n % 3] }
+        var kernel = RenderKernel(ramps: ramps, initial: changes, panLaw: law, layout: OutputLayout(outputs: 4))
+        let stride = ramps.inputStride
+        func folded() -> [[UInt32]] {
+            [kernel.sourceMono, kernel.sourceMeter, kernel.sourceLeft, kernel.sourceRight].map { array in
+                (0..<inputs).map { array[$0].bitPattern }
+            }
+        }
+        for chunk in 0..<(stride / RampLayout.lanes) { kernel.foldSources(chunk: chunk) }
+        let together = folded()
+        for n in 0..<inputs { kernel.foldSource(n) }
+        let alone = folded()
+        #expect(together == alone)
+        #expect(alone[2].contains { $0 != Float(1).bitPattern }, "pans moved the sides: the comparison compared something")
     }
 }
