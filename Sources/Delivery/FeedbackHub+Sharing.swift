@@ -6,8 +6,9 @@ import OSC
 /// the same bytes to each of them.
 ///
 /// A subscriber shares the queue while it is plain: it takes every form,
-/// is sent over UDP, has no value of its own held back (no echo), no finger
-/// on a control, no full state to wait for, and keeps its pace. When that
+/// is sent over UDP at the queue's pace (where it is: the first to join
+/// sets it), has no value of its own held back (no echo), no finger on a
+/// control, no full state to wait for, and keeps its pace. When that
 /// stops (it sets a value, touches, asks for some forms, subscribes again,
 /// is sent something of its own, or runs out of allowance), it leaves with
 /// a copy of what waits in the shared queue and when each address was last
@@ -62,18 +63,18 @@ extension FeedbackHub {
     /// At a turn's end: each plain subscriber with nothing left of its own
     /// joins the shared queue, if that is empty too (made the first time).
     func joinSharing(_ subscribers: [OSCPeer: Subscriber], now: ContinuousClock.Instant) {
+        // No one shares it (the last left, or was removed): what it held is
+        // no one's, and the next to join sets its pace.
+        if !subscribers.values.contains(where: \.sharing) { sharedQueue = nil }
         if let queue = sharedQueue, !queue.pending.isEmpty { return }
         for subscriber in subscribers.values where !subscriber.sharing && Self.isPlain(subscriber, now: now) {
+            // One pace to a queue: a tablet on Wi-Fi does not slow a client on this machine.
+            if let queue = sharedQueue, queue.pace != subscriber.pace { continue }
             let queue = sharedQueue ?? Subscriber(client: subscriber.client, pace: subscriber.pace, at: now)
             sharedQueue = queue
             subscriber.sharing = true
             (subscriber.pending, subscriber.order, subscriber.nextDue) = ([:], FeedbackQueue(), nil)
             (subscriber.lastSent, subscriber.lastSentKept) = ([:], 0)
-        }
-        // No one shares it: what it held is no one's.
-        if let queue = sharedQueue, !subscribers.values.contains(where: \.sharing) {
-            (queue.pending, queue.order, queue.nextDue) = ([:], FeedbackQueue(), nil)
-            (queue.lastSent, queue.lastSentKept) = ([:], 0)
         }
     }
 

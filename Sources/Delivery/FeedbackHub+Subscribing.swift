@@ -12,7 +12,8 @@ extension FeedbackHub {
     @discardableResult
     public func subscribe(_ client: OSCPeer, port: Int?, levelForms: Set<Parameter.Form>? = nil,
                           automatically: Bool = false) -> OSCPeer {
-        register(client, port: port, levelForms: levelForms, automatically: automatically, fullStateFollows: false).destination
+        register(client, port: port, levelForms: levelForms, automatically: automatically, fullStateFollows: false)
+            .destination
     }
 
     /// Subscribes as `subscribe` does, and sends nothing to it until
@@ -24,7 +25,7 @@ extension FeedbackHub {
     }
 
     private func register(_ client: OSCPeer, port: Int?, levelForms: Set<Parameter.Form>?, automatically: Bool,
-                          fullStateFollows: Bool) -> (destination: OSCPeer, subscription: Int) {
+                          fullStateFollows: Bool, awaitingProof: Bool = false) -> (destination: OSCPeer, subscription: Int) {
         let destination = Self.destination(client, port: port)
         return state.withLock { subscribers -> (destination: OSCPeer, subscription: Int) in
             if subscribers[destination] == nil {
@@ -39,6 +40,8 @@ extension FeedbackHub {
             if !automatically { subscribers[destination]?.levelForms = levelForms }
             subscriptions += 1
             if fullStateFollows { subscribers[destination]?.awaitingFullState = subscriptions }
+            // In the same hold of the lock: a turn between would find it plain.
+            if awaitingProof { subscribers[destination]?.fullStateOnProof = true }
             return (destination, subscriptions)
         }
     }
@@ -48,9 +51,8 @@ extension FeedbackHub {
     /// shown alive (a message from it: `renew`).
     @discardableResult
     public func subscribeAwaitingProof(_ client: OSCPeer, port: Int?, levelForms: Set<Parameter.Form>? = nil) -> OSCPeer {
-        let destination = subscribe(client, port: port, levelForms: levelForms)
-        state.withLock { $0[destination]?.fullStateOnProof = true }
-        return destination
+        register(client, port: port, levelForms: levelForms, automatically: false, fullStateFollows: false,
+                 awaitingProof: true).destination
     }
 
     /// Ends the subscription `subscribe` made; returns its destination.

@@ -136,6 +136,7 @@ public final class FeedbackHub: @unchecked Sendable {
               let (destination, subscriber) = subscribers.first(where: { $0.value.fullStateOnProof && $0.key.isSamePath(as: peer) })
         else { return nil }
         subscriptions += 1
+        leaveSharing(subscriber)
         subscriber.fullStateOnProof = false
         subscriber.awaitingFullState = subscriptions
         logger.info("\(destination): shown alive; its full state follows")
@@ -290,6 +291,7 @@ public final class FeedbackHub: @unchecked Sendable {
         state.withLock { subscribers in
             // Gone, or subscribed again since: a newer full state follows.
             guard let waiting = subscribers[destination], waiting.awaitingFullState == subscription else { return }
+            leaveSharing(waiting)
             waiting.awaitingFullState = nil
             waiting.nextDue = nil
             guard waiting.touching.isEmpty, waiting.ownValues.isEmpty else {

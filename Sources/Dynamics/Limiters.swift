@@ -16,7 +16,8 @@
 ///    lookahead holds a little longer (W − L − 1 samples) before it
 ///    releases, and every lane runs the same SIMD steps.
 /// 3. **release**: the envelope falls to the hold at once and rises back
-///    towards unity by `release` of the way each sample.
+///    towards unity by `release` of the way each sample (kept as its depth
+///    below unity, which decays to 0 and so to unity gain exactly).
 /// 4. **attack**: the gain is the mean of the lane's last L + 1 envelope
 ///    values (a ring of envelopes; a lane reads its own distance back).
 /// 5. **out** = x delayed by L, times the gain; a clamp to ±ceiling stays
@@ -60,7 +61,11 @@ public struct Limiters: ~Copyable {
     /// One group's state between samples.
     public struct Lanes {
         public var prefix: V
-        public var envelope: V
+        /// The envelope's distance below unity, 1 − envelope: kept so, it
+        /// decays towards 0 without stalling a few float steps short of it
+        /// (as 1 − (1 − e)·(1 − r) would), so a limiter at rest comes back
+        /// to unity gain exactly.
+        public var depth: V
         public var sum: V
         /// Where this sample is in the hold's block, and in the rings.
         public var offset: Int
@@ -80,7 +85,7 @@ public struct Limiters: ~Copyable {
 
         /// Nothing held, unity gain, no lookahead, off.
         @inlinable public init() {
-            (prefix, envelope, sum, span, share, on) = (V(repeating: 1), V(repeating: 1), V(repeating: 1), V(repeating: 1),
+            (prefix, depth, sum, span, share, on) = (V(repeating: 1), V(), V(repeating: 1), V(repeating: 1),
                                                      V(repeating: 1), V())
             (offset, position, lookahead, running, shared) = (0, 0, SIMD8(), false, 0)
         }

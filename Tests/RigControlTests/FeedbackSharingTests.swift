@@ -102,6 +102,32 @@ import Testing
         #expect(sharing() == [a: true, b: true, c: true], "a joins again")
     }
 
+    /// The last subscriber to leave the shared queue while it still holds
+    /// a value (one waiting out its 33 ms) takes that value with it, and
+    /// the queue, no one's now, does not keep anyone from sharing again.
+    @Test func aQueueLeftWithAValueWaitingDoesNotStopSharing() throws {
+        let hub = FeedbackHub(logger: Self.quiet, sendEncoded: { _, _ in })
+        let a = Self.peer(9301)
+        hub.subscribe(a, port: nil)
+        let start = ContinuousClock.now
+        #expect(hub.turn(at: start).isEmpty)
+        let first = OSCMessage("/source/1/volume", [.float(0.5)]), second = OSCMessage("/source/1/volume", [.float(0.6)])
+        hub.publish(Feedback(plain: [first]))
+        #expect(hub.turn(at: start + .seconds(1)).count == 1)
+        hub.publish(Feedback(plain: [second]))
+        #expect(hub.turn(at: start + .seconds(1) + .milliseconds(10)).isEmpty, "waits out its 33 ms")
+        let touched = Feedback(plain: [OSCMessage("/source/2/volume", [.float(1)])])
+        hub.touch(touched, by: a, touched: true)
+        let sent = hub.turn(at: start + .seconds(1) + .milliseconds(50))
+        let bundle = try #require(sent.first { $0.0 == a }?.1.first)
+        #expect(try OSCCodec.decode(bundle) == .bundle([second]), "the waiting value went with it")
+        #expect(hub.state.withLock { _ in hub.sharedQueue == nil }, "no one's queue is gone")
+        hub.touch(touched, by: a, touched: false)
+        _ = hub.turn(at: start + .seconds(2))
+        _ = hub.turn(at: start + .seconds(3))
+        #expect(hub.state.withLock { $0[a]?.sharing == true && hub.sharedQueue != nil }, "shares again")
+    }
+
     /// An address that has not changed for 33 ms wakes the thread; one
     /// that keeps moving waits for the next turn, where it can go again.
     @Test func onlyAQuietAddressIsFresh() {

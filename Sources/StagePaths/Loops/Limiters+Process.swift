@@ -50,10 +50,11 @@ extension Limiters {
             var top = UnsafeRawPointer(ceiling + first).loadUnaligned(as: V.self)
             top.replace(with: V(repeating: 1), where: .!(top .<= V(repeating: 1)))
             top.replace(with: V(repeating: 1e-6), where: top .< V(repeating: 1e-6))
-            // The share of the way back to unity each sample: 1 − e^(−1/(t·fs)).
+            // The share of the envelope's depth below unity kept each sample,
+            // e^(−1/(t·fs)): it rises back by 1 − that of the way.
             var time = UnsafeRawPointer(release + first).loadUnaligned(as: V.self) * V(repeating: rate * 0.001)
             time.replace(with: V(repeating: 1), where: .!(time .>= V(repeating: 1)))
-            let back = V(repeating: 1) - FastMath.exp2(V(repeating: -1.442_695) / time)
+            let keep = FastMath.exp2(V(repeating: -1.442_695) / time)
             // A pair limits together only while both its members are on: an
             // unlimited partner never ducks a limited output.
             let lit = (onNow .> V()) .| (l.on .> V())
@@ -67,7 +68,7 @@ extension Limiters {
             // Each lane's buffer (a lane without an output: `spare`).
             func buffer(_ i: Int) -> UnsafeMutablePointer<Float> { i < present ? output[first &+ i] : spare }
             let buffers = (buffer(0), buffer(1), buffer(2), buffer(3), buffer(4), buffer(5), buffer(6), buffer(7))
-            let low = run(group: g, &l, buffers, frames: frames, ceiling: top, release: back, unlinked: unlinked, to: onNow)
+            let low = run(group: g, &l, buffers, frames: frames, ceiling: top, release: keep, unlinked: unlinked, to: onNow)
             l.on = onNow
             lanes[g] = l
             // The lowest since the meters last looked (a period split by a cue runs twice).
@@ -82,7 +83,7 @@ extension Limiters {
     /// (Out of line: a function this size is where the per-sample step is
     /// inlined, as it would not be into `process`.)
     @inline(never) @_noLocks
-    func run(group g: Int, _ l: inout Lanes, _ buffers: Buffers, frames: Int, ceiling top: V, release back: V,
+    func run(group g: Int, _ l: inout Lanes, _ buffers: Buffers, frames: Int, ceiling top: V, release keep: V,
              unlinked: V, to onNow: V) -> V {
         let (b0, b1, b2, b3, b4, b5, b6, b7) = buffers
         let one = V(repeating: 1)
@@ -98,7 +99,7 @@ extension Limiters {
                 transposed((row(b0), row(b1), row(b2), row(b3), row(b4), row(b5), row(b6), row(b7)))
             for j in 0..<8 {
                 block[j] = blend(block[j], group: g, &l, k: k &+ j, low: &low, fading: fading, ceiling: top,
-                                 release: back, unlinked: unlinked, from: from, change: change, scale: scale)
+                                 release: keep, unlinked: unlinked, from: from, change: change, scale: scale)
             }
             let y = transposed((block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7]))
             func put(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: V.self) }
@@ -108,7 +109,7 @@ extension Limiters {
         }
         for k in k..<frames {
             let out = blend(V(b0[k], b1[k], b2[k], b3[k], b4[k], b5[k], b6[k], b7[k]), group: g, &l, k: k, low: &low,
-                            fading: fading, ceiling: top, release: back, unlinked: unlinked, from: from, change: change,
+                            fading: fading, ceiling: top, release: keep, unlinked: unlinked, from: from, change: change,
                             scale: scale)
             (b0[k], b1[k], b2[k], b3[k]) = (out[0], out[1], out[2], out[3])
             (b4[k], b5[k], b6[k], b7[k]) = (out[4], out[5], out[6], out[7])
@@ -120,8 +121,8 @@ extension Limiters {
     /// from the output as it is at `from + change·(k + 1)·scale` of the way.
     @inline(__always) @_noLocks
     func blend(_ x: V, group g: Int, _ l: inout Lanes, k: Int, low: inout V, fading: Bool, ceiling top: V,
-               release back: V, unlinked: V, from: V, change: V, scale: Float) -> V {
-        let (y, gain) = self.step(group: g, &l, x, ceiling: top, release: back, unlinked: unlinked)
+               release keep: V, unlinked: V, from: V, change: V, scale: Float) -> V {
+        let (y, gain) = self.step(group: g, &l, x, ceiling: top, release: keep, unlinked: unlinked)
         guard fading else {
             low = least(low, gain)
             return y
@@ -175,10 +176,14 @@ extension Limiters {
             l.offset = o &+ 1
         }
 
-        // Release, then the mean of each lane's last L + 1 envelope values.
-        l.envelope = least(hold, l.envelope + (one - l.envelope) * release)
+        // Release (the depth below unity decays by `release`, the share
+        // kept each sample; the hold's depth is the least it may be), then
+        // the mean of each lane's last L + 1 envelope values.
+        l.depth = most(one - hold, l.depth * release)
+        // (At most the hold exactly: 1 − (1 − hold) may round above it.)
+        let envelope = least(hold, one - l.depth)
         let p = l.position
-        envelopes[base &+ p] = l.envelope
+        envelopes[base &+ p] = envelope
         delay[base &+ p] = x
         var old = zero, delayed = zero
         if l.shared >= 0 {
@@ -198,7 +203,7 @@ extension Limiters {
                 old[i] = envelopes[base &+ back][i]
             }
         }
-        l.sum += l.envelope - old
+        l.sum += envelope - old
         if p == capacity &- 1 {
             // Summed afresh once round the ring: no drift.
             resum(group: g, &l, newest: p)
@@ -241,7 +246,7 @@ extension Limiters {
         }
         // (Field by field: the audio thread calls no initialiser of this module's.)
         var l = lanes[g]
-        (l.prefix, l.envelope, l.sum, l.span, l.share, l.on) = (V(repeating: 1), V(repeating: 1), V(repeating: 1),
+        (l.prefix, l.depth, l.sum, l.span, l.share, l.on) = (V(repeating: 1), V(), V(repeating: 1),
                                                            V(repeating: 1), V(repeating: 1), V())
         (l.offset, l.position, l.running, l.shared) = (0, 0, true, -1)
         l.lookahead = SIMD8(repeating: -1) // made again by the caller
