@@ -203,6 +203,17 @@ public final class BundleScheduler: @unchecked Sendable {
         woken.signal()
     }
 
+    /// Whether the audio has yet to reach a Unix time on the cue clock: a
+    /// bundle that arrives after its time by the wall clock can still land
+    /// at its frame while the audio lags the wall clock (a busy machine's
+    /// callback runs late). False while JACK is away, and for a time more
+    /// than 0.1 s past (the mapping may be stale, as in `isDue`).
+    public func audioHasYetToReach(_ due: Double) -> Bool {
+        guard Date().timeIntervalSince1970 < due + 0.1,
+              let target = clock.cueTime(atUnixTime: due), let done = clock.lastProcessedCueTime() else { return false }
+        return target >= done
+    }
+
     /// Due once the audio thread has processed the period that holds the
     /// bundle's time on the cue clock, the one its changes were applied in
     /// (a message that arrives after it then follows it); by the wall clock

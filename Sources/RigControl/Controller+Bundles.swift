@@ -17,9 +17,12 @@ extension Controller {
     /// bundle whose time tag lies ahead is kept whole: its changes are worked
     /// out now and handed to the mixer stamped with its time (they apply at
     /// that frame), and the messages wait in the `BundleScheduler` to change
-    /// the scene, reply and feed back at their time. One that arrives after
-    /// its time applies at once, and its sender is told
-    /// `/late ,sf address seconds` (the address of its first message).
+    /// the scene, reply and feed back at their time. So does one whose time
+    /// has passed by the wall clock but not yet by the audio (a busy
+    /// machine's audio lags the wall clock): applied at once, it would land
+    /// before its time. One the audio has passed applies at once, and its
+    /// sender is told `/late ,sf address seconds` (the address of its first
+    /// message) when it came more than 1 ms after its time.
     func handle(_ bundle: OSCBundle, from peer: OSCPeer) -> [OSCPacket] {
         live.lock.withLock { _ in
             defer { live.flush() }
@@ -27,7 +30,8 @@ extension Controller {
             if ahead > Self.bundleHorizon {
                 return refuse(bundle, "time tag more than an hour ahead", from: peer)
             }
-            if ahead > 0, let scheduler {
+            if let scheduler, !bundle.timeTag.isImmediate,
+               ahead > 0 || scheduler.audioHasYetToReach(bundle.timeTag.unixTime) {
                 return hold(bundle, due: bundle.timeTag.unixTime, from: peer, in: scheduler)
             }
             var late: [OSCPacket] = []

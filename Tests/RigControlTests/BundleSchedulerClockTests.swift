@@ -42,3 +42,37 @@ final class HandClock: AudioClock, @unchecked Sendable {
         #expect(scheduler.waiting == 0)
     }
 }
+
+/// A bundle whose time has passed by the wall clock but not yet by the audio
+/// (a busy machine's callback runs late) still lands at its frame: applied at
+/// once, it landed up to a period before its time (CI's run of e5c0fcb: a
+/// netjack2 master's cue 76 frames early, with no `/late`).
+@Suite struct LaggingAudioTests {
+    func controller(processedSecondsAfterOrigin processed: Double) -> (Controller, BundleScheduler, Double) {
+        let now = Date().timeIntervalSince1970
+        let clock = HandClock(origin: now - 1)
+        clock.processed.withLock { $0 = UInt64((1 + processed) * 1e6) }
+        let scheduler = BundleScheduler(clock: clock)
+        return (makeController(scheduler: scheduler), scheduler, now)
+    }
+
+    @Test func aBundleJustPastItsTimeWaitsForTheAudioThatHasNotReachedIt() {
+        // The audio has got 20 ms behind the wall clock; the bundle is 5 ms late by it.
+        let (c, scheduler, now) = controller(processedSecondsAfterOrigin: -0.02)
+        #expect(scheduler.audioHasYetToReach(now - 0.005))
+        let replies = c.handle(.bundle([OSCMessage("/matrix/1/1", [.float(0)])], at: OSCTimeTag(unixTime: now - 0.005)), from: peer)
+        #expect(replies.isEmpty, "no /late: it lands at its time")
+        #expect(scheduler.waiting == 1)
+        #expect(c.mixer.timedBatches.waiting == 1, "its changes go to the audio stamped with their time")
+        #expect(c.lateBundleCount == 0)
+    }
+
+    @Test func aBundleTheAudioHasPassedAppliesAtOnceAndIsLate() {
+        let (c, scheduler, now) = controller(processedSecondsAfterOrigin: 0)
+        #expect(!scheduler.audioHasYetToReach(now - 0.005))
+        let replies = c.handle(.bundle([OSCMessage("/matrix/1/1", [.float(0)])], at: OSCTimeTag(unixTime: now - 0.005)), from: peer)
+        #expect(replies.first.map { if case .message(let m) = $0 { m.address == "/late" } else { false } } == true, "\(replies)")
+        #expect(scheduler.waiting == 0)
+        #expect(c.scene.crosspoints[1, 1] == 0)
+    }
+}
