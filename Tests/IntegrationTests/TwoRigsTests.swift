@@ -278,7 +278,9 @@ struct TwoRigsTests {
 
             let pinger = Pinger([a, b])
             pinger.start()
-            let (played, heard) = try await show.startTaps(seconds: 20)
+            // zita-n2j's restart after a cut is counted on a clock that
+            // strays with the dummy backends' (up to 24 % in CI): room for it.
+            let (played, heard) = try await show.startTaps(seconds: engine == .zita ? 26 : 20)
             let heardClock = try await heard.waitUntilRecording()
             try await Task.sleep(for: .seconds(3))
             let cutAt = Date().timeIntervalSince1970
@@ -334,7 +336,12 @@ struct TwoRigsTests {
                 // Its 10 s are counted by a clock that strays with the others
                 // (11.44 s came back at 5.83 %, in CI's run of 1b22882).
                 let restart = 10 * (1 + wander) + 1
-                #expect(back.map { $0 <= restart } == true, "back \(String(describing: back)) s after the link's return (at most \(restart))")
+                let taken = heardTake.callbackMicroseconds.last.map { (Double($0) - restored) / 1e6 } ?? 0
+                if back == nil && taken < restart + 0.5 {
+                    FileHandle.standardError.write(Data("note: skipped \"zita-njbridge back within its restart\": the take ended \(String(format: "%.1f s", taken)) after the link's return, before its restart was due (\(String(format: "%.1f s", restart)))\n".utf8))
+                } else {
+                    #expect(back.map { $0 <= restart } == true, "back \(String(describing: back)) s after the link's return (at most \(restart))")
+                }
             } else {
                 #expect(back.map { $0 <= 5 } == true, "back \(String(describing: back)) s after the link's return")
             }
