@@ -53,24 +53,26 @@ extension Mixer {
     /// time falls inside it splits it at its frame: the frames before it render with
     /// the state before, and its ramps start at its frame. Then the meters.
     /// `directs`: each source's direct out buffer, nil where it has no port
-    /// (`RenderKernel.renderDirects`); nil: none at all.
+    /// (`RenderKernel.renderDirects`); nil: none at all. `talks`: each
+    /// talkback's input buffer (`talkCount` of them), nil where it has none.
     @_noLocks
     public func render(inputs input: UnsafePointer<UnsafePointer<Float>>,
                        outputs output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                       directs: UnsafePointer<UnsafeMutablePointer<Float>?>?, frames: Int) {
+                       directs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
+                       talks: UnsafePointer<UnsafePointer<Float>?>? = nil, talkCount: Int = 0, frames: Int) {
         let span = rendering.pointee.span
         let rate = sampleRate.load(ordering: .relaxed)
         rendering.pointee.kernel.pointee.startLimiterMeter()
         var done = 0
         while let offset = cues.pointee.nextOffset(in: span, frames: frames) {
-            renderSegment(input, output, directs, from: done, to: offset, of: frames, sampleRate: rate)
+            renderSegment(input, output, directs, talks, talkCount, from: done, to: offset, of: frames, sampleRate: rate)
             done = max(done, offset)
             if let batch = cues.pointee.removeFirst() {
                 apply(batch, sampleRate: rate)
                 _ = outbox.push(batch)
             }
         }
-        renderSegment(input, output, directs, from: done, to: frames, of: frames, sampleRate: rate)
+        renderSegment(input, output, directs, talks, talkCount, from: done, to: frames, of: frames, sampleRate: rate)
         let kernel = rendering.pointee.kernel
         meters.measure(input, inputs: kernel.pointee.inputs, output, outputs: kernel.pointee.outputs, frames: frames,
                        sourceGains: kernel.pointee.sourceMeter, limiterGains: kernel.pointee.limiterLowest,
@@ -91,17 +93,20 @@ extension Mixer {
     }
 
     /// Renders frames `first..<end` of the period; the kernel sees a period
-    /// of that length (its ramps advance by that much). Then the stages
-    /// after the mix: the sources' direct outs, the outputs' delays.
+    /// of that length (its ramps advance by that much), the talkbacks'
+    /// inputs from the same frame. Then the stages after the mix: the
+    /// sources' direct outs, the outputs' delays and limiters.
     @inlinable @_noLocks
     func renderSegment(_ input: UnsafePointer<UnsafePointer<Float>>,
                        _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
                        _ directs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
+                       _ talks: UnsafePointer<UnsafePointer<Float>?>?, _ talkCount: Int,
                        from first: Int, to end: Int, of frames: Int, sampleRate rate: Int) {
         guard end > first else { return }
         let kernel = rendering.pointee.kernel
         let (inputs, outputs) = (kernel.pointee.inputs, kernel.pointee.outputs)
         kernel.pointee.sampleRate = Float(rate)
+        kernel.pointee.talkbacks.use(talks, count: talkCount, offset: first)
         if first == 0 && end == frames {
             kernel.pointee.render(inputs: input, outputs: output, frames: frames)
             if let directs { kernel.pointee.renderDirects(input, directs, frames: frames) }

@@ -43,6 +43,10 @@ public struct RampBlock: Hashable, Sendable {
         /// A value of an output's limiter (`LimiterField`), which the
         /// limiter stage reads at each period's end (`Limiters`).
         case limiter(LimiterField)
+        /// An output's send from talkback t (1…`Talkbacks.most`): the gain
+        /// the talkback's input is added to the output at, after the
+        /// output's level and mute (`RenderKernel+Talk`). Never folded.
+        case talk(Int)
     }
 
     /// How the ramps move: linearly in fader position (a level, whose

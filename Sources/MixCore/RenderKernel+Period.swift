@@ -34,6 +34,8 @@ extension RenderKernel {
         if start < frames {
             mixTail(input, output, start: start, length: frames - start)
         }
+        // Talk joins after the outputs' level and mute, before their EQ.
+        talk(output, frames: frames)
         shapeOutputs(output, frames: frames)
     }
 

@@ -1,11 +1,11 @@
 /// The ramps the stages read rather than the fold (`RampBlock.Role.eq`,
-/// `.limiter`): their values fold into no gain, and some change at once.
+/// `.limiter`, `.talk`): their values fold into no gain, and some change at once.
 extension RenderKernel {
     /// Control side: per chunk of 16 slots, 0 if it holds no stage's
     /// value; else, in its two low bits, 1 for a value that ramps, 2 for one
     /// that jumps (a band's shape, a cut's slope, a limiter's release or
     /// lookahead), and above them the stage's bit in `stagesAwake`: 4 the
-    /// sources' EQ, 8 the outputs', 16 the limiters. (The audio thread
+    /// sources' EQ, 8 the outputs', 16 the limiters, 32 the talkbacks. (The audio thread
     /// reads these as literals: it cannot read a static.)
     static func stageChunks(_ layout: RampLayout) -> [UInt8] {
         var kinds = [UInt8](repeating: 0, count: layout.slots / RampLayout.lanes)
@@ -15,6 +15,7 @@ extension RenderKernel {
             switch block.role {
             case .eq(let field): (jumps, stage) = (field.jumps, block.strip == .source ? 4 : 8)
             case .limiter(let field): (jumps, stage) = (field.jumps, 16)
+            case .talk: (jumps, stage) = (false, 32)
             default: continue
             }
             let first = layout.blockBase[b] / RampLayout.lanes
@@ -26,7 +27,7 @@ extension RenderKernel {
     }
 
     /// Every stage's bit: each looks at its settings in its next period.
-    static let everyStage: UInt8 = 4 | 8 | 16
+    static let everyStage: UInt8 = 4 | 8 | 16 | 32
 
     /// Control side: the first slot of the output block of `role`; nil if
     /// the layout has none.

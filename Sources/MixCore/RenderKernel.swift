@@ -192,7 +192,8 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let outputEQValues: UnsafeMutablePointer<UnsafePointer<Float>>
     @usableFromInline let stageChunk: UnsafeMutablePointer<UInt8>
     /// The stages whose settings changed since each last ran, a bit each
-    /// (`stageChunks`: 4 the sources' EQ, 8 the outputs', 16 the limiters):
+    /// (`stageChunks`: 4 the sources' EQ, 8 the outputs', 16 the limiters,
+    /// 32 the talkbacks):
     /// a stage with its bit clear and nothing running does nothing at all.
     @usableFromInline var stagesAwake: UInt8
     /// Where the sources' EQ writes, and what the mix reads.
@@ -206,6 +207,10 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let pairedOutputs: UnsafeMutablePointer<Int32>
     /// The limiters' lowest gain per output over the last period (`Limiters.lowest`).
     @usableFromInline let limiterLowest: UnsafeMutablePointer<Float>
+    /// The talkbacks' inputs, added into the outputs they talk to after the
+    /// mix (`RenderKernel+Talk`); whether the layout has any sends.
+    public var talkbacks: Talkbacks
+    @usableFromInline let hasTalkbacks: Bool
     /// The rate the EQ's coefficients are made for: set by the mixer each period.
     public var sampleRate: Float = 48_000
     /// The most channels of a kind a rig may have: the EQ stages hold this
@@ -312,6 +317,10 @@ public struct RenderKernel: ~Copyable {
         limiterLowest = limiters.lowest
         limiterValues = arena.array(arena.limiterValues)
         for (p, base) in limiterBases.enumerated() { limiterValues[p] = base >= 0 ? UnsafePointer(value + base) : zeros }
+        let values = value
+        let sends = (1...Talkbacks.most).map { t in rampLayout.bases(.output, .talk(t)).first.map { UnsafePointer(values + $0) } }
+        hasTalkbacks = sends.contains { $0 != nil }
+        talkbacks = Talkbacks(capacity: hasTalkbacks ? max(Self.channelCapacity, outputs) : 0, sends: sends)
         pairedOutputs = arena.array(arena.pairedOutputs)
         for m in 0..<outputs { pairedOutputs[m] = layout.sides[m] == .mono ? 0 : -1 }
         self.arena = arena

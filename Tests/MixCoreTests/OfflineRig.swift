@@ -79,3 +79,11 @@ final class OfflineRig {
         return zip(samples.dropFirst(), samples).map { abs($0 - $1) }.max() ?? 0
     }
 }
+
+/// The click criterion: each sample's third difference, which a cut or a
+/// kink shows even at a zero crossing (a clean sine's is its amplitude
+/// times (2πf/fs)³).
+func thirdDifferences(of samples: [Float]) -> [Float] {
+    guard samples.count > 3 else { return [] }
+    return (3..<samples.count).map { k in abs(samples[k] - 3 * samples[k - 1] + 3 * samples[k - 2] - samples[k - 3]) }
+}

@@ -86,9 +86,4 @@ import Testing
         let largest = thirdDifferences(of: rig.recorded[0]).max() ?? 1
         #expect(largest < clean * 3, "largest third difference \(largest), a clean sine's \(clean)")
     }
-
-    func thirdDifferences(of samples: [Float]) -> [Float] {
-        guard samples.count > 3 else { return [] }
-        return (3..<samples.count).map { k in abs(samples[k] - 3 * samples[k - 1] + 3 * samples[k - 2] - samples[k - 3]) }
-    }
 }

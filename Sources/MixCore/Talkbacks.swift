@@ -1,0 +1,97 @@
+import MixRows
+
+/// The talkbacks on the audio thread: each talkback's input added into the
+/// outputs it talks to, at each output's send (`RampBlock.Role.talk`),
+/// after the output's level and mute and before its EQ, delay and limiter
+/// (docs/talkback.md). Its storage is made on the control side and freed
+/// there; `add` is `@_noLocks`.
+///
+/// A send is a ramp of the kernel's, which the control side moves (talk on
+/// and off, the talkback's level, its destinations): the stage reads each
+/// send at the period's end and goes linearly from the last period's value
+/// to it, sample by sample, as the mix's gains do, so talk on and off
+/// never click. A send that was 0 and is 0 costs a comparison.
+public struct Talkbacks: ~Copyable {
+    /// The most talkbacks a rig may have (`serve --talkbacks`).
+    @inlinable public static var most: Int { 8 }
+
+    /// Outputs each talkback's sends are kept for: a rig that grows keeps them.
+    public let capacity: Int
+    /// Per talkback, per output: the send as the last period ended.
+    @usableFromInline let last: UnsafeMutablePointer<Float>
+    /// Per talkback: its sends in the kernel's ramps (`value + base`), or nil
+    /// where the layout has none.
+    @usableFromInline let sends: UnsafeMutablePointer<UnsafePointer<Float>?>
+    /// Per talkback: its input this period (nil: none), set by the mixer
+    /// before each segment it renders.
+    @usableFromInline let inputs: UnsafeMutablePointer<UnsafePointer<Float>?>
+    /// Some send was not 0 as the last period ended: the stage runs.
+    @usableFromInline var heard = false
+
+    /// A stage for at most `capacity` outputs, its sends read from `sends`
+    /// (one per talkback, nil for none; at most `most`).
+    public init(capacity: Int, sends: [UnsafePointer<Float>?]) {
+        self.capacity = capacity
+        last = .allocate(capacity: Self.most * capacity)
+        last.initialize(repeating: 0, count: Self.most * capacity)
+        self.sends = .allocate(capacity: Self.most)
+        self.sends.initialize(repeating: nil, count: Self.most)
+        for (t, send) in sends.prefix(Self.most).enumerated() { self.sends[t] = send }
+        inputs = .allocate(capacity: Self.most)
+        inputs.initialize(repeating: nil, count: Self.most)
+    }
+
+    deinit {
+        last.deallocate()
+        sends.deallocate()
+        inputs.deallocate()
+    }
+
+    /// Audio thread: the talkbacks' inputs for the frames about to be
+    /// rendered, `offset` frames into each buffer (nil: none at all).
+    @inlinable @_noLocks
+    public mutating func use(_ buffers: UnsafePointer<UnsafePointer<Float>?>?, count: Int, offset: Int) {
+        for t in 0..<Self.most {
+            if let buffers, t < count, let buffer = buffers[t] { inputs[t] = buffer + offset } else { inputs[t] = nil }
+        }
+    }
+
+    /// Audio thread: adds each talkback's input into the outputs it is sent
+    /// to, `frames` long, each send going from the last period's value to
+    /// this one's (`progress[k]`: how far through the period sample k is).
+    /// What is added is kept finite: a talkback's input that is not is 0.
+    @inlinable @_noLocks
+    public mutating func add(into output: UnsafePointer<UnsafeMutablePointer<Float>>, outputs: Int, frames: Int,
+                             progress: UnsafePointer<Float>) {
+        var anyHeard = false
+        for t in 0..<Self.most {
+            guard let send = sends[t] else { continue }
+            let kept = last + t &* capacity
+            let input = inputs[t]
+            for m in 0..<min(outputs, capacity) {
+                let (start, end) = (kept[m], send[m])
+                if start == 0 && end == 0 { continue }
+                kept[m] = end
+                if end != 0 { anyHeard = true }
+                guard let input else { continue }
+                let out = output[m]
+                if start == end {
+                    for k in 0..<frames { out[k] += MixRows.sanitized(input[k] * end) }
+                } else {
+                    let change = end - start
+                    for k in 0..<frames { out[k] += MixRows.sanitized(input[k] * (start + change * progress[k])) }
+                }
+            }
+        }
+        heard = anyHeard
+    }
+
+    /// Control side, between two kernels (`RenderKernel.adopt`): takes
+    /// `other`'s sends as they were, so a rig that grows carries on talking.
+    @inlinable @_noLocks
+    public mutating func exchange(with other: inout Talkbacks) {
+        guard other.capacity == capacity else { return }
+        for i in 0..<(Self.most * capacity) { swap(&last[i], &other.last[i]) }
+        swap(&heard, &other.heard)
+    }
+}
