@@ -84,12 +84,14 @@ extension Catalogue {
 }
 
 extension Catalogue {
-    /// A source's memberships of one kind of group, as every part of the
-    /// rig sees them: the membership kind, the group's kind, the field of a
-    /// source's object in files that lists its groups (`"dca": [1, 3]`) and
+    /// An owner's memberships of one kind of group (a source's of DCAs, a
+    /// talkback's of outputs), as every part of the rig sees them: the
+    /// membership kind, the owner's and the group's kinds, the field of the
+    /// owner's object in files that lists its groups (`"dca": [1, 3]`) and
     /// the membership's parameter (the first of its strip).
     public struct Membership: Sendable {
         public let kind: StripKind
+        public let owner: StripKind
         public let group: StripKind
         public let field: String
         public let parameter: Int
@@ -98,14 +100,17 @@ extension Catalogue {
     /// The rig's memberships, from its kinds.
     public var memberships: [Membership] {
         kinds.compactMap { kind in
-            guard case .membership(let group, let field) = kind.shape, let groupKind = self.kind(group),
-                  let parameter = numbers(of: kind.strip).first else { return nil }
-            return Membership(kind: kind, group: groupKind, field: field, parameter: parameter)
+            guard case .membership(let owner, let group, let field) = kind.shape, let ownerKind = self.kind(owner),
+                  let groupKind = self.kind(group), let parameter = numbers(of: kind.strip).first else { return nil }
+            return Membership(kind: kind, owner: ownerKind, group: groupKind, field: field, parameter: parameter)
         }
     }
 
-    /// The membership strips and their fields in files.
-    public var membershipFields: [(strip: Parameter.Strip, field: String)] {
-        memberships.map { ($0.kind.strip, $0.field) }
+    /// The memberships a source has (of DCAs, of mute groups).
+    public var sourceMemberships: [Membership] { memberships.filter { $0.owner.strip == .source } }
+
+    /// The memberships `owner`'s strips have that a document of this kind holds.
+    public func memberships(of owner: Parameter.Strip, in document: Parameter.Document) -> [Membership] {
+        memberships.filter { $0.owner.strip == owner && parameters[$0.parameter].storage.isKept(in: document) }
     }
 }

@@ -8,10 +8,10 @@ extension Catalogue {
         StripKind(.source, .numbered, head: "source", plural: "sources", countField: "inputs", field: "sources",
                   counts: 1...Mixer.channelLimit, flag: "--inputs",
                   place: { n, _ in .source(n) }, count: \.inputCount),
-        StripKind(.dcaMember, .membership(group: .dca, field: "dca"), head: nil, plural: "memberships of DCAs",
+        StripKind(.dcaMember, .membership(owner: .source, group: .dca, field: "dca"), head: nil, plural: "memberships of DCAs",
                   countField: nil, field: nil, place: { n, g in .dcaMember(source: n, dca: g) },
                   count: { $0.inputCount * $0.dcas.count }),
-        StripKind(.muteGroupMember, .membership(group: .muteGroup, field: "mutegroup"), head: nil,
+        StripKind(.muteGroupMember, .membership(owner: .source, group: .muteGroup, field: "mutegroup"), head: nil,
                   plural: "memberships of mute groups", countField: nil, field: nil,
                   place: { n, g in .muteGroupMember(source: n, group: g) },
                   count: { $0.inputCount * $0.muteGroups.count }),
@@ -28,7 +28,7 @@ extension Catalogue {
         StripKind(.muteGroup, .numbered, head: "mutegroup", plural: "mute groups", countField: "mutegroups",
                   field: "mutegroups", counts: 0...Groups.most, flag: "--mute-groups",
                   place: { g, _ in .muteGroup(g) }, count: { $0.muteGroups.count }),
-    ]
+    ] + talkbackKinds
 
     /// Why `count` is not a count `serve`'s `flag` takes ("--dcas must be
     /// 0-32 (got 40)"), or nil: the limits its kind describes.
@@ -66,6 +66,13 @@ extension Catalogue {
         return counts
     }
 
+    /// The counts of the kinds kept in banks a rig has when their flags are
+    /// not given (`StripKind.defaultCount`: two talkbacks).
+    public var defaultBankCounts: [Parameter.Strip: Int] {
+        Dictionary(uniqueKeysWithValues: kinds.filter { $0.storage == .bank && $0.defaultCount > 0 }
+            .map { ($0.strip, $0.defaultCount) })
+    }
+
     /// Why a count is not one a kind's flag takes.
     public struct CountError: Error, CustomStringConvertible {
         public let reason: String
@@ -87,12 +94,14 @@ extension Catalogue {
     }
 
     /// A new scene (`Scene.init`'s defaults) with `counts` strips of each
-    /// numbered kind (inputs and outputs at least one; a kind not named, none).
+    /// numbered kind (inputs and outputs at least one; a kind not named,
+    /// none: a bank only for a kind it has some of).
     public func scene(_ counts: [Parameter.Strip: Int]) -> Scene {
         var scene = Scene(inputs: counts[.source] ?? 1, outputs: counts[.output] ?? 1, dcas: counts[.dca] ?? 0,
                           muteGroups: counts[.muteGroup] ?? 0)
         for kind in kinds where kind.storage == .bank {
-            scene.banks[kind.strip.name] = Bank(count: counts[kind.strip] ?? 0, blank: blank(kind.strip))
+            guard let count = counts[kind.strip], count > 0 else { continue }
+            scene.banks[kind.strip.name] = Bank(count: count, blank: blank(kind.strip))
         }
         return scene
     }
@@ -123,7 +132,7 @@ extension Catalogue {
         case .numbered: return each(strip).map { kind.place($0, 0) }
         case .single: return [kind.place(1, 0)]
         case .crosspoint: return each(.source).flatMap { n in each(.output).map { kind.place(n, $0) } }
-        case .membership(let group, _): return each(.source).flatMap { n in each(group).map { kind.place(n, $0) } }
+        case .membership(let owner, let group, _): return each(owner).flatMap { n in each(group).map { kind.place(n, $0) } }
         }
     }
 }

@@ -15,7 +15,7 @@ extension Catalogue {
     public func change(_ number: Int, at place: Parameter.Place, to value: Parameter.Value,
                        in layout: RampLayout, seconds: Float) -> Change? {
         switch parameters[number].kernel {
-        case .none, .soloGate, .groups:
+        case .none, .soloGate, .groups, .talkbacks:
             return nil
         case .crosspoint:
             guard case .crosspoint(let i, let o) = place else { return nil }
@@ -55,7 +55,7 @@ extension Catalogue {
             changes.append(soloGate(n, open: !scene.isSilencedBySolo(n), in: layout, seconds: seconds))
             changes += groupChanges(n, in: scene, layout: layout, seconds: seconds, gateSeconds: seconds)
         }
-        return changes
+        return changes + talkChanges(from: nil, to: scene, in: layout, seconds: seconds)
     }
 }
 

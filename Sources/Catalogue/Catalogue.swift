@@ -33,6 +33,11 @@ public struct Catalogue: Sendable {
     /// mute group it belongs to is muted); −1 without groups.
     public let groupGainBlock: Int
     public let groupGateBlock: Int
+    /// The talkbacks' blocks (`Catalogue+Talkback.swift`): the first of
+    /// `Talkbacks.most` output blocks of sends, a talkback's each, and the
+    /// outputs' dim; −1 without talkbacks.
+    public let talkSendBlock: Int
+    public let talkDimBlock: Int
     /// The longest output delay, in milliseconds.
     public let longestDelay: Float
 
@@ -52,6 +57,7 @@ public struct Catalogue: Sendable {
         let parameters = Self.entries(longestDelay: longestDelay) + adding.flatMap(\.parameters)
         self.parameters = parameters
         var blocks: [RampBlock] = [], blockOf: [Int?] = [], soloGate = -1, groupGain = -1, groupGate = -1
+        var talkSend = -1, talkDim = -1
         for parameter in parameters {
             switch parameter.kernel {
             case .ramp(let block, _):
@@ -66,6 +72,13 @@ public struct Catalogue: Sendable {
                 guard groupGain < 0 else { continue }
                 (groupGain, groupGate) = (blocks.count, blocks.count + 1)
                 blocks += [RampBlock(.source, .gain, .fader), RampBlock(.source, .gain, .linear)]
+            case .talkbacks:
+                blockOf.append(nil)
+                guard talkSend < 0 else { continue }
+                talkSend = blocks.count
+                blocks += (1...Talkbacks.most).map { RampBlock(.output, .talk($0), .linear) }
+                talkDim = blocks.count
+                blocks.append(RampBlock(.output, .gain, .linear))
             case .none, .crosspoint:
                 blockOf.append(nil)
             }
@@ -75,6 +88,8 @@ public struct Catalogue: Sendable {
         soloGateBlock = soloGate
         groupGainBlock = groupGain
         groupGateBlock = groupGate
+        talkSendBlock = talkSend
+        talkDimBlock = talkDim
     }
 
     /// The parameters of one strip, by their number in `parameters`, in order.
@@ -208,6 +223,6 @@ public struct Catalogue: Sendable {
                       display: .init(.toggle(label: "M"), "Mute {strip}"),
                       get: { scene, _ in .toggle(scene.master.mute) },
                       set: { scene, _, value in scene.master.mute = value.isOn }),
-        ] + groupEntries
+        ] + groupEntries + talkbackEntries
     }
 }

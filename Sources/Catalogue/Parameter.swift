@@ -35,6 +35,8 @@ public struct Parameter: Sendable {
         public static let muteGroup = Strip("mutegroup", noun: "mute group")
         public static let dcaMember = Strip("dcaMember", noun: "membership of a DCA")
         public static let muteGroupMember = Strip("muteGroupMember", noun: "membership of a mute group")
+        public static let talkback = Strip("talkback", noun: "talkback")
+        public static let talkbackOutput = Strip("talkbackOutput", noun: "destination of a talkback")
 
         public var description: String { name }
     }
@@ -68,6 +70,9 @@ public struct Parameter: Sendable {
         /// (`Catalogue.groupChanges`), which depend on every group's level
         /// and mute and on the memberships.
         case groups
+        /// Through the outputs' talk sends and dims (`Catalogue.talkRamps`),
+        /// which depend on every talkback's talk, level, dim and destinations.
+        case talkbacks
     }
 
     /// A parameter's value: a number, on or off, or text.
@@ -84,13 +89,17 @@ public struct Parameter: Sendable {
         /// Reported by the rig (a source's presence): never set by a
         /// client (a query answers it, feedback carries it), kept nowhere.
         case live
+        /// Set by clients and kept nowhere (a talk button): presets do not
+        /// hold it, the state file does not keep it, a recall or undo never
+        /// changes it, and a restart starts it at its default.
+        case transient
 
         /// Whether a document of this kind holds it.
         public func isKept(in document: Document) -> Bool {
             switch self {
             case .scene: true
             case .rig: document == .state
-            case .live: false
+            case .live, .transient: false
             }
         }
     }
@@ -167,6 +176,8 @@ public struct Parameter: Sendable {
         case dca(Int), muteGroup(Int)
         /// Source n's membership of DCA g, or of mute group g.
         case dcaMember(source: Int, dca: Int), muteGroupMember(source: Int, group: Int)
+        /// Output m as one of talkback t's destinations.
+        case talkbackOutput(talkback: Int, output: Int)
         /// Strip n of a kind the catalogue adds (`StripKind`): `/{name}/{n}`.
         case numbered(Strip, Int)
     }
@@ -188,6 +199,10 @@ public struct Parameter: Sendable {
     /// itself): a change to either member is both's (docs/sources.md).
     public let sharedByPair: Bool
     public let display: Display
+    /// The name of a toggle of its strip's that turns this toggle into a
+    /// latch while on (a talkback's `latch` for its `talk`): a 1 then flips
+    /// it and a 0 leaves it (`LiveScene.latched`). Nil: as sent.
+    public var latch: String?
     /// Why a value its kind takes is still refused (a patch that is not a
     /// regular expression), or nil.
     public let check: @Sendable (Value) -> String?
@@ -227,7 +242,7 @@ public struct Parameter: Sendable {
     public static func mixOutput(_ place: Place) -> Int? {
         switch place {
         case .crosspoint(_, let m), .output(let m): m
-        case .source, .master, .dca, .muteGroup, .dcaMember, .muteGroupMember, .numbered: nil
+        case .source, .master, .dca, .muteGroup, .dcaMember, .muteGroupMember, .numbered, .talkbackOutput: nil
         }
     }
 }
@@ -241,14 +256,14 @@ extension Parameter.Place {
         case .master: 1
         case .crosspoint(let input, _): input
         case .dca(let g), .muteGroup(let g): g
-        case .numbered(_, let n): n
+        case .numbered(_, let n), .talkbackOutput(let n, _): n
         }
     }
 
     /// The group of a group's place or a membership's.
     public var group: Int {
         switch self {
-        case .dca(let g), .muteGroup(let g), .dcaMember(_, let g), .muteGroupMember(_, let g): g
+        case .dca(let g), .muteGroup(let g), .dcaMember(_, let g), .muteGroupMember(_, let g), .talkbackOutput(_, let g): g
         case .source, .output, .master, .crosspoint, .numbered: 0
         }
     }
@@ -265,6 +280,7 @@ extension Parameter.Place {
         case .dcaMember(let n, let g): "/source/\(n)/dca/\(g)"
         case .muteGroupMember(let n, let g): "/source/\(n)/mutegroup/\(g)"
         case .numbered(let strip, let n): "/\(strip.name)/\(n)"
+        case .talkbackOutput(let t, let m): "/talkback/\(t)/output/\(m)"
         }
     }
 
@@ -280,9 +296,11 @@ extension Parameter.Place {
         case .muteGroup(let g): "mute group \(g)"
         case .dcaMember(let n, _), .muteGroupMember(let n, _): "source \(n)"
         case .numbered(let strip, let n): "\(strip.noun) \(n)"
+        case .talkbackOutput(let t, _): "talkback \(t)"
         }
         let title = switch self {
         case .dcaMember(let n, _), .muteGroupMember(let n, _): "Source \(n)"
+        case .talkbackOutput(let t, _): "Talkback \(t)"
         default: title
         }
         return template.replacing("{strip}", with: strip).replacing("{Strip}", with: title)
@@ -301,6 +319,7 @@ extension Parameter.Place {
         case .dcaMember(let n, let g): "Source \(n) in DCA \(g)"
         case .muteGroupMember(let n, let g): "Source \(n) in mute group \(g)"
         case .numbered(let strip, let n): Self.capitalised(strip.noun) + " \(n)"
+        case .talkbackOutput(let t, let m): "Talkback \(t) to output \(m)"
         }
     }
 

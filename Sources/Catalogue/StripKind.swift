@@ -21,10 +21,11 @@ public struct StripKind: Sendable {
         case single
         /// One per source and output: `/matrix/{in}/{out}` (crosspoints).
         case crosspoint
-        /// A source's membership of one strip of `group`'s kind:
-        /// `/source/{n}/{field}/{g}`, and in files a source's list of the
-        /// groups it belongs to under `field`.
-        case membership(group: Parameter.Strip, field: String)
+        /// A membership of an `owner` strip (a source, a talkback) in one
+        /// strip of `group`'s kind: `/{owner}/{n}/{field}/{g}`, and in files
+        /// the owner's list of the groups it belongs to under `field`
+        /// (`/source/{n}/dca/{g}`, `/talkback/{t}/output/{m}`).
+        case membership(owner: Parameter.Strip, group: Parameter.Strip, field: String)
     }
 
     /// Where its parameters' values live.
@@ -56,6 +57,8 @@ public struct StripKind: Sendable {
     /// The counts a rig may have, and the `serve` flag that sets it.
     public let counts: ClosedRange<Int>
     public let flag: String?
+    /// How many a rig has when its flag is not given.
+    public let defaultCount: Int
 
     /// Its strip's place: strip n (a numbered kind's), or for the matrix
     /// and memberships, the source and the output or group.
@@ -65,7 +68,7 @@ public struct StripKind: Sendable {
 
     public init(_ strip: Parameter.Strip, _ shape: Shape, storage: Storage = .typed, head: String?, plural: String,
                 countField: String?, field: String?, counts: ClosedRange<Int> = 1...1, flag: String? = nil,
-                place: @escaping @Sendable (_ n: Int, _ other: Int) -> Parameter.Place,
+                defaultCount: Int = 0, place: @escaping @Sendable (_ n: Int, _ other: Int) -> Parameter.Place,
                 count: @escaping @Sendable (Scene) -> Int) {
         self.strip = strip
         self.shape = shape
@@ -76,6 +79,7 @@ public struct StripKind: Sendable {
         self.field = field
         self.counts = counts
         self.flag = flag
+        self.defaultCount = defaultCount
         self.place = place
         self.count = count
     }
@@ -90,13 +94,13 @@ public struct StripKind: Sendable {
 
     /// A kind whose strips are numbered, kept in the scene's banks: all a
     /// new kind without a type of its own needs. `/{name}/{n}/…`; in files,
-    /// `channels.{field}` and a list `{field}`; none on a rig unless its
-    /// count is set, by `serve --{field} N` (`Catalogue.bankCounts`).
+    /// `channels.{field}` and a list `{field}`; `defaultCount` on a rig
+    /// unless its count is set, by `serve --{field} N` (`Catalogue.bankCounts`).
     public static func bank(_ name: String, noun: String, plural: String, field: String,
-                            counts: ClosedRange<Int>) -> StripKind {
+                            counts: ClosedRange<Int>, defaultCount: Int = 0) -> StripKind {
         let strip = Parameter.Strip(name, noun: noun)
         return StripKind(strip, .numbered, storage: .bank, head: name, plural: plural, countField: field, field: field,
-                         counts: counts, flag: "--\(field)", place: { n, _ in .numbered(strip, n) },
+                         counts: counts, flag: "--\(field)", defaultCount: defaultCount, place: { n, _ in .numbered(strip, n) },
                          count: { $0.banks[name]?.count ?? 0 })
     }
 }

@@ -65,7 +65,8 @@ public enum PageDescription {
             strips.append((key, JSONWriter.array(entries, indent: "  ")))
         }
         let crosspoint = catalogue.numbers(of: .crosspoint).first.map { entry(catalogue.parameters[$0], "/matrix/{n}/{m}") }
-        let memberships = catalogue.memberships.map { membership in
+        // A source's (a talkback's destinations are set in its settings view).
+        let memberships = catalogue.sourceMemberships.map { membership in
             let field = membership.field
             let fields = [("name", JSONText.quoted(field)), ("group", JSONText.quoted(field)),
                           ("address", JSONText.quoted("/source/{n}/\(field)/{g}"))]

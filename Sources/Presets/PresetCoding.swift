@@ -125,12 +125,11 @@ public enum PresetCoding {
                           into scene: inout Scene, reader: FieldReader, catalogue: Catalogue,
                           document: Parameter.Document) throws(FileError) {
         let numbers = catalogue.numbers(of: strip, in: document)
-        let memberships = strip == .source ? catalogue.membershipFields.map(\.field) : []
+        let memberships = catalogue.memberships(of: strip, in: document)
         let object = try reader.object(value, at: path, allowed: numbers.map { catalogue.parameters[$0].name }
-                                       + memberships)
-        if case .source(let n) = place {
-            try readMemberships(object, at: path, source: n, into: &scene, reader: reader, catalogue: catalogue)
-        }
+                                       + memberships.map(\.field))
+        try readMemberships(memberships, object, at: path, owner: place.channel, into: &scene, reader: reader,
+                            catalogue: catalogue)
         for number in numbers {
             let parameter = catalogue.parameters[number]
             guard let field = object[parameter.name] else { continue }
@@ -165,11 +164,8 @@ public enum PresetCoding {
             }
             return (parameter.name, value)
         }
-        let memberships = if case .source(let n) = place {
-            writeMemberships(of: scene, source: n, catalogue: catalogue)
-        } else {
-            [(String, String)]()
-        }
+        let memberships = writeMemberships(catalogue.memberships(of: strip, in: document), of: scene, owner: place.channel,
+                                           catalogue: catalogue)
         return JSONWriter.inline(fields + memberships)
     }
 
@@ -205,17 +201,22 @@ public enum PresetCoding {
     }
 
     static func encodeScene(_ scene: Scene, into w: inout JSONWriter, catalogue: Catalogue, document: Parameter.Document) {
-        // Inputs and outputs always; a kind a rig may be without, only when it has some.
+        // Inputs and outputs always; a kind a rig may be without, only when
+        // it has some and the document holds something of theirs (a preset
+        // nothing of the talkbacks).
+        func held(_ kind: StripKind) -> Bool {
+            kind.counts.lowerBound > 0 || kind.count(scene) > 0 && (!catalogue.numbers(of: kind.strip, in: document).isEmpty
+                || !catalogue.memberships(of: kind.strip, in: document).isEmpty)
+        }
         let channels = catalogue.kinds.compactMap { kind -> (String, String)? in
-            let count = kind.count(scene)
-            guard let field = kind.countField, count > 0 || kind.counts.lowerBound > 0 else { return nil }
-            return (field, "\(count)")
+            guard let field = kind.countField, held(kind) else { return nil }
+            return (field, "\(kind.count(scene))")
         }
         w.field("channels", JSONWriter.inline(channels))
         for kind in catalogue.kinds {
             switch kind.shape {
             case .numbered:
-                guard let field = kind.field, kind.count(scene) > 0 || kind.counts.lowerBound > 0 else { continue }
+                guard let field = kind.field, held(kind) else { continue }
                 w.list(field, catalogue.places(kind.strip, of: scene).map {
                     writeStrip(kind.strip, $0, of: scene, catalogue: catalogue, document: document)
                 })

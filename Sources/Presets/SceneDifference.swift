@@ -40,7 +40,7 @@ public struct SceneDifference {
         let head = kind.head ?? kind.strip.name
         switch (kind.shape, place) {
         case (_, .crosspoint(let input, let output)): return "crosspoint \(input) -> \(output)"
-        case (.membership(_, let field), _): return "source \(place.channel) in \(field) \(place.group)"
+        case (.membership(let owner, _, let field), _): return "\(owner.name) \(place.channel) in \(field) \(place.group)"
         case (.single, _): return "\(head) \(what)"
         default: return "\(head) \(place.channel) \(what)"
         }

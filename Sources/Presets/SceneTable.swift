@@ -24,8 +24,9 @@ public struct SceneTable {
         for kind in catalogue.kinds {
             switch kind.shape {
             case .numbered, .single:
+                // A kind a preset holds nothing of (talkbacks) has no table.
                 let places = catalogue.places(kind.strip, of: s)
-                guard !places.isEmpty else { continue }
+                guard !places.isEmpty, !catalogue.numbers(of: kind.strip, in: .preset).isEmpty else { continue }
                 lines.append("")
                 lines += table(kind.strip, kind.head ?? kind.strip.name, places)
             case .crosspoint:
@@ -74,7 +75,7 @@ public struct SceneTable {
     /// each listing the groups source n belongs to ("1,3"; "-" none).
     static func memberships(of scene: Scene, _ catalogue: Catalogue)
         -> [(heading: String, groups: (Int) -> String)] {
-        catalogue.memberships.compactMap { membership in
+        catalogue.sourceMemberships.compactMap { membership in
             guard membership.group.count(scene) > 0 else { return nil }
             let parameter = catalogue.parameters[membership.parameter]
             let members = catalogue.places(membership.kind.strip, of: scene).filter { parameter.get(scene, $0).isOn }

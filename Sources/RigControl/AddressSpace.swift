@@ -188,13 +188,13 @@ public struct AddressSpace: Sendable {
         }
     }
 
-    /// The memberships `/source/{n}/dca/{g}` and `/source/{n}/mutegroup/{g}`
-    /// name for `numbers` of `strip` (the sources).
+    /// The memberships `/source/{n}/dca/{g}`, `/source/{n}/mutegroup/{g}`
+    /// and `/talkback/{t}/output/{m}` name for `numbers` of `strip` (their owner).
     private func memberships(of strip: Parameter.Strip, _ numbers: [Int], _ field: Substring,
                              _ group: Substring) throws(ResolveError) -> [Target] {
         var targets: [Target] = []
         for kind in catalogue.kinds {
-            guard case .membership(let groupStrip, let name) = kind.shape, strip == .source, matches(field, name) else { continue }
+            guard case .membership(let owner, let groupStrip, let name) = kind.shape, strip == owner, matches(field, name) else { continue }
             guard let groupKind = catalogue.kind(groupStrip) else { continue }
             let places = try channels(group, groupKind).flatMap { g in
                 numbers.map { kind.place($0, g) }

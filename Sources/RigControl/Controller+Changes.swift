@@ -92,9 +92,9 @@ extension Controller {
             let parameter = catalogue.parameters[number]
             guard parameter.isSettable else { throw ArgumentReader.Failure(reason: "read-only: the rig reports it") }
             if case .membership? = catalogue.kind(parameter.strip)?.shape { try args.member() }
-            let (value, fade) = try Self.read(parameter.kind, form, args, what: parameter.name)
-            if let problem = parameter.check(value) { throw ArgumentReader.Failure(reason: problem) }
-            return .set(number, place, value, fade: fade)
+            let (read, fade) = try Self.read(parameter.kind, form, args, what: parameter.name)
+            if let problem = parameter.check(read) { throw ArgumentReader.Failure(reason: problem) }
+            return .set(number, place, live.latched(number, at: place, read), fade: fade)
         case .delta(let number, let place, let form):
             // From the scene's value now: deltas earlier in the bundle have moved it.
             let (step, fade) = try args.stepAndFade()
@@ -135,7 +135,8 @@ extension Controller {
     }
 
     /// Applies edits read and checked, and stages their changes for the
-    /// mixer with the packet's; the solo gates follow when a solo moved.
+    /// mixer with the packet's; the solo gates follow when a solo moved, the
+    /// talk sends and dims when a talkback's setting did.
     func commit(_ edits: [Edit]) {
         var changes: [Change] = []
         // Solo gates move only when a solo does; working them out visits every source.
@@ -144,8 +145,15 @@ extension Controller {
             return true
         }
         let gates = solos ? live.soloGates() : []
+        // A talkback's level fades over its fade; the rest of talk moves over the smoothing.
+        let talk = edits.compactMap { edit -> Float? in
+            guard case .set(let number, _, _, let fade) = edit, case .talkbacks = catalogue.parameters[number].kernel else { return nil }
+            return fade ?? live.smoothing
+        }.max()
+        let before = talk == nil ? nil : live.state.scene
         for edit in edits { apply(edit, into: &changes) }
         if solos { live.updateSoloGates(from: gates, seconds: live.smoothing, into: &changes) }
+        if let talk, let before { live.updateTalk(from: before, seconds: talk, into: &changes) }
         live.submit(changes)
     }
 

@@ -51,7 +51,7 @@ extension Controller {
         case .muteGroupMember(let n, let g):
             guard isLinked(n), let other = partner(of: n) else { return [place] }
             return [place, .muteGroupMember(source: other, group: g)]
-        case .output, .master, .dca, .muteGroup, .numbered:
+        case .output, .master, .dca, .muteGroup, .numbered, .talkbackOutput:
             return [place]
         }
     }
@@ -102,7 +102,7 @@ extension Controller {
             }
         }
         // The pair's groups are the left member's, as one source's.
-        for membership in catalogue.memberships {
+        for membership in catalogue.sourceMemberships {
             let (number, kind) = (membership.parameter, membership.kind)
             for g in stride(from: 1, through: membership.group.count(scene), by: 1) {
                 edits.append(.set(number, kind.place(right, g), catalogue.parameters[number].get(scene, kind.place(left, g)),

@@ -21,7 +21,7 @@ extension LiveScene {
         switch parameter.storage {
         case .scene: changed = true
         case .rig: rewired = true
-        case .live: break // reported by the rig: neither the scene's change nor the state file's
+        case .live, .transient: break // reported by the rig, or a talk: neither the scene's change nor the state file's
         }
         // Fed back now, or as it moves when it fades.
         if !follow(number, at: place, from: old, to: value, seconds: seconds) {

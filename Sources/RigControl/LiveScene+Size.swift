@@ -75,6 +75,7 @@ extension LiveScene {
             case .crosspoint(let n, let m): n <= inputs && m <= outputs
             case .dca, .muteGroup, .numbered: true
             case .dcaMember(let n, _), .muteGroupMember(let n, _): n <= inputs
+            case .talkbackOutput(_, let m): m <= outputs
             }
         }
         switch target {

@@ -27,6 +27,14 @@ public struct Bank: Equatable, Sendable {
         strips[n - 1][name] = value
     }
 
+    /// Strip n without a value of `name`: a value the blank has not (a
+    /// membership) is then off, and scenes that differ only by one set off
+    /// and one never set are equal.
+    public mutating func remove(_ n: Int, _ name: String) {
+        guard n >= 1 && n <= strips.count else { return }
+        strips[n - 1][name] = nil
+    }
+
     /// Strip n as `other` has it; nothing where either has no strip n.
     public mutating func keep(_ n: Int, from other: Bank) {
         guard n >= 1 && n <= strips.count && n <= other.strips.count else { return }
@@ -42,8 +50,11 @@ public struct Bank: Equatable, Sendable {
 
     /// Strip n's values as they start.
     static func strip(_ n: Int, _ blank: [String: Setting]) -> [String: Setting] {
-        blank.mapValues { value in
-            if case .text(let text) = value { .text(text.replacing("{n}", with: "\(n)")) } else { value }
-        }
+        blank.mapValues { value(_: $0, of: n) }
+    }
+
+    /// A blank value as strip n starts with it: `{n}` in a text its number.
+    public static func value(_ blank: Setting, of n: Int) -> Setting {
+        if case .text(let text) = blank { .text(text.replacing("{n}", with: "\(n)")) } else { blank }
     }
 }

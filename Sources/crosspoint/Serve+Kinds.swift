@@ -7,10 +7,11 @@ import Catalogue
 /// declare comes here; one that is no such flag is refused as
 /// ArgumentParser refuses it, with the closest option suggested.
 extension Serve {
-    /// The counts of the kinds kept in banks, from their flags.
+    /// The counts of the kinds kept in banks, from their flags, else their defaults.
     func bankCounts() throws -> [Parameter.Strip: Int] {
         do {
-            return try Catalogue().bankCounts(kindCounts)
+            let catalogue = Catalogue()
+            return catalogue.defaultBankCounts.merging(try catalogue.bankCounts(kindCounts)) { $1 }
         } catch {
             guard let flag = error.unknown, let closest = Self.closestOption(to: flag) else {
                 throw ValidationError(error.reason)

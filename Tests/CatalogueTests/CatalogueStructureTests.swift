@@ -30,27 +30,34 @@ import Testing
         }
     }
 
-    /// The first place of a strip on a 2x2 rig with two DCAs and two mute groups.
+    /// Two of every numbered kind.
+    static let counts: [Parameter.Strip: Int] = [.source: 2, .output: 2, .dca: 2, .muteGroup: 2, .talkback: 2]
+
+    /// The first place of a strip on a 2x2 rig with two DCAs, two mute groups and two talkbacks.
     func place(_ strip: Parameter.Strip) -> Parameter.Place {
-        catalogue.places(strip, inputs: 2, outputs: 2, dcas: 2, muteGroups: 2)[0]
+        catalogue.places(strip, counts: Self.counts)[0]
     }
 
-    /// A 2x2 scene with two DCAs and two mute groups.
-    static func scene() -> Scene { Scene(inputs: 2, outputs: 2, dcas: 2, muteGroups: 2) }
+    /// A 2x2 scene with two DCAs, two mute groups and two talkbacks.
+    static func scene() -> Scene { Catalogue().scene(counts) }
 
     /// How a file names a parameter's field: a membership by its list (`"dca": [1]`).
     static func field(_ parameter: Parameter) -> String {
-        if let membership = Catalogue().membershipFields.first(where: { $0.strip == parameter.strip }) {
+        if let membership = Catalogue().memberships.first(where: { $0.kind.strip == parameter.strip }) {
             return "\"\(membership.field)\": [1]"
         }
         return parameter.strip == .crosspoint ? "\"volume\"" : "\"\(parameter.name)\":"
     }
 
-    /// The fields of the first source's or output's entry in a file; nil for other strips.
+    /// The fields of the first entry of a numbered kind's list in a file (a
+    /// membership's: its owner's), none if it has no list; nil for other strips.
     static func fields(of strip: Parameter.Strip, in file: Data) -> Set<String>? {
-        let list = strip == .source ? "sources" : strip == .output ? "outputs" : nil
-        guard let list, let document = try? JSONSerialization.jsonObject(with: file) as? [String: Any],
-              let entries = document[list] as? [[String: Any]], let first = entries.first else { return nil }
+        let catalogue = Catalogue()
+        let owner = catalogue.memberships.first { $0.kind.strip == strip }?.owner.strip ?? strip
+        let list = catalogue.kind(owner).flatMap { $0.shape == .numbered ? $0.field : nil }
+        guard let list, let document = try? JSONSerialization.jsonObject(with: file) as? [String: Any] else { return nil }
+        // A kind the file lists none of holds none of its fields.
+        guard let entries = document[list] as? [[String: Any]], let first = entries.first else { return [] }
         return Set(first.keys)
     }
 
@@ -69,7 +76,8 @@ import Testing
             let inPreset = String(decoding: preset, as: UTF8.self).contains(field)
             // An output's EQ field has a source's name (`hpf/on`): for a
             // source's or an output's, the field of its own strip's entry.
-            let held = Self.fields(of: parameter.strip, in: preset).map { $0.contains(parameter.name) } ?? inPreset
+            let name = catalogue.memberships.first { $0.kind.strip == parameter.strip }?.field ?? parameter.name
+            let held = Self.fields(of: parameter.strip, in: preset).map { $0.contains(name) } ?? inPreset
             #expect(held == parameter.storage.isKept(in: .preset), "\(what): in presets \(held)")
             let read = try PresetCoding.decode(preset, file: "x.json", catalogue: catalogue)
             let expected = parameter.storage.isKept(in: .preset) ? Self.other(parameter) : parameter.get(Self.scene(), where_)
@@ -92,7 +100,7 @@ import Testing
             #expect(lines.count == 1, "\(parameter.strip) \(parameter.name): \(lines)")
             guard parameter.strip != .crosspoint else { continue }
             let table = SceneTable(preset: Preset(name: "x", scene: scene), catalogue: catalogue).text
-            if let membership = catalogue.membershipFields.first(where: { $0.strip == parameter.strip }) {
+            if let membership = catalogue.sourceMemberships.map { (strip: $0.kind.strip, field: $0.field) }.first(where: { $0.strip == parameter.strip }) {
                 // A source's row lists its groups: "1" in the column of its kind.
                 let row = table.split(separator: "\n").drop { !$0.hasPrefix("source") }.dropFirst().first ?? ""
                 let cells = row.split(separator: " ").suffix(2).map(String.init) // dca, mutegroup
@@ -144,13 +152,15 @@ import Testing
             #expect(builders.contains("  \(kind)(entry"), "strips.js has no builder for \(kind) controls")
         }
         let memberships = try #require(description["memberships"] as? [[String: Any]])
-        for (strip, field) in catalogue.membershipFields {
+        for (strip, field) in catalogue.sourceMemberships.map({ ($0.kind.strip, $0.field) }) {
             let entry = memberships.first { $0["group"] as? String == field }
             #expect(entry?["address"] as? String == "/source/{n}/\(field)/{g}", "\(strip)")
             #expect(entry?["control"] as? String == "toggle", "\(strip)")
         }
+        // A talkback's destinations are not among a strip's controls: they
+        // belong in its settings view, which the page does not have yet.
         for parameter in catalogue.parameters
-        where ![Parameter.Strip.crosspoint, .dcaMember, .muteGroupMember].contains(parameter.strip) {
+        where ![Parameter.Strip.crosspoint, .dcaMember, .muteGroupMember, .talkbackOutput].contains(parameter.strip) {
             let key = parameter.strip == .muteGroup ? "mutegroup" : "\(parameter.strip)"
             let entry = strips[key]?.first { $0["name"] as? String == parameter.name }
             #expect(entry?["control"] as? String == parameter.display.control.name, "\(key) \(parameter.name)")

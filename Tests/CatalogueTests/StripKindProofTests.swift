@@ -117,7 +117,7 @@ import Testing
         // A file from before the kind reads as a rig without it.
         let older = try PresetCoding.decode(PresetCoding.encode(Preset(name: "old", scene: Scene(inputs: 2, outputs: 2))),
                                             file: "old.json", catalogue: Self.catalogue)
-        #expect(older.scene.banks["testbus"]?.count == 0)
+        #expect((older.scene.banks["testbus"]?.count ?? 0) == 0)
     }
 
     /// `serve` sets its count by its own flag, `--{field} N`, within the

@@ -24,6 +24,9 @@ struct Slots {
     var masterVolume: Int { slot(.master, "volume", 1) }
     var masterMute: Int { slot(.master, "mute", 1) }
     func crosspoint(_ input: Int, _ output: Int) -> Int { ramps.crosspoint(input, output) }
+    /// Talkback t's send into output m, and output m's dim.
+    func talkSend(_ t: Int, _ m: Int) -> Int { ramps.slot(block: catalogue.talkSendBlock + t - 1, channel: m) }
+    func talkDim(_ m: Int) -> Int { ramps.slot(block: catalogue.talkDimBlock, channel: m) }
 }
 
 extension Mixer {

@@ -9,8 +9,8 @@ import Testing
 /// their delay, its sends ramp sample by sample, and nothing it is given
 /// puts a non-finite sample on an output.
 @Suite struct TalkbackStageTests {
-    /// A mixer for the rig's catalogue plus the talk sends of every
-    /// talkback and an output gain for the dim, rendered by hand with one
+    /// A mixer for the rig's catalogue (the talk sends of every talkback and
+    /// the outputs' dims among its blocks), rendered by hand with one
     /// source and two talkbacks playing what the test gives them.
     final class Rig {
         let mixer: Mixer
@@ -26,19 +26,13 @@ import Testing
 
         init(outputs: Int = 4) {
             let catalogue = Catalogue()
-            let blocks = catalogue.blocks + (1...Talkbacks.most).map { RampBlock(.output, .talk($0), .linear) }
-                + [RampBlock(.output, .gain, .linear)]
-            talkBlocks = Array(catalogue.blocks.count..<(catalogue.blocks.count + Talkbacks.most))
-            dimBlock = blocks.count - 1
-            layout = RampLayout(inputs: 1, outputs: outputs, blocks: blocks)
+            talkBlocks = Array(catalogue.talkSendBlock..<(catalogue.talkSendBlock + Talkbacks.most))
+            dimBlock = catalogue.talkDimBlock
+            layout = catalogue.rampLayout(inputs: 1, outputs: outputs)
             var initial = catalogue.changes(toReach: Scene(inputs: 1, outputs: outputs), in: layout, seconds: 0)
             // Source 1 into every output at unity: the programme.
             for m in 1...outputs {
                 initial.append(Change(ramp: Int32(layout.crosspoint(1, m)), position: FaderLaw.position(gain: 1), value: 1,
-                                      seconds: 0))
-            }
-            for m in 1...outputs {
-                initial.append(Change(ramp: Int32(layout.slot(block: blocks.count - 1, channel: m)), position: 1, value: 1,
                                       seconds: 0))
             }
             mixer = Mixer(ramps: layout, initial: initial, panLaw: .balance, layout: OutputLayout(outputs: outputs),

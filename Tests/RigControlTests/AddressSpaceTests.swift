@@ -3,7 +3,7 @@ import Catalogue
 import Testing
 
 @Suite struct AddressSpaceTests {
-    let space = AddressSpace(inputs: 12, outputs: 10, dcas: 8, muteGroups: 8)
+    let space = AddressSpace(counts: [.source: 12, .output: 10, .dca: 8, .muteGroup: 8, .talkback: 2], catalogue: Catalogue())
 
     /// Addresses near every branch of the literal fast path: valid, out of
     /// range, misspelt, malformed, and patterns it must leave alone.
@@ -66,6 +66,10 @@ import Testing
         ("/dca/2/volume/delta", .dca, "volume", .dca(2), .linear),
         ("/dca/2/db/delta", .dca, "volume", .dca(2), .decibels),
         ("/dca/2/fader/delta", .dca, "volume", .dca(2), .fader),
+        ("/talkback/2/volume/delta", .talkback, "volume", .numbered(.talkback, 2), .linear),
+        ("/talkback/2/db/delta", .talkback, "volume", .numbered(.talkback, 2), .decibels),
+        ("/talkback/2/fader/delta", .talkback, "volume", .numbered(.talkback, 2), .fader),
+        ("/talkback/2/dim_db/delta", .talkback, "dim_db", .numbered(.talkback, 2), .plain),
     ] + eqDeltas
 
     /// The EQ's and the limiter's numbers, in parts of their own (`/source/3/eq/2/gain/delta`).
