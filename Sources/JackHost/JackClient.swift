@@ -71,8 +71,14 @@ final class JackClient: @unchecked Sendable {
     private(set) var outputPorts: [OpaquePointer] = []
 
     private func registerPorts() throws {
-        if let failure = fitPorts() { throw OpenError(status: jack_status_t(rawValue: 0), step: failure) }
+        if let failure = fitPorts() ?? registerTalkPorts() {
+            throw OpenError(status: jack_status_t(rawValue: 0), step: failure)
+        }
     }
+
+    /// The talkbacks' input ports, `talk_1…`, as many as the rig has
+    /// (`ProcessContext.talkbacks`), made with the client (`JackClient+Talkbacks.swift`).
+    var talkPorts: [OpaquePointer] = []
 
     /// Gives the client a port for every channel the rig has now
     /// (`Mixer.inputs`, `outputs`): registers those missing, and unregisters
@@ -127,6 +133,8 @@ final class JackClient: @unchecked Sendable {
             context.outputPorts[n].store(0, ordering: .sequentiallyConsistent)
             context.directPorts[n].store(0, ordering: .sequentiallyConsistent)
         }
+        for t in 0..<Talkbacks.most { context.talkPorts[t].store(0, ordering: .sequentiallyConsistent) }
+        talkPorts.removeAll()
         inputPorts.removeAll()
         outputPorts.removeAll()
         directPorts.removeAll()
@@ -247,7 +255,7 @@ final class JackClient: @unchecked Sendable {
     /// For each of our outputs, the ports it feeds.
     func outputSends() -> [Set<String>] { outputPorts.map(connectedNames) }
 
-    private func connectedNames(_ port: OpaquePointer) -> Set<String> {
+    func connectedNames(_ port: OpaquePointer) -> Set<String> {
         guard let list = jack_port_get_all_connections(handle, port) else { return [] }
         defer { jack_free(list) }
         var names: Set<String> = []
@@ -268,7 +276,7 @@ final class JackClient: @unchecked Sendable {
     /// Every connection of our ports, as (our port, other port) by full names.
     func connections() -> [(ours: String, theirs: String)] {
         var result: [(String, String)] = []
-        for port in fullInputNames + fullOutputNames {
+        for port in fullInputNames + fullOutputNames + fullTalkNames {
             guard let handle = jack_port_by_name(self.handle, port),
                   let list = jack_port_get_all_connections(self.handle, handle) else { continue }
             defer { jack_free(list) }

@@ -4,8 +4,8 @@ import PortPatterns
 import SystemSupport
 
 /// The supervisor's watch over what feeds the sources: the input patches
-/// (`Patchbay`), `--connect-inputs` and `--connect-outputs` for ports that
-/// appear after the start, each source's presence, and the other clients' ports. It runs on the
+/// (`Patchbay`), `--connect-inputs`, `--connect-outputs` and
+/// `--connect-talkbacks` for ports that appear after the start, each source's presence, and the other clients' ports. It runs on the
 /// supervisor's thread when JACK said a port came or went or a connection
 /// changed (the callbacks only set atomics), or the patches changed: within
 /// 100 ms of a client registering its ports.
@@ -95,7 +95,7 @@ extension JackHost {
         let feeds: [Set<String>]
         /// Ports came or went (or this is the first look at this client).
         let portsChanged: Bool
-        let late: (inputPorts: [String], sends: [Set<String>])?
+        let late: (inputPorts: [String], sends: [Set<String>], talks: [Set<String>])?
     }
 
     /// What to connect and disconnect, worked out from a survey without
@@ -103,9 +103,11 @@ extension JackHost {
     struct Plan {
         var connect: [Patchbay.Feed] = []
         var disconnect: [Patchbay.Feed] = []
-        /// `--connect-inputs` and `--connect-outputs` for ports that appeared after the start.
+        /// `--connect-inputs`, `--connect-outputs` and `--connect-talkbacks`
+        /// for ports that appeared after the start.
         var lateInputs: [(port: String, input: Int)] = []
         var lateOutputs: [(output: Int, port: String)] = []
+        var lateTalks: [(port: String, talkback: Int)] = []
     }
 
     /// Under the host's lock: reads JACK if JACK or the patches changed
@@ -123,7 +125,7 @@ extension JackHost {
         let late = portsChanged || seen.presence == nil
         (seen.patches, seen.links) = (patches, links)
         return Survey(client: client, ports: client.otherOutputPorts(), feeds: client.inputFeeds(), portsChanged: late,
-                      late: late ? (client.otherInputPorts(), client.outputSends()) : nil)
+                      late: late ? (client.otherInputPorts(), client.outputSends(), client.talkFeeds()) : nil)
     }
 
     /// Without a lock: the sources clients take (`--auto-sources`), what the
@@ -156,6 +158,12 @@ extension JackHost {
                     plan.lateOutputs.append((index + 1, port))
                 }
             }
+            if let text = options.connectTalkbacks, let pattern = try? PortPattern(text) {
+                let matching = survey.ports.filter { pattern.matches($0) }
+                for (index, port) in matching.prefix(late.talks.count).enumerated() where !late.talks[index].contains(port) {
+                    plan.lateTalks.append((port, index + 1))
+                }
+            }
         }
         return plan
     }
@@ -184,6 +192,10 @@ extension JackHost {
         for (output, port) in plan.lateOutputs {
             let ours = "\(client.name):out_\(output)"
             if client.connect(ours, port) { logger.info("connected \(ours) -> \(port) (--connect-outputs)") }
+        }
+        for (port, talkback) in plan.lateTalks {
+            let ours = "\(client.name):talk_\(talkback)"
+            if client.connect(port, ours) { logger.info("connected \(port) -> \(ours) (--connect-talkbacks)") }
         }
         let touched = !plan.connect.isEmpty || !plan.disconnect.isEmpty || !plan.lateInputs.isEmpty || survey.portsChanged
         let feeds = touched ? client.inputFeeds() : survey.feeds

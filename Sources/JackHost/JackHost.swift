@@ -19,6 +19,10 @@ public final class JackHost: @unchecked Sendable {
         public var connectOutputs: String?
         /// Clients whose names match take free sources (`JackHost+Patches.swift`).
         public var autoSources: String?
+        /// The talkbacks: how many (an input port `talk_t` each), and a
+        /// regular expression for the ports to connect them to, in order.
+        public var talkbacks = 0
+        public var connectTalkbacks: String?
         /// Start a server when none is running, so; nil: never.
         public var autostart: Autostart? = Autostart()
 
@@ -66,7 +70,7 @@ public final class JackHost: @unchecked Sendable {
         self.mixer = mixer
         self.options = options
         self.logger = logger
-        context = ProcessContext(mixer: mixer)
+        context = ProcessContext(mixer: mixer, talkbacks: options.talkbacks)
         _ = JackMessages.shared // made here, never lazily on the process thread
         jack_set_error_function(JackHost.jackMessage)
         jack_set_info_function(JackHost.jackMessage)
@@ -100,6 +104,7 @@ public final class JackHost: @unchecked Sendable {
             guard let client = state.client else { return }
             connect(client, ours: client.fullInputNames, pattern: options.connectInputs, flags: JackPortIsOutput, inbound: true)
             connect(client, ours: client.fullOutputNames, pattern: options.connectOutputs, flags: JackPortIsInput, inbound: false)
+            connect(client, ours: client.fullTalkNames, pattern: options.connectTalkbacks, flags: JackPortIsOutput, inbound: true)
         }
     }
 

@@ -31,6 +31,11 @@ final class ProcessContext: @unchecked Sendable {
     let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
     /// Each source's direct out buffer this period; nil: no port.
     let directBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    /// How many talkbacks the rig has, each with its input port `talk_t`
+    /// (0: none yet), and each one's buffer this period (nil: none).
+    let talkbacks: Int
+    let talkPorts: UnsafeMutablePointer<Atomic<UInt>>
+    let talkBuffers: UnsafeMutablePointer<UnsafePointer<Float>?>
     let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     /// Read by a channel without a port: never written.
     let silence: UnsafeMutablePointer<Float>
@@ -55,8 +60,13 @@ final class ProcessContext: @unchecked Sendable {
     /// The longest period JACK may give.
     static let maxFrames = 8192
 
-    init(mixer: Mixer) {
+    init(mixer: Mixer, talkbacks: Int = 0) {
         self.mixer = mixer
+        self.talkbacks = min(max(0, talkbacks), Talkbacks.most)
+        talkPorts = .allocate(capacity: Talkbacks.most)
+        for t in 0..<Talkbacks.most { (talkPorts + t).initialize(to: Atomic(0)) }
+        talkBuffers = .allocate(capacity: Talkbacks.most)
+        talkBuffers.initialize(repeating: nil, count: Talkbacks.most)
         let channels = Mixer.channelLimit
         inputPorts = .allocate(capacity: channels)
         outputPorts = .allocate(capacity: channels)
@@ -81,6 +91,9 @@ final class ProcessContext: @unchecked Sendable {
     }
 
     deinit {
+        talkPorts.deinitialize(count: Talkbacks.most)
+        talkPorts.deallocate()
+        talkBuffers.deallocate()
         inputPorts.deinitialize(count: Mixer.channelLimit)
         outputPorts.deinitialize(count: Mixer.channelLimit)
         directPorts.deinitialize(count: Mixer.channelLimit)
@@ -146,10 +159,21 @@ final class ProcessContext: @unchecked Sendable {
                     c.directBuffers[n] = nil
                 }
             }
+            // The talkbacks' inputs: their own ports, never sources of the matrix.
+            for t in 0..<c.talkbacks {
+                if let port = OpaquePointer(bitPattern: c.talkPorts[t].load(ordering: .acquiring)),
+                   let buffer = jack_port_get_buffer(port, frames) {
+                    c.talkBuffers[t] = UnsafePointer(buffer.assumingMemoryBound(to: Float.self))
+                } else {
+                    c.talkBuffers[t] = nil
+                }
+            }
             if directs {
-                c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: c.directBuffers, frames: count)
+                c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: c.directBuffers,
+                               talks: c.talkBuffers, talkCount: c.talkbacks, frames: count)
             } else {
-                c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: nil, frames: count)
+                c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: nil,
+                               talks: c.talkBuffers, talkCount: c.talkbacks, frames: count)
             }
             c.lastCycleEnd.store(next, ordering: .releasing)
         }

@@ -103,6 +103,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Connect our outputs, in order, to the JACK input ports matching this regular expression (e.g. 'system:playback_.*'), also those that appear later (a network link's ports that come back, a recorder started after the rig).")
     var connectOutputs: String?
 
+    @Option(help: "Connect the talkbacks' inputs (talk_1, talk_2, …), in order, to the JACK output ports matching this regular expression (e.g. 'system:capture_8'), also those that appear later (docs/talkback.md).")
+    var connectTalkbacks: String?
+
     @Option(help: "A JACK client whose name matches this regular expression, and whose ports no patch names, takes the first free source (two or more ports: the first free pair, linked) with a patch naming its ports (docs/sources.md).")
     var autoSources: String?
 
@@ -229,6 +232,8 @@ struct Serve: ParsableCommand {
         host.serverName = jackServer
         host.connectInputs = connectInputs
         host.connectOutputs = connectOutputs
+        host.connectTalkbacks = connectTalkbacks
+        host.talkbacks = try bankCounts()[.talkback] ?? 0
         host.autoSources = autoSources
         host.autostart = noAutostart ? nil : JackHost.Autostart(driver: autostartDriver, device: autostartDevice,
                                                                 period: autostartPeriod, rate: autostartRate)

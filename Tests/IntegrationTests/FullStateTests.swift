@@ -96,7 +96,7 @@ extension Integration {
     /// Every address of the rig once: each crosspoint in its three forms;
     /// every source, output and the master with the same leaves as the
     /// first (levels in their three forms among them), and its safe; the
-    /// channel map. The crosspoints set before have their values.
+    /// channel map; the groups and the talkbacks. The crosspoints set before have their values.
     static func check(_ received: [(address: String, arguments: [OSCTestClient.Argument])], size n: Int = size) {
         var values: [String: [OSCTestClient.Argument]] = [:]
         for (address, arguments) in received { values[address] = arguments }
@@ -133,8 +133,13 @@ extension Integration {
         #expect(sourceLeaves.isSuperset(of: (1...8).flatMap { ["dca/\($0)", "mutegroup/\($0)"] }), "memberships")
         #expect((1...8).allSatisfy { values["/safe/dca/\($0)"] != nil && leaves("/dca/\($0)/") == dcaLeaves })
         let groups = 8 * (dcaLeaves.count + 1) + 8 * muteGroupLeaves.count
+        // And the two talkbacks (`serve`'s default): their own leaves and a
+        // destination per output.
+        let talkbackLeaves = leaves("/talkback/1/")
+        #expect(talkbackLeaves == Set(["name", "volume", "db", "fader", "dim_db", "latch", "talk"] + (1...n).map { "output/\($0)" })
+                && leaves("/talkback/2/") == talkbackLeaves, "talkbacks: \(talkbackLeaves.sorted().prefix(9))")
         let expectedCount = 3 * n * n + n * (sourceLeaves.count + outputLeaves.count + 3) + masterLeaves.count + 1 + 1 + 2
-            + groups
+            + groups + 2 * talkbackLeaves.count
         #expect(values["/rig/inputs"] == [.int32(Int32(n))] && values["/rig/outputs"] == [.int32(Int32(n))], "the size")
         #expect(values.count == expectedCount, "\(values.count) addresses of \(expectedCount)")
         #expect(values["/safe/master"] != nil)

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// Talkback (issue 37), through the real binary and JACK: a tone played
+/// into `crosspoint:talk_1` (connected by `--connect-talkbacks` when the
+/// talk mic's client appears) reaches the outputs it talks to at its level
+/// and no other, dims their programme, follows an output's delay through
+/// its mute, and never clicks.
+extension Integration {
+@Suite struct TalkbackTests {
+    typealias A = SignalAnalysis
+
+    @Test func aTalkReachesItsDestinationsDimsTheirProgrammeAndNeverClicks() async throws {
+        try await withRig(inputs: 1, outputs: 6, arguments: ["--connect-talkbacks", "^xp-talk:"]) { rig in
+            let rate = Double(rig.sampleRate)
+            // The programme: source 1, 440 Hz, into every output at unity.
+            rig.playSine(input: 1, frequency: 440, amplitude: 0.25)
+            let talk = try JackProbe(server: rig.jack, clientName: "xp-talk", playPorts: 1, recordPorts: 0)
+            defer { talk.close() }
+            talk.setSignal(.sine(frequency: 1000, amplitude: 0.5), playPort: 1)
+            _ = try await rig.crosspoint.waitForOutput(containing: "(--connect-talkbacks)", timeout: .seconds(5))
+            // Output 5 muted and delayed by a quarter of the talk's cycle.
+            for message in [["/matrix/1/*", "1"], ["/talkback/1/output/3", "1"], ["/talkback/1/output/5", "1"],
+                            ["/talkback/1/db", "-6"], ["/output/5/mute", "1"], ["/output/5/delay", "0.25"]] {
+                let (output, _) = try await rig.send(message, wait: 0)
+                #expect(!output.contains("/error"), "\(message): \(output)")
+            }
+            try await rig.ping()
+            try await Task.sleep(for: .milliseconds(100))
+
+            var marks: [Int] = []
+            func mark() { marks.append(rig.recorder.currentRecordingPosition() ?? 0) }
+            let recording = try await rig.record(seconds: 1.4) { _ in
+                try await Task.sleep(for: .milliseconds(300))
+                mark()
+                try await rig.sendAndSettle("/talkback/1/talk", .int32(1))
+                mark()
+                try await Task.sleep(for: .milliseconds(500))
+                mark()
+                try await rig.sendAndSettle("/talkback/1/talk", .int32(0))
+                mark()
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            let settle = Int(0.05 * rate)
+            let before = (Int(0.06 * rate))..<(marks[0] - 1)
+            let talking = (marks[1] + settle)..<marks[2]
+            let after = (marks[3] + settle)..<recording.frameCount
+            for range in [before, talking, after] {
+                #expect(range.count > Int(0.1 * rate), "a window of \(range.count) frames: \(marks)")
+            }
+            guard [before, talking, after].allSatisfy({ $0.count > Int(0.1 * rate) }) else { return }
+            func component(_ m: Int, _ frequency: Double, _ range: Range<Int>) -> A.SineFit {
+                A.fitSine(recording.channels[m - 1], frequency: frequency, sampleRate: rate, in: range)
+            }
+            // What a tone at `frequency` leaves unexplained, as a sine's
+            // amplitude: any other sound (a fit of the other tone alone
+            // would read the window's leakage, 4e-5, not the signal).
+            func besides(_ m: Int, _ frequency: Double, _ range: Range<Int>) -> Float {
+                component(m, frequency, range).residualRMS * Float(2).squareRoot()
+            }
+
+            // Outputs 3 and 5 carry the talk at −6 dB, within 0.05 dB.
+            for m in [3, 5] {
+                let level = A.decibels(component(m, 1000, talking).amplitude / 0.5)
+                #expect(abs(level + 6) < 0.05, "output \(m) carries the talk at \(level) dB")
+            }
+            // Output 3's programme drops by the dim (−20 dB) within 0.1 dB, and comes back.
+            let programme = component(3, 440, before).amplitude
+            let dimmed = A.decibels(component(3, 440, talking).amplitude / programme)
+            let back = A.decibels(component(3, 440, after).amplitude / programme)
+            #expect(abs(programme - 0.25) < 1e-4, "the programme before: \(programme)")
+            #expect(abs(dimmed + 20) < 0.1, "dimmed by \(dimmed) dB")
+            #expect(abs(back) < 0.1 && besides(3, 440, after) < 1e-6, "after: \(back) dB, \(besides(3, 440, after)) else")
+            // Muted output 5 carries the talk alone, a quarter cycle later than output 3.
+            #expect(besides(5, 1000, talking) < 1e-6, "output 5 is muted: only the talk, \(besides(5, 1000, talking)) else")
+            var lag = component(3, 1000, talking).phase - component(5, 1000, talking).phase
+            lag = lag < 0 ? lag + 2 * .pi : lag
+            #expect(abs(lag - .pi / 2) < 0.05, "output 5's talk lags output 3's by \(lag) rad: its delay")
+
+            // The other outputs carry none of it, below −120 dB, and are untouched sample for sample.
+            for m in [1, 2, 4, 6] {
+                let leak = besides(m, 440, talking)
+                #expect(leak < 1e-6, "output \(m) carries more than its programme: \(A.decibels(leak)) dB")
+                #expect(recording.channels[m - 1] == recording.channels[0], "output \(m) is output 1's programme")
+            }
+            #expect(abs(component(1, 440, talking).amplitude - 0.25) < 1e-4)
+
+            // No click at talk on, off, nor the dim: the third difference of
+            // output 3 stays within three times a clean tone's.
+            let clean = A.maximumThirdDifference(A.sine(frequency: 440, amplitude: 0.25, sampleRate: rate, count: 4800))
+                + A.maximumThirdDifference(A.sine(frequency: 1000, amplitude: 0.25, sampleRate: rate, count: 4800))
+            var largest: [Float] = []
+            for m in [3, 5] {
+                largest.append(A.maximumThirdDifference(Array(recording.channels[m - 1][before.lowerBound...])))
+                #expect(largest.last! < clean * 3, "output \(m): largest third difference \(largest.last!), a clean mix's \(clean)")
+            }
+            FileHandle.standardError.write(Data(("note: talkback: talk on outputs 3 and 5 at "
+                + [3, 5].map { String(format: "%.3f", A.decibels(component($0, 1000, talking).amplitude / 0.5)) }.joined(separator: ", ")
+                + String(format: " dB; programme dimmed by %.3f dB, back to %.3f dB; output 5's lag %.4f rad; ", dimmed, back, lag)
+                + "else on other outputs \([1, 2, 4, 6].map { besides($0, 440, talking) }.max() ?? 0); "
+                + "largest third differences \(largest) against a clean mix's \(clean)\n").utf8))
+            #expect(recording.channels.allSatisfy { $0.allSatisfy(\.isFinite) })
+        }
+    }
+}
+}
