@@ -55,24 +55,26 @@ extension Mixer {
     /// `directs`: each source's direct out buffer, nil where it has no port
     /// (`RenderKernel.renderDirects`); nil: none at all. `talks`: each
     /// talkback's input buffer (`talkCount` of them), nil where it has none.
+    /// `listen`: the listen's two buffers (nil: no ports).
     @_noLocks
     public func render(inputs input: UnsafePointer<UnsafePointer<Float>>,
                        outputs output: UnsafePointer<UnsafeMutablePointer<Float>>,
                        directs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
-                       talks: UnsafePointer<UnsafePointer<Float>?>? = nil, talkCount: Int = 0, frames: Int) {
+                       talks: UnsafePointer<UnsafePointer<Float>?>? = nil, talkCount: Int = 0,
+                       listen: UnsafePointer<UnsafeMutablePointer<Float>?>? = nil, frames: Int) {
         let span = rendering.pointee.span
         let rate = sampleRate.load(ordering: .relaxed)
         rendering.pointee.kernel.pointee.startLimiterMeter()
         var done = 0
         while let offset = cues.pointee.nextOffset(in: span, frames: frames) {
-            renderSegment(input, output, directs, talks, talkCount, from: done, to: offset, of: frames, sampleRate: rate)
+            renderSegment(input, output, directs, talks, talkCount, listen, from: done, to: offset, of: frames, sampleRate: rate)
             done = max(done, offset)
             if let batch = cues.pointee.removeFirst() {
                 apply(batch, sampleRate: rate)
                 _ = outbox.push(batch)
             }
         }
-        renderSegment(input, output, directs, talks, talkCount, from: done, to: frames, of: frames, sampleRate: rate)
+        renderSegment(input, output, directs, talks, talkCount, listen, from: done, to: frames, of: frames, sampleRate: rate)
         let kernel = rendering.pointee.kernel
         meters.measure(input, inputs: kernel.pointee.inputs, output, outputs: kernel.pointee.outputs, frames: frames,
                        sourceGains: kernel.pointee.sourceMeter, limiterGains: kernel.pointee.limiterLowest,
@@ -95,23 +97,26 @@ extension Mixer {
     /// Renders frames `first..<end` of the period; the kernel sees a period
     /// of that length (its ramps advance by that much), the talkbacks'
     /// inputs from the same frame. Then the stages after the mix: the
-    /// sources' direct outs, the outputs' delays and limiters.
+    /// sources' direct outs, the outputs' delays and limiters, the listen.
     @inlinable @_noLocks
     func renderSegment(_ input: UnsafePointer<UnsafePointer<Float>>,
                        _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
                        _ directs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
                        _ talks: UnsafePointer<UnsafePointer<Float>?>?, _ talkCount: Int,
+                       _ listen: UnsafePointer<UnsafeMutablePointer<Float>?>?,
                        from first: Int, to end: Int, of frames: Int, sampleRate rate: Int) {
         guard end > first else { return }
         let kernel = rendering.pointee.kernel
         let (inputs, outputs) = (kernel.pointee.inputs, kernel.pointee.outputs)
         kernel.pointee.sampleRate = Float(rate)
         kernel.pointee.talkbacks.use(talks, count: talkCount, offset: first)
+        kernel.pointee.listen.use(listen, offset: first)
         if first == 0 && end == frames {
             kernel.pointee.render(inputs: input, outputs: output, frames: frames)
             if let directs { kernel.pointee.renderDirects(input, directs, frames: frames) }
             kernel.pointee.delays.process(output, count: outputs, frames: frames, sampleRate: rate)
             kernel.pointee.limit(output, frames: frames)
+            kernel.pointee.renderListen(output, frames: frames)
             return
         }
         for n in 0..<inputs { segmentInputs[n] = input[n] + first }
@@ -125,5 +130,6 @@ extension Mixer {
         }
         kernel.pointee.delays.process(segmentOutputs, count: outputs, frames: end - first, sampleRate: rate)
         kernel.pointee.limit(segmentOutputs, frames: end - first)
+        kernel.pointee.renderListen(segmentOutputs, frames: end - first)
     }
 }

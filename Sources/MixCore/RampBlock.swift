@@ -47,6 +47,15 @@ public struct RampBlock: Hashable, Sendable {
         /// the talkback's input is added to the output at, after the
         /// output's level and mute (`RenderKernel+Talk`). Never folded.
         case talk(Int)
+        /// A source's or an output's share of the engineer's listen on one
+        /// side (0 left, 1 right), which the listen stage reads
+        /// (`RenderKernel+Listen`): a source's after its EQ and polarity,
+        /// before its level (PFL), an output's as it leaves (AFL). Never folded.
+        case listen(side: Int)
+        /// The master's listen lanes: lane t − 1 talkback t's send into the
+        /// listen (both sides), lane `Listen.levelLane` the listen's own
+        /// gain (its level and dim). Never folded.
+        case listenMix
     }
 
     /// How the ramps move: linearly in fader position (a level, whose

@@ -29,7 +29,7 @@ extension RenderKernel {
             // release and lookahead change at once.
             let stage = stageChunk[i / lanes]
             // Its stage looks at its settings in the next period.
-            stagesAwake |= stage & 0x3C
+            stagesAwake |= stage & 0x7C
             let samples = isDirect(slot: i) || stage & 3 == 2 ? 0 : Self.fadeSamples(change.seconds, rate: rate)
             targetPosition[i] = change.position
             targetValue[i] = change.value

@@ -14,8 +14,7 @@ extension RenderKernel {
     mutating func shapeSources(_ input: UnsafePointer<UnsafePointer<Float>>, frames: Int) -> UnsafePointer<UnsafePointer<Float>> {
         guard hasSourceEQ else { return input }
         // Nothing moved and nothing runs: every source as it is.
-        let moved = stagesAwake & 4 != 0
-        stagesAwake &= ~4
+        let moved = wake(4)
         if !moved && sourceEQ.isQuiet(at: sampleRate) { return input }
         Self.equalise(on: simd, &sourceEQ, input, UnsafePointer(shaped.buffers), routes: shaped.routes, count: inputs, frames: frames,
                       values: UnsafePointer(sourceEQValues), sampleRate: sampleRate, moved: moved)
@@ -26,8 +25,7 @@ extension RenderKernel {
     @inlinable @_noLocks
     mutating func shapeOutputs(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) {
         guard hasOutputEQ else { return }
-        let moved = stagesAwake & 8 != 0
-        stagesAwake &= ~8
+        let moved = wake(8)
         if !moved && outputEQ.isQuiet(at: sampleRate) { return }
         let asInput = UnsafeRawPointer(output).assumingMemoryBound(to: UnsafePointer<Float>.self)
         Self.equalise(on: simd, &outputEQ, asInput, output, routes: nil, count: outputs, frames: frames,

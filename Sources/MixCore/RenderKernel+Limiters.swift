@@ -12,8 +12,7 @@ extension RenderKernel {
     public mutating func limit(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) {
         guard hasLimiters else { return }
         // No setting moved and every limiter is off: the outputs as they are.
-        let moved = stagesAwake & 16 != 0
-        stagesAwake &= ~16
+        let moved = wake(16)
         if !moved && limiters.isQuiet(at: sampleRate) { return }
         let (on, ceiling, release, lookahead) = (limiterValues[0], limiterValues[1], limiterValues[2], limiterValues[3])
         let linked = UnsafePointer(pairedOutputs)

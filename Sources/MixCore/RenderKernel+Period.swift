@@ -14,6 +14,7 @@ extension RenderKernel {
         advance(frames: frames)
         // The sources' EQ first: the mix reads what it shaped.
         let input = shapeSources(input, frames: frames)
+        mixInput = input
         if progressFrames != frames {
             let scale = 1 / Float(frames)
             for k in 0..<frames { progress[k] = Float(k + 1) * scale }

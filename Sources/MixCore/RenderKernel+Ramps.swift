@@ -32,7 +32,7 @@ extension RenderKernel {
                 markChanged(chunk: chunk, lane: 0, whole: true)
             } else {
                 // A stage's settings moved: it looks at them this period.
-                stagesAwake |= stageChunk[chunk] & 0x3C
+                stagesAwake |= stageChunk[chunk] & 0x7C
             }
             if outcome[c] == 1 {
                 c += 1

@@ -46,8 +46,11 @@ extension RenderKernel {
         sourceEQ.exchange(with: &old.sourceEQ)
         outputEQ.exchange(with: &old.outputEQ)
         limiters.exchange(with: &old.limiters)
-        stagesAwake = 4 | 8 | 16 | 32 // every stage (`everyStage`) looks at its settings
+        stagesAwake = 4 | 8 | 16 | 32 | 64 // every stage (`everyStage`) looks at its settings
         talkbacks.exchange(with: &old.talkbacks)
+        talkbacks.clear(from: outputs)
+        listen.exchange(with: &old.listen)
+        listen.clear(inputs: inputs, outputs: outputs)
         for c in 0..<(inputStride / lanes) { sourceChunkDirty[c] = true }
         anySourceDirty = true
         outputGainsDirty = true

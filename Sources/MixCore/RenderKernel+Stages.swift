@@ -5,7 +5,8 @@ extension RenderKernel {
     /// value; else, in its two low bits, 1 for a value that ramps, 2 for one
     /// that jumps (a band's shape, a cut's slope, a limiter's release or
     /// lookahead), and above them the stage's bit in `stagesAwake`: 4 the
-    /// sources' EQ, 8 the outputs', 16 the limiters, 32 the talkbacks. (The audio thread
+    /// sources' EQ, 8 the outputs', 16 the limiters, 32 the talkbacks, 64
+    /// the listen. (The audio thread
     /// reads these as literals: it cannot read a static.)
     static func stageChunks(_ layout: RampLayout) -> [UInt8] {
         var kinds = [UInt8](repeating: 0, count: layout.slots / RampLayout.lanes)
@@ -16,6 +17,7 @@ extension RenderKernel {
             case .eq(let field): (jumps, stage) = (field.jumps, block.strip == .source ? 4 : 8)
             case .limiter(let field): (jumps, stage) = (field.jumps, 16)
             case .talk: (jumps, stage) = (false, 32)
+            case .listen, .listenMix: (jumps, stage) = (false, 64)
             default: continue
             }
             let first = layout.blockBase[b] / RampLayout.lanes
@@ -26,8 +28,16 @@ extension RenderKernel {
         return kinds
     }
 
+    /// Audio thread: whether the stage of `bit` had a setting change since
+    /// it last looked (`stagesAwake`), which it now has.
+    @inlinable @inline(__always) @_noLocks
+    mutating func wake(_ bit: UInt8) -> Bool {
+        defer { stagesAwake &= ~bit }
+        return stagesAwake & bit != 0
+    }
+
     /// Every stage's bit: each looks at its settings in its next period.
-    static let everyStage: UInt8 = 4 | 8 | 16 | 32
+    static let everyStage: UInt8 = 4 | 8 | 16 | 32 | 64
 
     /// Control side: the first slot of the output block of `role`; nil if
     /// the layout has none.

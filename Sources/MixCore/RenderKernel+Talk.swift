@@ -7,8 +7,7 @@ extension RenderKernel {
     @inlinable @_noLocks
     mutating func talk(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) {
         guard hasTalkbacks else { return }
-        let moved = stagesAwake & 32 != 0
-        stagesAwake &= ~32
+        let moved = wake(32)
         guard moved || talkbacks.heard else { return }
         talkbacks.add(into: output, outputs: outputs, frames: frames, progress: UnsafePointer(progress))
     }

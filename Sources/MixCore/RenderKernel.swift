@@ -211,6 +211,12 @@ public struct RenderKernel: ~Copyable {
     /// mix (`RenderKernel+Talk`); whether the layout has any sends.
     public var talkbacks: Talkbacks
     @usableFromInline let hasTalkbacks: Bool
+    /// The engineer's listen, after the limiters (`RenderKernel+Listen`);
+    /// whether the layout has its shares; the sources as the mix last read
+    /// them (shaped by their EQ or not), for its PFL.
+    public var listen: Listen
+    @usableFromInline let hasListen: Bool
+    @usableFromInline var mixInput: UnsafePointer<UnsafePointer<Float>>?
     /// The rate the EQ's coefficients are made for: set by the mixer each period.
     public var sampleRate: Float = 48_000
     /// The most channels of a kind a rig may have: the EQ stages hold this
@@ -321,6 +327,13 @@ public struct RenderKernel: ~Copyable {
         let sends = (1...Talkbacks.most).map { t in rampLayout.bases(.output, .talk(t)).first.map { UnsafePointer(values + $0) } }
         hasTalkbacks = sends.contains { $0 != nil }
         talkbacks = Talkbacks(capacity: hasTalkbacks ? max(Self.channelCapacity, outputs) : 0, sends: sends)
+        let shares = { (strip: RampBlock.Strip) in
+            (0..<2).map { side in rampLayout.bases(strip, .listen(side: side)).first.map { UnsafePointer(values + $0) } }
+        }
+        let listenMix = rampLayout.bases(.master, .listenMix).first.map { UnsafePointer(values + $0) }
+        hasListen = listenMix != nil
+        listen = Listen(capacity: hasListen ? max(Self.channelCapacity, inputs, outputs) : 0, sources: shares(.source),
+                        outputs: shares(.output), mix: listenMix)
         pairedOutputs = arena.array(arena.pairedOutputs)
         for m in 0..<outputs { pairedOutputs[m] = layout.sides[m] == .mono ? 0 : -1 }
         self.arena = arena

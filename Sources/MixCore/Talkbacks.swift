@@ -86,12 +86,22 @@ public struct Talkbacks: ~Copyable {
         heard = anyHeard
     }
 
-    /// Control side, between two kernels (`RenderKernel.adopt`): takes
-    /// `other`'s sends as they were, so a rig that grows carries on talking.
+    /// Between two kernels (`RenderKernel.adopt`, wherever the swap runs):
+    /// takes `other`'s sends as they were, so a rig that grows carries on
+    /// talking.
     @inlinable @_noLocks
     public mutating func exchange(with other: inout Talkbacks) {
         guard other.capacity == capacity else { return }
         for i in 0..<(Self.most * capacity) { swap(&last[i], &other.last[i]) }
         swap(&heard, &other.heard)
+    }
+
+    /// Forgets the sends of the outputs from `outputs` on (gone with a rig
+    /// that shrank): one that comes back starts from silence.
+    @inlinable @_noLocks
+    public mutating func clear(from outputs: Int) {
+        for t in 0..<Self.most {
+            for m in min(max(0, outputs), capacity)..<capacity { last[t &* capacity + m] = 0 }
+        }
     }
 }

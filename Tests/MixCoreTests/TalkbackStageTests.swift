@@ -17,7 +17,7 @@ import Testing
         let layout: RampLayout
         let talkBlocks: [Int]
         let dimBlock: Int
-        let outputs: Int
+        private(set) var outputs: Int
         let frames = 64
         var source: (Int) -> Float = { _ in 0 }
         var talk: [(Int) -> Float] = [{ _ in 0 }, { _ in 0 }]
@@ -80,6 +80,17 @@ import Testing
         }
 
         func last(_ m: Int, _ count: Int) -> ArraySlice<Float> { recorded[m - 1].suffix(count) }
+
+        /// The rig to `outputs` outputs, every send 0 in the new kernel.
+        func reshape(outputs: Int) {
+            let catalogue = Catalogue()
+            let ramps = catalogue.rampLayout(inputs: 1, outputs: outputs)
+            mixer.reshape(to: ramps, initial: catalogue.changes(toReach: Scene(inputs: 1, outputs: outputs), in: ramps, seconds: 0),
+                          layout: OutputLayout(outputs: outputs))
+            self.outputs = outputs
+            while recorded.count < outputs { recorded.append(Array(repeating: 0, count: recorded[0].count)) }
+            recorded.removeLast(recorded.count - outputs)
+        }
     }
 
     static func sine(_ frequency: Float, _ amplitude: Float) -> (Int) -> Float {
@@ -163,6 +174,21 @@ import Testing
         rig.render(periods: 8)
         #expect(rig.recorded[0].allSatisfy { $0.isFinite })
         #expect(rig.recorded[0].allSatisfy { $0 == 0 }, "none of it is a sample: \(rig.recorded[0].prefix(5))")
+    }
+
+    /// A send is forgotten with its output: one that comes back with the
+    /// rig starts from silence, not from the talk it had.
+    @Test func anOutputThatGoesAndComesBackDoesNotTalk() {
+        let rig = Rig()
+        rig.talk[0] = { _ in 1 }
+        rig.send(1, 4, 1)
+        rig.render(periods: 3)
+        #expect(rig.last(4, 64).allSatisfy { $0 == 1 })
+        rig.reshape(outputs: 2)
+        rig.render(periods: 2)
+        rig.reshape(outputs: 4)
+        rig.render(periods: 2)
+        #expect(rig.last(4, 128).allSatisfy { $0 == 0 }, "\(rig.last(4, 128).prefix(4))")
     }
 
     @Test func aTalkbackWithoutAnInputAddsNothingAndStillFollowsItsSends() {
