@@ -106,6 +106,24 @@ extension Catalogue {
         }
     }
 
+    /// `scene` with no owner a member of `group`'s strips `count + 1` …
+    /// `before` (gone with a rig that shrank): one that comes back is no
+    /// one's until set again (a talkback's destinations, kept in its bank).
+    public func droppingMemberships(of group: Parameter.Strip, beyond count: Int, upTo before: Int,
+                                    in scene: Scene) -> Scene {
+        guard before > count else { return scene }
+        var scene = scene
+        for membership in memberships where membership.group.strip == group {
+            let parameter = parameters[membership.parameter]
+            for owner in places(membership.owner.strip, of: scene) {
+                for g in (count + 1)...before {
+                    parameter.set(&scene, membership.kind.place(owner.channel, g), .toggle(false))
+                }
+            }
+        }
+        return scene
+    }
+
     /// The memberships a source has (of DCAs, of mute groups).
     public var sourceMemberships: [Membership] { memberships.filter { $0.owner.strip == .source } }
 

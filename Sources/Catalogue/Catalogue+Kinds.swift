@@ -95,12 +95,13 @@ extension Catalogue {
 
     /// A new scene (`Scene.init`'s defaults) with `counts` strips of each
     /// numbered kind (inputs and outputs at least one; a kind not named,
-    /// none: a bank only for a kind it has some of).
+    /// none: a bank only for a kind named, even with none, so that fitting
+    /// a scene to it empties it).
     public func scene(_ counts: [Parameter.Strip: Int]) -> Scene {
         var scene = Scene(inputs: counts[.source] ?? 1, outputs: counts[.output] ?? 1, dcas: counts[.dca] ?? 0,
                           muteGroups: counts[.muteGroup] ?? 0)
         for kind in kinds where kind.storage == .bank {
-            guard let count = counts[kind.strip], count > 0 else { continue }
+            guard let count = counts[kind.strip] else { continue }
             scene.banks[kind.strip.name] = Bank(count: count, blank: blank(kind.strip))
         }
         return scene
@@ -140,9 +141,12 @@ extension Catalogue {
 extension Catalogue {
     /// `target` with what `kept` has of the rig's own (`Parameter.Storage.rig`:
     /// the wiring, the outputs' EQ and limiters) wherever both have the
-    /// strip: a scene from a preset, which holds none of it, put on a rig.
+    /// strip, and `kept`'s strips of the kinds kept in banks that `target`
+    /// has none of (a preset holds nothing of the talkbacks): a scene from a
+    /// preset, which holds none of it, put on a rig.
     public func keepingRig(of kept: Scene, in target: Scene) -> Scene {
         var scene = target
+        for (name, bank) in kept.banks where (target.banks[name]?.count ?? 0) == 0 { scene.banks[name] = bank }
         for parameter in parameters where parameter.storage == .rig {
             let there = Set(places(parameter.strip, of: kept))
             for place in places(parameter.strip, of: target) where there.contains(place) {

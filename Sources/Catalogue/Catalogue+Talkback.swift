@@ -71,12 +71,13 @@ extension Catalogue {
     /// m is a destination, else 0; per output, the product of the dims (as
     /// gains) of the talkbacks talking to it, 1 with none. Empty for a
     /// catalogue without talkbacks.
-    public func talkRamps(_ scene: Scene, in layout: RampLayout) -> [(slot: Int, value: Float)] {
+    /// Each ramp's talkback (0 for a dim).
+    public func talkRamps(_ scene: Scene, in layout: RampLayout) -> [(slot: Int, value: Float, talkback: Int)] {
         guard talkSendBlock >= 0 else { return [] }
         let bank = scene.banks[Parameter.Strip.talkback.name] ?? Bank(count: 0, blank: [:])
         let outputs = scene.outputCount
         var dims = [Float](repeating: 1, count: outputs)
-        var ramps: [(slot: Int, value: Float)] = []
+        var ramps: [(slot: Int, value: Float, talkback: Int)] = []
         ramps.reserveCapacity((bank.count + 1) * outputs)
         for t in stride(from: 1, through: min(bank.count, Talkbacks.most), by: 1) {
             let talking = bank.value(t, "talk")?.isOn ?? false
@@ -84,22 +85,27 @@ extension Catalogue {
             let dim = powf(10, min(0, max(-60, bank.value(t, "dim_db")?.number ?? 0)) / 20)
             for m in stride(from: 1, through: outputs, by: 1) {
                 let heard = talking && Self.talks(scene, t, to: m)
-                ramps.append((layout.slot(block: talkSendBlock + t - 1, channel: m), heard ? level : 0))
+                ramps.append((layout.slot(block: talkSendBlock + t - 1, channel: m), heard ? level : 0, t))
                 if heard { dims[m - 1] *= dim }
             }
         }
         for m in stride(from: 1, through: outputs, by: 1) {
-            ramps.append((layout.slot(block: talkDimBlock, channel: m), dims[m - 1]))
+            ramps.append((layout.slot(block: talkDimBlock, channel: m), dims[m - 1], 0))
         }
         return ramps
     }
 
     /// The changes that take the talk sends and dims to what `after` says
-    /// from what `before` said, over `seconds` (every one when `before` is nil).
-    public func talkChanges(from before: Scene?, to after: Scene, in layout: RampLayout, seconds: Float) -> [Change] {
-        let was = before.map { Dictionary(talkRamps($0, in: layout), uniquingKeysWith: { $1 }) } ?? [:]
-        return talkRamps(after, in: layout).compactMap { slot, value in
-            was[slot] == value ? nil : Change(ramp: Int32(slot), position: value, value: value, seconds: seconds)
+    /// from what `before` said (every one when `before` is nil): a send by
+    /// the fader law over its talkback's fade in `fades` (its level's), else
+    /// over `seconds`; a dim linearly over `seconds`.
+    public func talkChanges(from before: Scene?, to after: Scene, in layout: RampLayout, seconds: Float,
+                            fades: [Int: Float] = [:]) -> [Change] {
+        let was = before.map { Dictionary(talkRamps($0, in: layout).map { ($0.slot, $0.value) }, uniquingKeysWith: { $1 }) } ?? [:]
+        return talkRamps(after, in: layout).compactMap { slot, value, talkback in
+            guard was[slot] != value else { return nil }
+            return talkback == 0 ? Change(ramp: Int32(slot), position: value, value: value, seconds: seconds)
+                : Self.level(slot, value, seconds: fades[talkback] ?? seconds)
         }
     }
 }

@@ -76,7 +76,8 @@ public struct Catalogue: Sendable {
                 blockOf.append(nil)
                 guard talkSend < 0 else { continue }
                 talkSend = blocks.count
-                blocks += (1...Talkbacks.most).map { RampBlock(.output, .talk($0), .linear) }
+                // A send is a level: it fades by the fader law, as the talkback's level does.
+                blocks += (1...Talkbacks.most).map { RampBlock(.output, .talk($0), .fader) }
                 talkDim = blocks.count
                 blocks.append(RampBlock(.output, .gain, .linear))
             case .none, .crosspoint:

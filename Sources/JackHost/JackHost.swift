@@ -301,7 +301,8 @@ public final class JackHost: @unchecked Sendable {
         state.withLock { state in
             guard !state.restoring.isEmpty, let client = state.client else { return }
             state.restoring.removeAll { pair in
-                let isOurInput = pair.ours.contains(":in_")
+                // Our inputs: the sources' and the talkbacks'.
+                let isOurInput = pair.ours.contains(":in_") || pair.ours.contains(":talk_")
                 let done = isOurInput ? client.connect(pair.theirs, pair.ours) : client.connect(pair.ours, pair.theirs)
                 if done { logger.info("restored connection \(pair.ours) <-> \(pair.theirs)") }
                 return done

@@ -146,14 +146,16 @@ extension Controller {
         }
         let gates = solos ? live.soloGates() : []
         // A talkback's level fades over its fade; the rest of talk moves over the smoothing.
-        let talk = edits.compactMap { edit -> Float? in
-            guard case .set(let number, _, _, let fade) = edit, case .talkbacks = catalogue.parameters[number].kernel else { return nil }
-            return fade ?? live.smoothing
-        }.max()
-        let before = talk == nil ? nil : live.state.scene
+        var talks = false, fades: [Int: Float] = [:]
+        for case .set(let number, let place, _, let fade) in edits {
+            guard case .talkbacks = catalogue.parameters[number].kernel else { continue }
+            talks = true
+            if let fade, catalogue.parameters[number].isLevel { fades[place.channel] = fade }
+        }
+        let before = talks ? live.state.scene : nil
         for edit in edits { apply(edit, into: &changes) }
         if solos { live.updateSoloGates(from: gates, seconds: live.smoothing, into: &changes) }
-        if let talk, let before { live.updateTalk(from: before, seconds: talk, into: &changes) }
+        if let before { live.updateTalk(from: before, fades: fades, into: &changes) }
         live.submit(changes)
     }
 

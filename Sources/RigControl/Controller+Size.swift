@@ -20,7 +20,11 @@ extension Controller {
         let scene = live.state.scene
         let (inputs, outputs) = name == .rigInputs ? (count, scene.outputCount) : (scene.inputCount, count)
         if (inputs, outputs) != (scene.inputCount, scene.outputCount) {
-            scheduler?.restage(by: live.resize(inputs: inputs, outputs: outputs))
+            // Resized first: `scheduler?.restage(by: live.resize(…))` would not
+            // resize at all on a rig without a scheduler (an optional chain
+            // skips its arguments).
+            let remap = live.resize(inputs: inputs, outputs: outputs)
+            scheduler?.restage(by: remap)
             live.log.notice("\(peer) \(name.address) \(count): the rig is now \(inputs)x\(outputs)")
             resized()
         }

@@ -25,7 +25,7 @@ extension LiveScene {
         guard before != (inputs, outputs) else { return [] }
         let gates = soloGates()
         let (scene, _) = Preset(name: "", scene: state.scene).fitted(inputs: inputs, outputs: outputs)
-        state.scene = scene
+        state.scene = catalogue.droppingMemberships(of: .output, beyond: outputs, upTo: before.outputs, in: scene)
         for n in before.inputs..<max(before.inputs, inputs) { state.scene.sources[n].direct = directOuts }
         let link = catalogue.number(.source, "link")
         // A linked source whose partner is gone is heard alone again: its

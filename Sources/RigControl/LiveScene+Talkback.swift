@@ -18,8 +18,9 @@ extension LiveScene {
     }
 
     /// After talkbacks' settings changed from `before`: moves every talk
-    /// send and dim that differs over `seconds`.
-    func updateTalk(from before: Scene, seconds: Float, into changes: inout [Change]) {
-        changes += catalogue.talkChanges(from: before, to: state.scene, in: ramps, seconds: seconds)
+    /// send and dim that differs, over the smoothing time; a talkback's
+    /// sends over its level's fade in `fades`, if it was given one.
+    func updateTalk(from before: Scene, fades: [Int: Float], into changes: inout [Change]) {
+        changes += catalogue.talkChanges(from: before, to: state.scene, in: ramps, seconds: smoothing, fades: fades)
     }
 }

@@ -110,3 +110,55 @@ import Testing
         #expect(Self.sends(restarted, 1) == [0, 0, 0, 0, 0, 0])
     }
 }
+
+/// What a talkback keeps through the rig's own changes (found in review):
+/// its destinations through a resize, its settings through `serve --scene`,
+/// none of it when `serve --talkbacks 0` is given, and a level's fade.
+@Suite struct TalkbackKeepingTests {
+    @Test func aDestinationGoneWithItsOutputDoesNotComeBackWithIt() {
+        let c = TalkbackTests.controller()
+        c.send("/talkback/1/output/6", .int32(1))
+        c.send("/talkback/1/output/2", .int32(1))
+        #expect(errorReason(c.send("/rig/outputs", .int32(4))) == nil)
+        #expect(c.scene.outputCount == 4)
+        #expect(errorReason(c.send("/rig/outputs", .int32(6))) == nil)
+        #expect(c.send("/talkback/1/output/6").first?.messages.first?.arguments == [.int32(0)])
+        #expect(c.send("/talkback/1/output/2").first?.messages.first?.arguments == [.int32(1)], "the others stay")
+    }
+
+    @Test func aPresetPutOnTheRigKeepsItsTalkbacksAndNoTalkbacksMeansNone() throws {
+        let catalogue = Catalogue()
+        var live = catalogue.scene([.source: 2, .output: 4, .talkback: 2])
+        catalogue.parameters[try #require(catalogue.number(.talkbackOutput, ""))]
+            .set(&live, .talkbackOutput(talkback: 2, output: 3), .toggle(true))
+        live.banks["talkback"]?.set(2, "name", .text("Monitor world"))
+        // A preset holds nothing of the talkbacks (`serve --scene`).
+        let preset = try PresetCoding.decode(PresetCoding.encode(Preset(name: "p", scene: live), catalogue: catalogue),
+                                             file: "p.json", catalogue: catalogue).scene
+        #expect((preset.banks["talkback"]?.count ?? 0) == 0)
+        let kept = catalogue.keepingRig(of: live, in: preset)
+        #expect(kept.banks["talkback"] == live.banks["talkback"], "the rig's talkbacks kept")
+
+        // `serve --talkbacks 0` with a state that has two: none.
+        let none = catalogue.scene([.source: 2, .output: 4, .talkback: 0])
+        let (fitted, _) = RigState(scene: live).fitted(inputs: 2, outputs: 4, banks: none.banks, catalogue: catalogue)
+        #expect(fitted.scene.banks["talkback"]?.count == 0)
+    }
+
+    @Test func aLevelSentWithAFadeMovesTheSendsOverItAndTheRestOverTheSmoothing() {
+        let c = TalkbackTests.controller()
+        let p = c.mixer.parameters
+        c.send("/talkback/1/output/3", .int32(1))
+        c.send("/talkback/1/talk", .int32(1))
+        c.mixer.drainQueue()
+        c.send("/talkback/1/db", .float(-12), .float(2))
+        c.mixer.drainQueue()
+        let send = c.mixer.offlineKernel.pointee.ramp(p.talkSend(1, 3))
+        #expect(abs(send.targetValue - powf(10, -12 / 20)) < 1e-5)
+        #expect(send.remaining > 48_000, "over the 2 s fade: \(send.remaining) samples left")
+        c.send("/talkback/1/talk", .int32(0))
+        c.mixer.drainQueue()
+        let dim = c.mixer.offlineKernel.pointee.ramp(p.talkDim(3))
+        #expect(dim.targetValue == 1 && dim.remaining <= 960, "the dim over the smoothing: \(dim.remaining)")
+    }
+}
