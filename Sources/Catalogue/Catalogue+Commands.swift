@@ -35,6 +35,8 @@ extension Catalogue {
                               unit: Array(repeating: nil, count: outputs)), [],
                     button: nil, effect: .changesWithArguments, movesAudio: true, hasValue: true, answers: true),
             Command(.matrixClear, "Every crosspoint to 0", effect: .changes, movesAudio: true, exact: true),
+            Command(.listenClear, "Nothing in the engineer's listen: its default pair, or silence", effect: .changes,
+                    movesAudio: true, exact: true),
             Command(.status, "Replies /status/… with the rig's state", answers: true),
             Command(.stateNoteAck, "The state file's note (/status/state_note) has been read: it is cleared, for every client",
                     effect: .changes, exact: true),

@@ -28,7 +28,7 @@ extension Catalogue {
         StripKind(.muteGroup, .numbered, head: "mutegroup", plural: "mute groups", countField: "mutegroups",
                   field: "mutegroups", counts: 0...Groups.most, flag: "--mute-groups",
                   place: { g, _ in .muteGroup(g) }, count: { $0.muteGroups.count }),
-    ] + talkbackKinds
+    ] + talkbackKinds + listenKinds
 
     /// Why `count` is not a count `serve`'s `flag` takes ("--dcas must be
     /// 0-32 (got 40)"), or nil: the limits its kind describes.

@@ -15,7 +15,7 @@ extension Catalogue {
     public func change(_ number: Int, at place: Parameter.Place, to value: Parameter.Value,
                        in layout: RampLayout, seconds: Float) -> Change? {
         switch parameters[number].kernel {
-        case .none, .soloGate, .groups, .talkbacks:
+        case .none, .soloGate, .groups, .talkbacks, .listen:
             return nil
         case .crosspoint:
             guard case .crosspoint(let i, let o) = place else { return nil }
@@ -40,8 +40,11 @@ extension Catalogue {
         Change(ramp: Int32(slot), position: FaderLaw.position(gain: gain), value: gain, seconds: seconds)
     }
 
-    /// The changes that take every ramp to its value in `scene`.
-    public func changes(toReach scene: Scene, in layout: RampLayout, seconds: Float) -> [Change] {
+    /// The changes that take every ramp to its value in `scene`; the
+    /// listen's outputs on their `sides` (nil: as `OutputLayout` pairs them
+    /// with no output marked mono).
+    public func changes(toReach scene: Scene, in layout: RampLayout, seconds: Float,
+                        sides: [OutputLayout.Side]? = nil) -> [Change] {
         var changes: [Change] = []
         changes.reserveCapacity(layout.slots)
         for (number, parameter) in parameters.enumerated() {
@@ -56,6 +59,8 @@ extension Catalogue {
             changes += groupChanges(n, in: scene, layout: layout, seconds: seconds, gateSeconds: seconds)
         }
         return changes + talkChanges(from: nil, to: scene, in: layout, seconds: seconds)
+            + listenChanges(from: nil, to: scene, in: layout, sides: sides ?? OutputLayout(outputs: scene.outputCount).sides,
+                            seconds: seconds)
     }
 }
 
@@ -64,7 +69,7 @@ extension Mixer {
     public convenience init(scene: Scene, catalogue: Catalogue = Catalogue(), panLaw: PanLaw, layout: OutputLayout,
                             queueCapacity: Int = 8192, maxFrames: Int = 8192, simd: SIMDPath = .inUse) {
         let ramps = catalogue.rampLayout(inputs: scene.inputCount, outputs: scene.outputCount)
-        self.init(ramps: ramps, initial: catalogue.changes(toReach: scene, in: ramps, seconds: 0), panLaw: panLaw,
+        self.init(ramps: ramps, initial: catalogue.changes(toReach: scene, in: ramps, seconds: 0, sides: layout.sides), panLaw: panLaw,
                   layout: layout, queueCapacity: queueCapacity, maxFrames: maxFrames,
                   longestDelay: Double(catalogue.longestDelay) / 1000, simd: simd)
     }

@@ -38,6 +38,12 @@ public struct Catalogue: Sendable {
     /// outputs' dim; −1 without talkbacks.
     public let talkSendBlock: Int
     public let talkDimBlock: Int
+    /// The listen's blocks (`Catalogue+Listen.swift`): the first of the
+    /// sources' two sides, of the outputs' two, and the master's listen
+    /// lanes; −1 without a listen.
+    public let listenSourceBlock: Int
+    public let listenOutputBlock: Int
+    public let listenMixBlock: Int
     /// The longest output delay, in milliseconds.
     public let longestDelay: Float
 
@@ -57,7 +63,7 @@ public struct Catalogue: Sendable {
         let parameters = Self.entries(longestDelay: longestDelay) + adding.flatMap(\.parameters)
         self.parameters = parameters
         var blocks: [RampBlock] = [], blockOf: [Int?] = [], soloGate = -1, groupGain = -1, groupGate = -1
-        var talkSend = -1, talkDim = -1
+        var talkSend = -1, talkDim = -1, listenSource = -1, listenOutput = -1, listenMix = -1
         for parameter in parameters {
             switch parameter.kernel {
             case .ramp(let block, _):
@@ -80,6 +86,13 @@ public struct Catalogue: Sendable {
                 blocks += (1...Talkbacks.most).map { RampBlock(.output, .talk($0), .fader) }
                 talkDim = blocks.count
                 blocks.append(RampBlock(.output, .gain, .linear))
+            case .listen:
+                blockOf.append(nil)
+                guard listenMix < 0 else { continue }
+                (listenSource, listenOutput, listenMix) = (blocks.count, blocks.count + 2, blocks.count + 4)
+                blocks += [RampBlock(.source, .listen(side: 0), .linear), RampBlock(.source, .listen(side: 1), .linear),
+                           RampBlock(.output, .listen(side: 0), .linear), RampBlock(.output, .listen(side: 1), .linear),
+                           RampBlock(.master, .listenMix, .linear)]
             case .none, .crosspoint:
                 blockOf.append(nil)
             }
@@ -91,6 +104,7 @@ public struct Catalogue: Sendable {
         groupGateBlock = groupGate
         talkSendBlock = talkSend
         talkDimBlock = talkDim
+        (listenSourceBlock, listenOutputBlock, listenMixBlock) = (listenSource, listenOutput, listenMix)
     }
 
     /// The parameters of one strip, by their number in `parameters`, in order.
@@ -224,6 +238,6 @@ public struct Catalogue: Sendable {
                       display: .init(.toggle(label: "M"), "Mute {strip}"),
                       get: { scene, _ in .toggle(scene.master.mute) },
                       set: { scene, _, value in scene.master.mute = value.isOn }),
-        ] + groupEntries + talkbackEntries
+        ] + groupEntries + talkbackEntries + listenEntries
     }
 }

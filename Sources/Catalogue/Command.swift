@@ -10,6 +10,7 @@ public struct Command: Sendable {
     public enum Name: String, Hashable, Sendable, CaseIterable {
         case matrixMap = "/matrix/map"
         case matrixClear = "/matrix/clear"
+        case listenClear = "/listen/clear"
         case status = "/status"
         case stateNoteAck = "/status/state_note/ack"
         case ping = "/ping"

@@ -37,6 +37,7 @@ public struct Parameter: Sendable {
         public static let muteGroupMember = Strip("muteGroupMember", noun: "membership of a mute group")
         public static let talkback = Strip("talkback", noun: "talkback")
         public static let talkbackOutput = Strip("talkbackOutput", noun: "destination of a talkback")
+        public static let listen = Strip("listen", noun: "listen")
 
         public var description: String { name }
     }
@@ -73,6 +74,10 @@ public struct Parameter: Sendable {
         /// Through the outputs' talk sends and dims (`Catalogue.talkRamps`),
         /// which depend on every talkback's talk, level, dim and destinations.
         case talkbacks
+        /// Through the listen's shares of each source and output and its
+        /// gain (`Catalogue.listenRamps`), which depend on every selection,
+        /// the listen's settings and the talkbacks.
+        case listen
     }
 
     /// A parameter's value: a number, on or off, or text.
@@ -178,6 +183,8 @@ public struct Parameter: Sendable {
         case dcaMember(source: Int, dca: Int), muteGroupMember(source: Int, group: Int)
         /// Output m as one of talkback t's destinations.
         case talkbackOutput(talkback: Int, output: Int)
+        /// The engineer's listen: `/listen`.
+        case listen
         /// Strip n of a kind the catalogue adds (`StripKind`): `/{name}/{n}`.
         case numbered(Strip, Int)
     }
@@ -242,7 +249,7 @@ public struct Parameter: Sendable {
     public static func mixOutput(_ place: Place) -> Int? {
         switch place {
         case .crosspoint(_, let m), .output(let m): m
-        case .source, .master, .dca, .muteGroup, .dcaMember, .muteGroupMember, .numbered, .talkbackOutput: nil
+        case .source, .master, .dca, .muteGroup, .dcaMember, .muteGroupMember, .numbered, .talkbackOutput, .listen: nil
         }
     }
 }
@@ -253,7 +260,7 @@ extension Parameter.Place {
         switch self {
         case .source(let n), .dcaMember(let n, _), .muteGroupMember(let n, _): n
         case .output(let m): m
-        case .master: 1
+        case .master, .listen: 1
         case .crosspoint(let input, _): input
         case .dca(let g), .muteGroup(let g): g
         case .numbered(_, let n), .talkbackOutput(let n, _): n
@@ -264,7 +271,7 @@ extension Parameter.Place {
     public var group: Int {
         switch self {
         case .dca(let g), .muteGroup(let g), .dcaMember(_, let g), .muteGroupMember(_, let g), .talkbackOutput(_, let g): g
-        case .source, .output, .master, .crosspoint, .numbered: 0
+        case .source, .output, .master, .crosspoint, .numbered, .listen: 0
         }
     }
 
@@ -281,6 +288,7 @@ extension Parameter.Place {
         case .muteGroupMember(let n, let g): "/source/\(n)/mutegroup/\(g)"
         case .numbered(let strip, let n): "/\(strip.name)/\(n)"
         case .talkbackOutput(let t, let m): "/talkback/\(t)/output/\(m)"
+        case .listen: "/listen"
         }
     }
 
@@ -297,6 +305,7 @@ extension Parameter.Place {
         case .dcaMember(let n, _), .muteGroupMember(let n, _): "source \(n)"
         case .numbered(let strip, let n): "\(strip.noun) \(n)"
         case .talkbackOutput(let t, _): "talkback \(t)"
+        case .listen: "listen"
         }
         let title = switch self {
         case .dcaMember(let n, _), .muteGroupMember(let n, _): "Source \(n)"
@@ -320,6 +329,7 @@ extension Parameter.Place {
         case .muteGroupMember(let n, let g): "Source \(n) in mute group \(g)"
         case .numbered(let strip, let n): Self.capitalised(strip.noun) + " \(n)"
         case .talkbackOutput(let t, let m): "Talkback \(t) to output \(m)"
+        case .listen: "Listen"
         }
     }
 

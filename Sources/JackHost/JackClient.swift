@@ -71,14 +71,16 @@ final class JackClient: @unchecked Sendable {
     private(set) var outputPorts: [OpaquePointer] = []
 
     private func registerPorts() throws {
-        if let failure = fitPorts() ?? registerTalkPorts() {
+        if let failure = fitPorts() ?? registerTalkPorts() ?? registerListenPorts() {
             throw OpenError(status: jack_status_t(rawValue: 0), step: failure)
         }
     }
 
     /// The talkbacks' input ports, `talk_1…`, as many as the rig has
-    /// (`ProcessContext.talkbacks`), made with the client (`JackClient+Talkbacks.swift`).
+    /// (`ProcessContext.talkbacks`), made with the client (`JackClient+TalkbackAndListen.swift`).
     var talkPorts: [OpaquePointer] = []
+    /// The listen's ports, `listen_1` and `listen_2`, with `serve --listen`.
+    var listenPorts: [OpaquePointer] = []
 
     /// Gives the client a port for every channel the rig has now
     /// (`Mixer.inputs`, `outputs`): registers those missing, and unregisters
@@ -134,7 +136,9 @@ final class JackClient: @unchecked Sendable {
             context.directPorts[n].store(0, ordering: .sequentiallyConsistent)
         }
         for t in 0..<Talkbacks.most { context.talkPorts[t].store(0, ordering: .sequentiallyConsistent) }
+        for side in 0..<2 { context.listenPorts[side].store(0, ordering: .sequentiallyConsistent) }
         talkPorts.removeAll()
+        listenPorts.removeAll()
         inputPorts.removeAll()
         outputPorts.removeAll()
         directPorts.removeAll()
@@ -276,7 +280,7 @@ final class JackClient: @unchecked Sendable {
     /// Every connection of our ports, as (our port, other port) by full names.
     func connections() -> [(ours: String, theirs: String)] {
         var result: [(String, String)] = []
-        for port in fullInputNames + fullOutputNames + fullTalkNames {
+        for port in fullInputNames + fullOutputNames + fullTalkNames + fullListenNames {
             guard let handle = jack_port_by_name(self.handle, port),
                   let list = jack_port_get_all_connections(self.handle, handle) else { continue }
             defer { jack_free(list) }

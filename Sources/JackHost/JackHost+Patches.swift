@@ -95,7 +95,7 @@ extension JackHost {
         let feeds: [Set<String>]
         /// Ports came or went (or this is the first look at this client).
         let portsChanged: Bool
-        let late: (inputPorts: [String], sends: [Set<String>], talks: [Set<String>])?
+        let late: (inputPorts: [String], sends: [Set<String>], talks: [Set<String>], listen: [Set<String>])?
     }
 
     /// What to connect and disconnect, worked out from a survey without
@@ -108,6 +108,7 @@ extension JackHost {
         var lateInputs: [(port: String, input: Int)] = []
         var lateOutputs: [(output: Int, port: String)] = []
         var lateTalks: [(port: String, talkback: Int)] = []
+        var lateListen: [(side: Int, port: String)] = []
     }
 
     /// Under the host's lock: reads JACK if JACK or the patches changed
@@ -125,7 +126,7 @@ extension JackHost {
         let late = portsChanged || seen.presence == nil
         (seen.patches, seen.links) = (patches, links)
         return Survey(client: client, ports: client.otherOutputPorts(), feeds: client.inputFeeds(), portsChanged: late,
-                      late: late ? (client.otherInputPorts(), client.outputSends(), client.talkFeeds()) : nil)
+                      late: late ? (client.otherInputPorts(), client.outputSends(), client.talkFeeds(), client.listenSends()) : nil)
     }
 
     /// Without a lock: the sources clients take (`--auto-sources`), what the
@@ -156,6 +157,12 @@ extension JackHost {
                 let matching = late.inputPorts.filter { pattern.matches($0) }
                 for (index, port) in matching.prefix(late.sends.count).enumerated() where !late.sends[index].contains(port) {
                     plan.lateOutputs.append((index + 1, port))
+                }
+            }
+            if let text = options.connectListen, let pattern = try? PortPattern(text) {
+                let matching = late.inputPorts.filter { pattern.matches($0) }
+                for (index, port) in matching.prefix(late.listen.count).enumerated() where !late.listen[index].contains(port) {
+                    plan.lateListen.append((index + 1, port))
                 }
             }
             if let text = options.connectTalkbacks, let pattern = try? PortPattern(text) {
@@ -192,6 +199,10 @@ extension JackHost {
         for (output, port) in plan.lateOutputs {
             let ours = "\(client.name):out_\(output)"
             if client.connect(ours, port) { logger.info("connected \(ours) -> \(port) (--connect-outputs)") }
+        }
+        for (side, port) in plan.lateListen {
+            let ours = "\(client.name):listen_\(side)"
+            if client.connect(ours, port) { logger.info("connected \(ours) -> \(port) (--connect-listen)") }
         }
         for (port, talkback) in plan.lateTalks {
             let ours = "\(client.name):talk_\(talkback)"

@@ -23,6 +23,10 @@ public final class JackHost: @unchecked Sendable {
         /// regular expression for the ports to connect them to, in order.
         public var talkbacks = 0
         public var connectTalkbacks: String?
+        /// The listen's ports (`serve --listen`), and a regular expression
+        /// for the ports to connect them to, in order.
+        public var listen = false
+        public var connectListen: String?
         /// Start a server when none is running, so; nil: never.
         public var autostart: Autostart? = Autostart()
 
@@ -70,7 +74,7 @@ public final class JackHost: @unchecked Sendable {
         self.mixer = mixer
         self.options = options
         self.logger = logger
-        context = ProcessContext(mixer: mixer, talkbacks: options.talkbacks)
+        context = ProcessContext(mixer: mixer, talkbacks: options.talkbacks, listen: options.listen)
         _ = JackMessages.shared // made here, never lazily on the process thread
         jack_set_error_function(JackHost.jackMessage)
         jack_set_info_function(JackHost.jackMessage)
@@ -105,6 +109,7 @@ public final class JackHost: @unchecked Sendable {
             connect(client, ours: client.fullInputNames, pattern: options.connectInputs, flags: JackPortIsOutput, inbound: true)
             connect(client, ours: client.fullOutputNames, pattern: options.connectOutputs, flags: JackPortIsInput, inbound: false)
             connect(client, ours: client.fullTalkNames, pattern: options.connectTalkbacks, flags: JackPortIsOutput, inbound: true)
+            connect(client, ours: client.fullListenNames, pattern: options.connectListen, flags: JackPortIsInput, inbound: false)
         }
     }
 

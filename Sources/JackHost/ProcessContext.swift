@@ -34,8 +34,14 @@ final class ProcessContext: @unchecked Sendable {
     /// How many talkbacks the rig has, each with its input port `talk_t`
     /// (0: none yet), and each one's buffer this period (nil: none).
     let talkbacks: Int
+    /// Whether the rig has the listen's ports (`serve --listen`).
+    let listen: Bool
     let talkPorts: UnsafeMutablePointer<Atomic<UInt>>
     let talkBuffers: UnsafeMutablePointer<UnsafePointer<Float>?>
+    /// The listen's two output ports, `listen_1` and `listen_2` (0: none),
+    /// and their buffers this period (nil: none).
+    let listenPorts: UnsafeMutablePointer<Atomic<UInt>>
+    let listenBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     /// Read by a channel without a port: never written.
     let silence: UnsafeMutablePointer<Float>
@@ -60,13 +66,18 @@ final class ProcessContext: @unchecked Sendable {
     /// The longest period JACK may give.
     static let maxFrames = 8192
 
-    init(mixer: Mixer, talkbacks: Int = 0) {
+    init(mixer: Mixer, talkbacks: Int = 0, listen: Bool = false) {
         self.mixer = mixer
+        self.listen = listen
         self.talkbacks = min(max(0, talkbacks), Talkbacks.most)
         talkPorts = .allocate(capacity: Talkbacks.most)
         for t in 0..<Talkbacks.most { (talkPorts + t).initialize(to: Atomic(0)) }
         talkBuffers = .allocate(capacity: Talkbacks.most)
         talkBuffers.initialize(repeating: nil, count: Talkbacks.most)
+        listenPorts = .allocate(capacity: 2)
+        for side in 0..<2 { (listenPorts + side).initialize(to: Atomic(0)) }
+        listenBuffers = .allocate(capacity: 2)
+        listenBuffers.initialize(repeating: nil, count: 2)
         let channels = Mixer.channelLimit
         inputPorts = .allocate(capacity: channels)
         outputPorts = .allocate(capacity: channels)
@@ -94,6 +105,9 @@ final class ProcessContext: @unchecked Sendable {
         talkPorts.deinitialize(count: Talkbacks.most)
         talkPorts.deallocate()
         talkBuffers.deallocate()
+        listenPorts.deinitialize(count: 2)
+        listenPorts.deallocate()
+        listenBuffers.deallocate()
         inputPorts.deinitialize(count: Mixer.channelLimit)
         outputPorts.deinitialize(count: Mixer.channelLimit)
         directPorts.deinitialize(count: Mixer.channelLimit)
@@ -168,12 +182,21 @@ final class ProcessContext: @unchecked Sendable {
                     c.talkBuffers[t] = nil
                 }
             }
+            // The listen's pair: its own ports, when the rig has them.
+            for side in 0..<2 {
+                if let port = OpaquePointer(bitPattern: c.listenPorts[side].load(ordering: .acquiring)),
+                   let buffer = jack_port_get_buffer(port, frames) {
+                    c.listenBuffers[side] = buffer.assumingMemoryBound(to: Float.self)
+                } else {
+                    c.listenBuffers[side] = nil
+                }
+            }
             if directs {
                 c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: c.directBuffers,
-                               talks: c.talkBuffers, talkCount: c.talkbacks, frames: count)
+                               talks: c.talkBuffers, talkCount: c.talkbacks, listen: c.listenBuffers, frames: count)
             } else {
                 c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: nil,
-                               talks: c.talkBuffers, talkCount: c.talkbacks, frames: count)
+                               talks: c.talkBuffers, talkCount: c.talkbacks, listen: c.listenBuffers, frames: count)
             }
             c.lastCycleEnd.store(next, ordering: .releasing)
         }

@@ -201,12 +201,13 @@ public enum PresetCoding {
     }
 
     static func encodeScene(_ scene: Scene, into w: inout JSONWriter, catalogue: Catalogue, document: Parameter.Document) {
-        // Inputs and outputs always; a kind a rig may be without, only when
-        // it has some and the document holds something of theirs (a preset
-        // nothing of the talkbacks).
+        // A kind only when the document holds something of it (a preset
+        // nothing of the talkbacks nor the listen); inputs and outputs
+        // always, another kind only when the scene has some.
         func held(_ kind: StripKind) -> Bool {
-            kind.counts.lowerBound > 0 || kind.count(scene) > 0 && (!catalogue.numbers(of: kind.strip, in: document).isEmpty
-                || !catalogue.memberships(of: kind.strip, in: document).isEmpty)
+            let holds = !catalogue.numbers(of: kind.strip, in: document).isEmpty
+                || !catalogue.memberships(of: kind.strip, in: document).isEmpty
+            return holds && (kind.counts.lowerBound > 0 || kind.count(scene) > 0)
         }
         let channels = catalogue.kinds.compactMap { kind -> (String, String)? in
             guard let field = kind.countField, held(kind) else { return nil }
@@ -221,7 +222,7 @@ public enum PresetCoding {
                     writeStrip(kind.strip, $0, of: scene, catalogue: catalogue, document: document)
                 })
             case .single:
-                guard let field = kind.field else { continue }
+                guard let field = kind.field, held(kind) else { continue }
                 w.field(field, writeStrip(kind.strip, kind.place(1, 0), of: scene, catalogue: catalogue, document: document))
             case .crosspoint:
                 w.list("crosspoints", crosspoints(of: scene))

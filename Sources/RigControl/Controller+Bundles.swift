@@ -149,7 +149,8 @@ extension Controller {
         let unplanned = planned.keys.filter { final[$0] == nil }
         if !unplanned.isEmpty {
             var scene: [Int32: Change] = [:]
-            for change in catalogue.changes(toReach: live.state.scene, in: live.ramps, seconds: live.smoothing) {
+            for change in catalogue.changes(toReach: live.state.scene, in: live.ramps, seconds: live.smoothing,
+                                            sides: mixer.layout.sides) {
                 scene[change.ramp] = change
             }
             result += unplanned.compactMap { ramp in

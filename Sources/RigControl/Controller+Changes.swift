@@ -93,7 +93,7 @@ extension Controller {
             guard parameter.isSettable else { throw ArgumentReader.Failure(reason: "read-only: the rig reports it") }
             if case .membership? = catalogue.kind(parameter.strip)?.shape { try args.member() }
             let (read, fade) = try Self.read(parameter.kind, form, args, what: parameter.name)
-            if let problem = parameter.check(read) { throw ArgumentReader.Failure(reason: problem) }
+            if let problem = parameter.check(read) ?? live.refusal(number, read) { throw ArgumentReader.Failure(reason: problem) }
             return .set(number, place, live.latched(number, at: place, read), fade: fade)
         case .delta(let number, let place, let form):
             // From the scene's value now: deltas earlier in the bundle have moved it.
@@ -146,16 +146,24 @@ extension Controller {
         }
         let gates = solos ? live.soloGates() : []
         // A talkback's level fades over its fade; the rest of talk moves over the smoothing.
-        var talks = false, fades: [Int: Float] = [:]
+        var talks = false, listens = false, fades: [Int: Float] = [:]
         for case .set(let number, let place, _, let fade) in edits {
-            guard case .talkbacks = catalogue.parameters[number].kernel else { continue }
-            talks = true
-            if let fade, catalogue.parameters[number].isLevel { fades[place.channel] = fade }
+            let parameter = catalogue.parameters[number]
+            switch parameter.kernel {
+            case .talkbacks:
+                (talks, listens) = (true, true)
+                if let fade, parameter.isLevel { fades[place.channel] = fade }
+            case .listen: listens = true
+            default: if parameter.strip == .source && ["invert", "link"].contains(parameter.name) { listens = true }
+            }
         }
-        let before = talks ? live.state.scene : nil
+        let before = talks || listens ? live.state.scene : nil
         for edit in edits { apply(edit, into: &changes) }
         if solos { live.updateSoloGates(from: gates, seconds: live.smoothing, into: &changes) }
-        if let before { live.updateTalk(from: before, fades: fades, into: &changes) }
+        if let before {
+            if talks { live.updateTalk(from: before, fades: fades, into: &changes) }
+            if listens { live.updateListen(from: before, edits: edits, into: &changes) }
+        }
         live.submit(changes)
     }
 

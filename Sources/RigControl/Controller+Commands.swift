@@ -45,7 +45,7 @@ extension Controller {
             return message.arguments.isEmpty ? nil : resize(name, targets, message, from: peer)
         case .stateNoteAck:
             return acknowledgeStateNote()
-        case .matrixMap, .matrixClear, .status, .ping:
+        case .matrixMap, .matrixClear, .listenClear, .status, .ping:
             return nil
         }
     }

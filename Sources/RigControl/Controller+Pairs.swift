@@ -51,7 +51,7 @@ extension Controller {
         case .muteGroupMember(let n, let g):
             guard isLinked(n), let other = partner(of: n) else { return [place] }
             return [place, .muteGroupMember(source: other, group: g)]
-        case .output, .master, .dca, .muteGroup, .numbered, .talkbackOutput:
+        case .output, .master, .dca, .muteGroup, .numbered, .talkbackOutput, .listen:
             return [place]
         }
     }

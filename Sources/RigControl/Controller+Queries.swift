@@ -18,6 +18,13 @@ extension Controller {
             live.submit(changes)
             live.log.debug("\(peer) /matrix/clear")
             return []
+        case .command(.listenClear):
+            let before = live.state.scene
+            var changes: [Change] = []
+            live.clearListen(keeping: nil, into: &changes)
+            live.updateListen(from: before, edits: [], into: &changes)
+            live.submit(changes)
+            return []
         case .command(.status):
             // `access`: what the asking session may do (full, read-only, or
             // outputs: `/role` says which), so that a page or a layout can

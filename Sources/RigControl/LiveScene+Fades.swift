@@ -26,7 +26,7 @@ extension LiveScene {
         let parameter = catalogue.parameters[number]
         guard parameter.kind.isContinuous else { return false }
         switch parameter.kernel {
-        case .crosspoint, .groups, .talkbacks: return true
+        case .crosspoint, .groups, .talkbacks, .listen: return true
         case .ramp(let block, _): return block.role != .delay
         case .none, .soloGate: return false
         }

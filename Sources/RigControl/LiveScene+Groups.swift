@@ -22,7 +22,7 @@ extension LiveScene {
         case .dcaMember(let n, _), .muteGroupMember(let n, _): return [n]
         case .dca(let g): return sources.indices.filter { sources[$0].dcas.contains(g) }.map { $0 + 1 }
         case .muteGroup(let g): return sources.indices.filter { sources[$0].muteGroups.contains(g) }.map { $0 + 1 }
-        case .source, .output, .master, .crosspoint, .numbered, .talkbackOutput: return []
+        case .source, .output, .master, .crosspoint, .numbered, .talkbackOutput, .listen: return []
         }
     }
 

@@ -44,8 +44,9 @@ extension LiveScene {
         pending = RampLayout.restage(pending, by: remap)
         ramps = next
         space.withLock { $0 = AddressSpace(counts: catalogue.counts(of: state.scene), catalogue: catalogue) }
-        mixer.reshape(to: ramps, initial: catalogue.changes(toReach: state.scene, in: ramps, seconds: 0),
-                      layout: mixer.layout.resized(outputs: outputs))
+        let layout = mixer.layout.resized(outputs: outputs)
+        mixer.reshape(to: ramps, initial: catalogue.changes(toReach: state.scene, in: ramps, seconds: 0, sides: layout.sides),
+                      layout: layout)
         var changes: [Change] = []
         updateSoloGates(from: Array(gates.prefix(inputs)), seconds: smoothing, into: &changes)
         for n in unlinked {
@@ -71,7 +72,7 @@ extension LiveScene {
             switch place {
             case .source(let n): n <= inputs
             case .output(let m): m <= outputs
-            case .master: true
+            case .master, .listen: true
             case .crosspoint(let n, let m): n <= inputs && m <= outputs
             case .dca, .muteGroup, .numbered: true
             case .dcaMember(let n, _), .muteGroupMember(let n, _): n <= inputs

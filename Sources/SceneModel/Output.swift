@@ -11,6 +11,8 @@ public struct Output: Equatable, Sendable {
     public var eq = Equaliser(bands: 6)
     /// Its brickwall limiter, after its delay: the rig's tuning too.
     public var limiter = Limiter()
+    /// In the engineer's listen (AFL): kept nowhere, never recalled.
+    public var listen = false
 
     public init(name: String) { self.name = name }
 }

@@ -5,6 +5,8 @@ public struct Scene: Equatable, Sendable {
     public var crosspoints: CrosspointMatrix
     public var outputs: [Output]
     public var master = Master()
+    /// The engineer's listen: its own settings (docs/talkback.md).
+    public var listen = ListenBus()
     /// The rig's DCAs and mute groups (`serve --dcas`, `--mute-groups`);
     /// sources name the ones they belong to.
     public var dcas: [DCA]

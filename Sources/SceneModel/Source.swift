@@ -25,6 +25,8 @@ public struct Source: Equatable, Sendable {
     public var eq = Equaliser(bands: 4)
     /// Whether any port feeds it now (JACK's, reported by the rig).
     public var present = false
+    /// In the engineer's listen (PFL): kept nowhere, never recalled.
+    public var listen = false
 
     public init(name: String) { self.name = name }
 }

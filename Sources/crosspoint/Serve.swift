@@ -106,6 +106,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Connect the talkbacks' inputs (talk_1, talk_2, …), in order, to the JACK output ports matching this regular expression (e.g. 'system:capture_8'), also those that appear later (docs/talkback.md).")
     var connectTalkbacks: String?
 
+    @Flag(help: "The engineer's listen: a stereo pair of output ports, listen_1 and listen_2, for PFL and AFL (docs/talkback.md).")
+    var listen = false
+
+    @Option(help: "Connect listen_1 and listen_2 to the JACK input ports matching this regular expression (the engineer's headphones), also those that appear later.")
+    var connectListen: String?
+
     @Option(help: "A JACK client whose name matches this regular expression, and whose ports no patch names, takes the first free source (two or more ports: the first free pair, linked) with a patch naming its ports (docs/sources.md).")
     var autoSources: String?
 
@@ -233,6 +239,8 @@ struct Serve: ParsableCommand {
         host.connectInputs = connectInputs
         host.connectOutputs = connectOutputs
         host.connectTalkbacks = connectTalkbacks
+        host.listen = listen
+        host.connectListen = connectListen
         host.talkbacks = try bankCounts()[.talkback] ?? 0
         host.autoSources = autoSources
         host.autostart = noAutostart ? nil : JackHost.Autostart(driver: autostartDriver, device: autostartDevice,

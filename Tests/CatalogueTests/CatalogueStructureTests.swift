@@ -24,9 +24,15 @@ import Testing
         case .number(let range, _): .number(parameter.defaultValue.number == range.upperBound ? range.lowerBound : range.upperBound)
         case .toggle: .toggle(!parameter.defaultValue.isOn)
         case .text:
-            .text(parameter.name == "patch" ? "^player:out_1$" : parameter.name == "direct" ? "post"
-                  : parameter.name.hasSuffix("/type") ? (parameter.defaultValue.text == "peak" ? "highshelf" : "peak")
-                  : "changed")
+            // A choice: another of its options.
+            if case .choice(let options) = parameter.display.control,
+               let option = options.first(where: { $0 != parameter.defaultValue.text }) {
+                .text(option)
+            } else {
+                .text(parameter.name == "patch" ? "^player:out_1$" : parameter.name == "direct" ? "post"
+                      : parameter.name.hasSuffix("/type") ? (parameter.defaultValue.text == "peak" ? "highshelf" : "peak")
+                      : "changed")
+            }
         }
     }
 
@@ -50,10 +56,15 @@ import Testing
     }
 
     /// The fields of the first entry of a numbered kind's list in a file (a
-    /// membership's: its owner's), none if it has no list; nil for other strips.
+    /// membership's: its owner's), or of a single kind's object, none if it
+    /// has none; nil for other strips.
     static func fields(of strip: Parameter.Strip, in file: Data) -> Set<String>? {
         let catalogue = Catalogue()
         let owner = catalogue.memberships.first { $0.kind.strip == strip }?.owner.strip ?? strip
+        if let kind = catalogue.kind(owner), kind.shape == .single, let field = kind.field {
+            guard let document = try? JSONSerialization.jsonObject(with: file) as? [String: Any] else { return nil }
+            return Set((document[field] as? [String: Any])?.keys.map { $0 } ?? [])
+        }
         let list = catalogue.kind(owner).flatMap { $0.shape == .numbered ? $0.field : nil }
         guard let list, let document = try? JSONSerialization.jsonObject(with: file) as? [String: Any] else { return nil }
         // A kind the file lists none of holds none of its fields.
@@ -84,7 +95,8 @@ import Testing
             #expect(parameter.get(read.scene, where_) == expected, "\(what) from a preset")
 
             let state = RigState(scene: scene).encoded(catalogue: catalogue)
-            let inState = String(decoding: state, as: UTF8.self).contains(field)
+            let inState = Self.fields(of: parameter.strip, in: state).map { $0.contains(name) }
+                ?? String(decoding: state, as: UTF8.self).contains(field)
             #expect(inState == parameter.storage.isKept(in: .state), "\(what): in the state file \(inState)")
             let restored = try RigState.decode(state, file: "state.json", catalogue: catalogue)
             let kept = parameter.storage.isKept(in: .state) ? Self.other(parameter) : parameter.get(Self.scene(), where_)
@@ -167,7 +179,8 @@ import Testing
             #expect((entry?["pages"] as? [String])?.contains("engineer") == true, "\(key) \(parameter.name)")
             // A fader reads its level in linear gain, the form the page subscribes to.
             let linear = parameter.kind.forms.contains(.linear) ? Parameter.leaf(parameter.name, .linear) : nil
-            #expect(entry?["gain"] as? String == linear.map { "/\(key == "master" ? "master" : "\(key)/{n}")/\($0)" },
+            let single = catalogue.kind(parameter.strip)?.shape == .single
+            #expect(entry?["gain"] as? String == linear.map { "/\(single ? key : "\(key)/{n}")/\($0)" },
                     "\(key) \(parameter.name)")
         }
         for safe in catalogue.safes {

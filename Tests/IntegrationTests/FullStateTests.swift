@@ -135,11 +135,13 @@ extension Integration {
         let groups = 8 * (dcaLeaves.count + 1) + 8 * muteGroupLeaves.count
         // And the two talkbacks (`serve`'s default): their own leaves and a
         // destination per output.
-        let talkbackLeaves = leaves("/talkback/1/")
-        #expect(talkbackLeaves == Set(["name", "volume", "db", "fader", "dim_db", "latch", "talk"] + (1...n).map { "output/\($0)" })
+        let talkbackLeaves = leaves("/talkback/1/"), listenLeaves = leaves("/listen/")
+        #expect(listenLeaves == ["mode", "default", "volume", "db", "fader", "dim_db", "source", "output"], "the listen: \(listenLeaves)")
+        #expect(talkbackLeaves == Set(["name", "volume", "db", "fader", "dim_db", "latch", "talk", "listen"]
+                                      + (1...n).map { "output/\($0)" })
                 && leaves("/talkback/2/") == talkbackLeaves, "talkbacks: \(talkbackLeaves.sorted().prefix(9))")
         let expectedCount = 3 * n * n + n * (sourceLeaves.count + outputLeaves.count + 3) + masterLeaves.count + 1 + 1 + 2
-            + groups + 2 * talkbackLeaves.count
+            + groups + 2 * talkbackLeaves.count + listenLeaves.count
         #expect(values["/rig/inputs"] == [.int32(Int32(n))] && values["/rig/outputs"] == [.int32(Int32(n))], "the size")
         #expect(values.count == expectedCount, "\(values.count) addresses of \(expectedCount)")
         #expect(values["/safe/master"] != nil)

@@ -34,10 +34,10 @@ import Testing
                 checked += 1
             }
         }
-        // 5 sources × 34 (link, patch, direct and presence among them; the low cut's 3, the EQ's switch
-        // and 4 bands × 5), 15 crosspoints, 3 outputs × 45 (the low and high cuts' 3 each, the EQ's
-        // switch, 6 bands × 5, the limiter's 4), the master's 2; 5 × 2 DCA and 5 × 3 mute-group
-        // memberships, 2 DCAs × 3, 3 mute groups × 2.
-        #expect(checked == 5 * 34 + 15 + 3 * 45 + 2 + 10 + 15 + 6 + 6)
+        // 5 sources × 35 (link, patch, direct, presence and listen among them; the low cut's 3, the
+        // EQ's switch and 4 bands × 5), 15 crosspoints, 3 outputs × 46 (the low and high cuts' 3 each,
+        // the EQ's switch, 6 bands × 5, the limiter's 4, listen), the master's 2; 5 × 2 DCA and 5 × 3
+        // mute-group memberships, 2 DCAs × 3, 3 mute groups × 2; the listen's 6.
+        #expect(checked == 5 * 35 + 15 + 3 * 46 + 2 + 10 + 15 + 6 + 6 + 6)
     }
 }

@@ -9,8 +9,8 @@ import Testing
 /// each on the side its share gives, times the listen's gain; a change of
 /// share crossfades; nothing it is given leaves it non-finite.
 @Suite struct ListenStageTests {
-    /// The rig's catalogue's blocks and the listen's, a mixer rendered by
-    /// hand with two sources playing what the test gives them.
+    /// The rig's catalogue's blocks (the listen's among them), a mixer
+    /// rendered by hand with two sources playing what the test gives them.
     final class Rig {
         let mixer: Mixer
         let layout: RampLayout
@@ -22,13 +22,9 @@ import Testing
 
         init() {
             let catalogue = Catalogue()
-            let base = catalogue.blocks.count
-            layout = RampLayout(inputs: 2, outputs: 2, blocks: catalogue.blocks + [
-                RampBlock(.source, .listen(side: 0), .linear), RampBlock(.source, .listen(side: 1), .linear),
-                RampBlock(.output, .listen(side: 0), .linear), RampBlock(.output, .listen(side: 1), .linear),
-                RampBlock(.master, .listenMix, .linear),
-            ])
-            blocks = (base, base + 1, base + 2, base + 3, base + 4)
+            layout = catalogue.rampLayout(inputs: 2, outputs: 2)
+            blocks = (catalogue.listenSourceBlock, catalogue.listenSourceBlock + 1, catalogue.listenOutputBlock,
+                      catalogue.listenOutputBlock + 1, catalogue.listenMixBlock)
             mixer = Mixer(ramps: layout, initial: catalogue.changes(toReach: Scene(inputs: 2, outputs: 2), in: layout, seconds: 0),
                           panLaw: .balance, layout: OutputLayout(outputs: 2))
             mixer.setSampleRate(48_000)

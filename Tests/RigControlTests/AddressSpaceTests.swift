@@ -37,7 +37,7 @@ import Testing
         #expect(space.resolve("/source/1/*").map { $0.map(space.address) } == .success([
             "/source/1/name", "/source/1/volume", "/source/1/db", "/source/1/fader", "/source/1/pan", "/source/1/mute",
             "/source/1/solo", "/source/1/invert", "/source/1/link", "/source/1/patch", "/source/1/direct",
-            "/source/1/present"]))
+            "/source/1/present", "/source/1/listen"]))
         for address in ["/matrix/12/10/fader", "/source/3/pan", "/output/10/name", "/master/db", "/source/12/invert",
                         "/output/1/delay", "/matrix/1/1"] {
             #expect(space.literalTarget(address).map(space.address) == address)
@@ -70,6 +70,11 @@ import Testing
         ("/talkback/2/db/delta", .talkback, "volume", .numbered(.talkback, 2), .decibels),
         ("/talkback/2/fader/delta", .talkback, "volume", .numbered(.talkback, 2), .fader),
         ("/talkback/2/dim_db/delta", .talkback, "dim_db", .numbered(.talkback, 2), .plain),
+        ("/listen/default/delta", .listen, "default", .listen, .plain),
+        ("/listen/volume/delta", .listen, "volume", .listen, .linear),
+        ("/listen/db/delta", .listen, "volume", .listen, .decibels),
+        ("/listen/fader/delta", .listen, "volume", .listen, .fader),
+        ("/listen/dim_db/delta", .listen, "dim_db", .listen, .plain),
     ] + eqDeltas
 
     /// The EQ's and the limiter's numbers, in parts of their own (`/source/3/eq/2/gain/delta`).
@@ -171,7 +176,9 @@ import Testing
     /// and meters), the safes after the presets; a clear's last part is
     /// written out, its first may be a pattern.
     @Test func patternsAcrossCommandsResolveInOneOrder() {
-        #expect(space.resolve("/*/s*") == .success([.command(.presetSave), .command(.metersSubscribe)]))
+        let listened = space.catalogue.number(.listen, "source") ?? -1
+        #expect(space.resolve("/*/s*") == .success([.parameter(listened, .listen, .plain), .command(.presetSave),
+                                                    .command(.metersSubscribe)]))
         #expect(space.resolve("/{preset,safe}/*") == .success([
             .command(.presetSave), .command(.presetRecall), .command(.presetList), .command(.presetDelete),
             .command(.presetRename), .command(.presetUndo), .command(.presetCurrent),

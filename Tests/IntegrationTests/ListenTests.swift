@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// The engineer's listen (issue 37), through the real binary and JACK:
+/// `serve --listen` makes `listen_1` and `listen_2`; a source put in it is
+/// its input sample for sample (PFL: before its level and mutes), an output
+/// is what leaves its port sample for sample (AFL: after its level, delay
+/// and limiter).
+extension Integration {
+@Suite struct ListenTests {
+    typealias A = SignalAnalysis
+
+    @Test func pflIsTheSourceBeforeItsFaderAndAflIsTheOutputAsItLeaves() async throws {
+        try await withRig(inputs: 2, outputs: 4, arguments: ["--listen"]) { rig in
+            rig.playSine(input: 1, frequency: 997, amplitude: 0.5)
+            rig.playSine(input: 2, frequency: 1499, amplitude: 0.4)
+            // Source 1 pulled down, muted and its DCA muted: none of it reaches the PFL.
+            for message in [["/source/1/db", "-20"], ["/source/1/mute", "1"], ["/source/1/dca/1", "1"], ["/dca/1/mute", "1"],
+                            ["/matrix/2/3", "0.5"], ["/output/3/delay", "1"], ["/output/3/db", "-3"],
+                            ["/source/1/listen", "1"]] {
+                let (output, _) = try await rig.send(message, wait: 0)
+                #expect(!output.contains("/error"), "\(message): \(output)")
+            }
+            try await rig.ping()
+            try await Task.sleep(for: .milliseconds(100))
+            let tap = try ResizeTests.tap(rig, name: "xp-listen-tap",
+                                          [rig.source.playPort(1), "crosspoint:out_3", "crosspoint:listen_1", "crosspoint:listen_2"])
+            defer { tap.close() }
+            let pfl = try await DirectOutTests.record(tap, seconds: 0.3)
+            for side in [2, 3] {
+                let match = ResizeTests.worstError(pfl, output: side, tone: 0, gain: 1, period: 64)
+                #expect(match.error == 0, "PFL on listen_\(side - 1) is source 1's input, bit for bit: \(match)")
+            }
+
+            // Output 3 instead (exclusive): what leaves out_3, on the left only (a pair's left).
+            try await rig.sendAndSettle("/output/3/listen", .int32(1))
+            try await Task.sleep(for: .milliseconds(100))
+            let afl = try await DirectOutTests.record(tap, seconds: 0.3)
+            let match = ResizeTests.worstError(afl, output: 2, tone: 1, gain: 1, period: 64)
+            #expect(match.error == 0 && match.lag == 0, "AFL is out_3 sample for sample: \(match)")
+            #expect(A.peak(afl.channels[3]) == 0, "nothing on the right")
+            #expect(A.peak(afl.channels[1]) > 0.1, "output 3 played")
+            let (query, _) = try await rig.send(["/listen/output"])
+            #expect(query.contains("/listen/output ,s 3"), "\(query)")
+        }
+    }
+}
+}
