@@ -85,6 +85,9 @@ extension AccessRules {
         }
     }
 
+    /// The most talkbacks a rig may have (`serve --talkbacks`).
+    static let mostTalkbacks = 8
+
     private static func readRoles(_ value: JSONValue, reader: FieldReader,
                                   outputs: Int) throws(FileError) -> [String: Role] {
         guard let object = value.object else { throw reader.error("roles", "expected an object, got \(value.kind)") }
@@ -99,13 +102,23 @@ extension AccessRules {
                 throw reader.error(at, "a role's name has 1 to \(nameLength.upperBound) letters, digits, spaces, '-', '_' or '.'")
             }
             guard roles[name] == nil else { throw reader.error(at, "given twice") }
-            let fields = try reader.object(value, at: at, allowed: ["control"])
+            let fields = try reader.object(value, at: at, allowed: ["control", "talkbacks", "listen"])
             try refuseRepeatedKeys(fields, at: at, reader: reader)
             guard let control = fields["control"] else {
                 throw reader.error("\(at).control", "missing; expected \"all\", \"none\" or {\"outputs\": [...]}")
             }
+            var talkbacks: [Int] = []
+            if let list = fields["talkbacks"] {
+                for (index, entry) in try reader.array(list, at: "\(at).talkbacks", maxCount: Self.mostTalkbacks).enumerated() {
+                    let t = try reader.integer(entry, at: "\(at).talkbacks[\(index)]", in: 1...Self.mostTalkbacks)
+                    guard !talkbacks.contains(t) else { throw reader.error("\(at).talkbacks[\(index)]", "talkback \(t) given twice") }
+                    talkbacks.append(t)
+                }
+            }
+            let listens = try fields["listen"].map { value throws(FileError) in try reader.bool(value, at: "\(at).listen") } ?? false
             roles[name] = Role(name: name, control: try readControl(control, at: "\(at).control", reader: reader,
-                                                                    outputs: outputs))
+                                                                    outputs: outputs),
+                               talkbacks: talkbacks.sorted(), listens: listens)
         }
         return roles
     }

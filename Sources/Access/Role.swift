@@ -13,11 +13,25 @@ public struct Role: Sendable, Equatable, CustomStringConvertible {
 
     public let name: String
     public let control: Control
+    /// The talkbacks it may talk on (`"talkbacks": [2]`): their talk alone,
+    /// nothing else of theirs (docs/talkback.md).
+    public let talkbacks: [Int]
+    /// Whether it may put its own outputs in the engineer's listen (AFL;
+    /// `"listen": true`).
+    public let listens: Bool
 
-    public init(name: String, control: Control) {
+    public init(name: String, control: Control, talkbacks: [Int] = [], listens: Bool = false) {
         self.name = name
         self.control = control
+        self.talkbacks = talkbacks
+        self.listens = listens
     }
+
+    /// Whether it may talk on talkback t.
+    public func talks(on t: Int) -> Bool { control == .all || talkbacks.contains(t) }
+
+    /// Whether it may put output m in the engineer's listen.
+    public func listens(to m: Int) -> Bool { control == .all || listens && controls(output: m) }
 
     /// Without an access file every admitted client is one of these:
     /// `--allow` networks may do everything, `--read-only` ones nothing.

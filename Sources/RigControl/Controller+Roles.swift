@@ -48,8 +48,21 @@ extension Controller {
     func permits(_ role: Role, _ targets: [Target], _ message: OSCMessage) -> Bool {
         switch role.control {
         case .all: true
-        case .none: !targets.contains { changes($0, message) }
-        case .outputs: targets.allSatisfy { !changes($0, message) || mixes($0, of: role) }
+        case .none: targets.allSatisfy { !changes($0, message) || granted($0, to: role) }
+        case .outputs: targets.allSatisfy { !changes($0, message) || mixes($0, of: role) || granted($0, to: role) }
+        }
+    }
+
+    /// Whether `target` is what the access file grants `role` beyond its
+    /// control: a talkback's talk (`"talkbacks"`), its own outputs' AFL
+    /// (`"listen": true`).
+    private func granted(_ target: Target, to role: Role) -> Bool {
+        guard case .parameter(let number, let place, _) = target else { return false }
+        let parameter = catalogue.parameters[number]
+        switch (parameter.strip, parameter.name, place) {
+        case (.talkback, "talk", .numbered(_, let t)): return role.talks(on: t)
+        case (.output, "listen", .output(let m)): return role.listens(to: m)
+        default: return false
         }
     }
 

@@ -62,6 +62,9 @@ import Testing
             (replacing("[6, 5]", "[]"), "access.json: roles.drums.control.outputs: no outputs"),
             (replacing("192.168.1.0/24", "192.168.1.0/33"), "access.json: clients[2].from: '192.168.1.0/33' is not an IPv4 or IPv6 network"),
             (replacing("\"none\"", "\"some\""), "access.json: roles.viewer.control: 'some' is not a control"),
+            (replacing("[6, 5] } }", "[6, 5] }, \"talkbacks\": [9] }"), "access.json: roles.drums.talkbacks[0]: 9 is out of range 1 to 8"),
+            (replacing("[6, 5] } }", "[6, 5] }, \"talkbacks\": [2, 2] }"), "access.json: roles.drums.talkbacks[1]: talkback 2 given twice"),
+            (replacing("[6, 5] } }", "[6, 5] }, \"listen\": \"yes\" }"), "access.json: roles.drums.listen: expected"),
             (replacing("\"none\"", "3"), "access.json: roles.viewer.control: expected \"all\", \"none\""),
             (replacing("{ \"control\": \"all\" }", "{ \"control\": \"all\", \"x\": 1 }"), "access.json: roles.engineer.x: unknown field"),
             (replacing("\"code\": \"4711\"", "\"code\": 4711"), "access.json: clients[3].code: expected a string, got a number"),
@@ -79,6 +82,19 @@ import Testing
             let problem = Self.problem(text)
             #expect(problem?.hasPrefix(expected) == true, "\(expected) — got \(problem ?? "no error")")
         }
+    }
+
+    /// A role may be granted talkbacks to talk on and its own outputs' AFL
+    /// (docs/access.md): the engineer's role has both without a grant.
+    @Test func aRoleMayBeGrantedTalkbacksAndTheListen() throws {
+        let text = Self.example.replacingOccurrences(of: "[6, 5] } }", with: "[6, 5] }, \"talkbacks\": [2], \"listen\": true }")
+        let drums = try #require(try Self.rules(text).role(forCode: "4711"))
+        #expect(drums.talkbacks == [2] && drums.listens)
+        #expect(drums.talks(on: 2) && !drums.talks(on: 1))
+        #expect(drums.listens(to: 5) && !drums.listens(to: 1))
+        let plain = try #require(try Self.rules(Self.example).role(forCode: "4711"))
+        #expect(!plain.talks(on: 2) && !plain.listens(to: 5), "nothing unless granted")
+        #expect(Role.full.talks(on: 1) && Role.full.listens(to: 1))
     }
 
     @Test func aCodeNeverAppearsInAnError() {

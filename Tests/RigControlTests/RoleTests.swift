@@ -1,5 +1,6 @@
 import Delivery
 import Access
+import Catalogue
 import Foundation
 import Logging
 import MixCore
@@ -56,6 +57,28 @@ import Testing
             ("/matrix/map", [.int32(1)]), ("/matrix/clear", []), ("/preset/undo", []), ("/matrix/1/1/delta", [.float(1)]),
         ]
         for (address, arguments) in refused {
+            let replies = Self.send(c, address, arguments, from: drums)
+            #expect(replies == [OSCMessage("/error", [.string(address), .string("not permitted for role drums")])], "\(address)")
+        }
+        #expect(c.snapshot() == before)
+    }
+
+    /// A role granted talkback 2 (issue 37) talks on 2 but not 1, changes
+    /// nothing else of 2's, and puts only its own outputs in the listen.
+    @Test func aRoleGrantedATalkbackTalksOnItAndListensOnlyToItsOwnOutputs() throws {
+        let file = Self.file.replacingOccurrences(of: "\"drums\": { \"control\": { \"outputs\": [5, 6] } }",
+                                                  with: "\"drums\": { \"control\": { \"outputs\": [5, 6] }, \"talkbacks\": [2], \"listen\": true }")
+        let c = makeController(state: RigState(scene: Catalogue().scene([.source: 6, .output: 6, .talkback: 2])))
+        c.useAccess(try AccessRules.decode(Data(file.utf8), file: "access.json", outputs: 6))
+        let drums = Self.client("127.0.0.4")
+        for (address, arguments) in [("/talkback/2/talk", [OSCArgument.int32(1)]), ("/output/5/listen", [.int32(1)])] {
+            #expect(errorReason(c.handle(.message(OSCMessage(address, arguments)), from: drums)) == nil, "\(address)")
+        }
+        #expect(c.send("/talkback/2/talk").first?.messages.first?.arguments == [.int32(1)])
+        let before = c.snapshot()
+        for (address, arguments) in [("/talkback/1/talk", [OSCArgument.int32(1)]), ("/talkback/2/output/1", [.int32(1)]),
+                                     ("/talkback/2/db", [.float(-6)]), ("/output/1/listen", [.int32(1)]),
+                                     ("/source/1/listen", [.int32(1)]), ("/listen/mode", [.string("additive")])] {
             let replies = Self.send(c, address, arguments, from: drums)
             #expect(replies == [OSCMessage("/error", [.string(address), .string("not permitted for role drums")])], "\(address)")
         }
