@@ -27,12 +27,12 @@ extension Catalogue {
         let blank = ListenBus()
         return [
             Parameter(.source, "listen", .toggle, "in the engineer's listen, before its level (PFL)", default: .toggle(false),
-                      kernel: .listen, storage: .transient, display: .init(.toggle(label: "PFL"), "Listen to {strip}"),
+                      kernel: .listen, storage: .transient, display: .init(.toggle(label: "PFL"), "Listen to {strip}", view: .head),
                       get: { .toggle($0.sources[$1.channel - 1].listen) },
                       set: { $0.sources[$1.channel - 1].listen = $2.isOn }),
             Parameter(.output, "listen", .toggle, "in the engineer's listen, as its performer hears it (AFL)",
                       default: .toggle(false), kernel: .listen, storage: .transient,
-                      display: .init(.toggle(label: "AFL"), "Listen to {strip}"),
+                      display: .init(.toggle(label: "AFL"), "Listen to {strip}", view: .head),
                       get: { .toggle($0.outputs[$1.channel - 1].listen) },
                       set: { $0.outputs[$1.channel - 1].listen = $2.isOn }),
             .bank(.talkback, "listen", .toggle, "its talk into the engineer's listen too", default: .toggle(false),

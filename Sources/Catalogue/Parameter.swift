@@ -166,7 +166,7 @@ public struct Parameter: Sendable {
         /// limiter's).
         public let view: View?
 
-        public enum View: String, Sendable { case eq, limiter }
+        public enum View: String, Sendable { case eq, limiter, head }
 
         public init(_ control: Control, _ title: String, view: View? = nil) {
             self.control = control

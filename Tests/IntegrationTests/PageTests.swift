@@ -124,8 +124,9 @@ extension Integration {
             #expect(Self.close(page.number("sliders", "/master/fader", "now"), 0.6))
             #expect(Self.close(page.number("sliders", "/source/3/pan", "now"), -0.5))
             #expect(page.string("sliders", "/source/3/pan", "min") == "-1")
-            #expect(fader.keys.filter { $0.hasSuffix("/fader") && !$0.hasPrefix("/dca/") && !$0.hasPrefix("/talkback/") }.count
-                    == 3 + 2 + 1, "\(fader.keys.sorted())")
+            #expect(fader.keys.filter { $0.hasSuffix("/fader") && !$0.hasPrefix("/dca/") && !$0.hasPrefix("/talkback/")
+                                        && !$0.hasPrefix("/listen/") }.count == 3 + 2 + 1, "\(fader.keys.sorted())")
+            #expect(fader["/listen/fader"] != nil, "the listen's level")
             #expect(fader.keys.filter { $0.hasPrefix("/dca/") }.count == 8, "a fader per DCA (the default 8)")
             #expect(fader.keys.filter { $0.hasPrefix("/talkback/") }.count == 2, "a fader per talkback (the default 2)")
             #expect(fader.values.allSatisfy { $0["tabindex"] as? String == "0" })

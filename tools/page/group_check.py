@@ -36,19 +36,15 @@ except `none`):
 
 Everything it starts is ended by PID on exit (page_driver.Browsers).
 """
-import os
-import sys
 import time
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import argument_parser, play, attribute, element, keys, near, rig_near, rig_settled, rig_value, \
+from page_driver import main_with_other, attribute, element, keys, near, rig_near, rig_settled, rig_value, \
     slider_now, step_down, stored, until, wait_loaded, wait_until
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
-from osc import Client as OSCClient  # tools/lib/osc.py
 
 # Every source strip's groups: its mark, its badge (text, shown), its own mute, its disclosure.
 STRIPS = """
@@ -260,13 +256,5 @@ SCENARIOS = {"dca-keyboard": scenario_dca_keyboard, "mute-group": scenario_mute_
              "membership": scenario_membership, "osc-to-page": scenario_osc_to_page, "none": scenario_none}
 
 
-def main():
-    parser = argument_parser(__doc__, SCENARIOS)
-    parser.add_argument("--other", default="127.0.0.2", help="the address another client sends from")
-    args = parser.parse_args()
-    args.url = f"http://{args.host}:{args.http_port}/"
-    play(args, SCENARIOS, OSCClient(args.osc_port), OSCClient(args.osc_port, bind=args.other))
-
-
 if __name__ == "__main__":
-    main()
+    main_with_other(__doc__, SCENARIOS)

@@ -262,3 +262,15 @@ def argument_parser(doc, scenarios):
     parser.add_argument("--host", default="127.0.0.1", help="the address the browser loads the page from")
     return parser
 
+
+
+def main_with_other(doc, scenarios):
+    """A driver's main whose scenarios take the rig's client and another's (`--other`, the address it
+    sends from): parses the arguments, plays the scenario, prints its report."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+    from osc import Client  # tools/lib/osc.py
+    parser = argument_parser(doc, scenarios)
+    parser.add_argument("--other", default="127.0.0.2", help="the address another client sends from")
+    args = parser.parse_args()
+    args.url = f"http://{args.host}:{args.http_port}/"
+    play(args, scenarios, Client(args.osc_port), Client(args.osc_port, bind=args.other))

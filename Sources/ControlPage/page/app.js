@@ -22,6 +22,8 @@ import { StripFinder } from './strip-finder.js';
 import { bindInView } from './in-view.js';
 import { bindStatusMenu } from './status-menu.js';
 import { buildKinds } from './kinds.js';
+import { buildListen } from './listen.js';
+import { buildTalkButtons } from './talkback.js';
 import './elements/xp-matrix.js';
 
 // ws://HOST:PORT/ of the page's own origin; ?ws=HOST:PORT for development
@@ -48,6 +50,11 @@ const groupSection = engineer.querySelector('#groups');
 const groupLink = statusBar.querySelector('nav a[href="#groups"]');
 // Kinds of strip the rig describes that have no section of their own here.
 buildKinds(engineer, engineer.querySelector('#matrix'), statusBar.querySelector('nav.sections'));
+// The engineer's listen, and a talk button per talkback in the status bar.
+buildListen(engineer, engineer.querySelector('#matrix'));
+// (In the status bar's menu, which a wide window shows in the bar itself;
+// a performer's mix view has none.)
+const talkButtons = buildTalkButtons(statusBar.querySelector('#status-more'));
 
 /** The view shown (applyRole): null until the rig has said, then "full" or "mix" with its outputs. */
 let shown = { view: null, outputs: [] };
@@ -97,11 +104,13 @@ function applyRole() {
   if (view === 'mix') {
     for (const controls of sizeControls) controls.close();
     engineer.remove();
+    talkButtons?.remove();
     mix.hidden = false;
   } else {
     clearMix(mix);
     mix.hidden = true;
     if (!engineer.isConnected) mix.before(engineer);
+    if (talkButtons && !talkButtons.isConnected) statusBar.querySelector('#status-more').prepend(talkButtons);
   }
   context.access = access;
   layout();

@@ -12,6 +12,8 @@ import { element, strip } from './strips.js';
 
 /** The kinds drawn by sections of their own (index.html). */
 const OWN = ['source', 'output', 'master', 'dca', 'mutegroup'];
+/** Kinds whose section gets no link in the bar: the talkbacks have their talk buttons there (talkback.js). */
+const UNLINKED = ['talkback'];
 
 /** "test buses" -> "Test buses". */
 const heading = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -32,7 +34,7 @@ export function buildKinds(main, before, nav) {
       element('div', { class: 'strips' }, strips),
     ]);
     main.insertBefore(section, before);
-    nav?.insertBefore(element('a', { href: `#${id}` }, [title]), nav.querySelector('a[href="#matrix"]'));
+    if (!UNLINKED.includes(kind)) nav?.insertBefore(element('a', { href: `#${id}` }, [title]), nav.querySelector('a[href="#matrix"]'));
     added.push(section);
   }
   return added;

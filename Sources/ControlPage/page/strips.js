@@ -142,11 +142,14 @@ export function pendingStrip(kind, n) {
 
 /** Fills a strip's section with its controls, from the catalogue's entries for the engineer's page. */
 export function fillStrip(section, kind, n, meter) {
-  // What belongs to a view of its own (the EQ's) is not in the strip itself.
+  // What belongs to a view of its own (the EQ's) is not in the strip itself;
+  // what belongs in its head (its listen) is beside its number.
   const shown = entries(kind, 'engineer').filter((entry) => !entry.view);
   const make = (control) => shown.filter((entry) => entry.control === control)
     .map((entry) => controlOf(entry, kind, n, meter));
-  const parts = [element('div', { class: 'number' }, [shortLabel(kind, n)])];
+  const head = entries(kind, 'engineer').filter((entry) => entry.view === 'head')
+    .map((entry) => controlOf(entry, kind, n, meter));
+  const parts = [element('div', { class: head.length > 0 ? 'number with-head' : 'number' }, [shortLabel(kind, n), ...head])];
   for (const control of layout) {
     const made = make(control);
     if (made.length > 0) parts.push(...(control === 'toggle' ? [element('div', { class: 'switches' }, made)] : made));
