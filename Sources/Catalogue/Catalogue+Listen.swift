@@ -77,24 +77,33 @@ extension Catalogue {
     /// Each side's share of each source and output, the talkbacks' sends
     /// and the listen's gain that `scene` gives, by slot (empty without a
     /// listen). A source: ±1 by its polarity, on its side if it is a linked
-    /// pair's member, else on both. An output: 1 on its side of a stereo
-    /// pair (`sides`), on both if mono. With nothing selected, the default
-    /// pair. A talkback sent to the listen: its level while it talks. The
+    /// pair's member (either member selected brings the pair), else on
+    /// both. An output: 1 on its side of a stereo pair (`sides`; either
+    /// selected brings the pair), on both if mono. With nothing selected,
+    /// the default pair. A talkback sent to the listen: its level while it talks. The
     /// gain: the listen's level, dimmed while any talkback talks.
     public func listenRamps(_ scene: Scene, in layout: RampLayout, sides: [OutputLayout.Side]) -> [(slot: Int, value: Float)] {
         guard listenMixBlock >= 0 else { return [] }
         var ramps: [(slot: Int, value: Float)] = []
         let selected = scene.sources.contains(where: \.listen) || scene.outputs.contains(where: \.listen)
+        // A linked pair's member, or a stereo pair's output, brings its
+        // partner: the pair is heard in stereo.
+        func chosen(_ listens: [Bool], _ n: Int, paired: Bool) -> Bool {
+            listens[n] || paired && (n % 2 == 0 ? n + 1 < listens.count && listens[n + 1] : listens[n - 1])
+        }
+        let sourceListens = scene.sources.map(\.listen), outputListens = scene.outputs.map(\.listen)
         for (n, source) in scene.sources.enumerated() {
             let sign: Float = source.invert ? -1 : 1
-            let (left, right): (Float, Float) = !source.listen ? (0, 0) : !source.link ? (sign, sign) : n % 2 == 0 ? (sign, 0) : (0, sign)
+            let heard = chosen(sourceListens, n, paired: source.link)
+            let (left, right): (Float, Float) = !heard ? (0, 0) : !source.link ? (sign, sign) : n % 2 == 0 ? (sign, 0) : (0, sign)
             ramps += [(layout.slot(block: listenSourceBlock, channel: n + 1), left),
                       (layout.slot(block: listenSourceBlock + 1, channel: n + 1), right)]
         }
         let pair = scene.listen.defaultPair
         for (m, output) in scene.outputs.enumerated() {
-            let heard = selected ? output.listen : pair > 0 && (m + 1 == pair || m == pair) && pair < scene.outputCount
             let side = m < sides.count ? sides[m] : .mono
+            let heard = selected ? chosen(outputListens, m, paired: side != .mono)
+                : pair > 0 && (m + 1 == pair || m == pair) && pair < scene.outputCount
             let (left, right): (Float, Float) = !heard ? (0, 0) : !selected ? (m + 1 == pair ? (1, 0) : (0, 1))
                 : side == .left ? (1, 0) : side == .right ? (0, 1) : (1, 1)
             ramps += [(layout.slot(block: listenOutputBlock, channel: m + 1), left),
@@ -114,12 +123,15 @@ extension Catalogue {
     }
 
     /// The changes that take the listen's ramps to what `after` says from
-    /// what `before` said (every one when `before` is nil), over `seconds`.
+    /// what `before` said (every one when `before` is nil), over `seconds`;
+    /// its gain over `levelSeconds` (a level's fade), if given.
     public func listenChanges(from before: Scene?, to after: Scene, in layout: RampLayout, sides: [OutputLayout.Side],
-                              seconds: Float) -> [Change] {
+                              seconds: Float, levelSeconds: Float? = nil) -> [Change] {
         let was = before.map { Dictionary(listenRamps($0, in: layout, sides: sides), uniquingKeysWith: { $1 }) } ?? [:]
+        let level = listenMixBlock >= 0 ? layout.slot(block: listenMixBlock, channel: Listen.levelLane + 1) : -1
         return listenRamps(after, in: layout, sides: sides).compactMap { slot, value in
-            was[slot] == value ? nil : Change(ramp: Int32(slot), position: value, value: value, seconds: seconds)
+            was[slot] == value ? nil
+                : Change(ramp: Int32(slot), position: value, value: value, seconds: slot == level ? levelSeconds ?? seconds : seconds)
         }
     }
 }

@@ -57,6 +57,7 @@ public struct Preset: Equatable, Sendable {
         }
         if dropped > 0 { skipped.append("\(dropped) crosspoints beyond the rig") }
         fitted.master = own.master
+        fitted.listen = own.listen
         // Kinds kept in banks: as many as `banks` has of each (the rig's), a
         // kind the preset lacks at its blank values.
         fitted.banks = own.banks

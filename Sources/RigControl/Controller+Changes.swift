@@ -101,7 +101,7 @@ extension Controller {
             let parameter = catalogue.parameters[number]
             let value = parameter.kind.stepped(form, from: parameter.get(live.state.scene, place), by: step)
             // A step lands where a value may (a cut's slope is 12 or 24, not 23).
-            if let problem = parameter.check(value) { throw ArgumentReader.Failure(reason: problem) }
+            if let problem = parameter.check(value) ?? live.refusal(number, value) { throw ArgumentReader.Failure(reason: problem) }
             return .set(number, place, value, fade: fade.map(Float.init))
         case .safe(let safe):
             return .safe(safe, try args.onOff())

@@ -83,7 +83,7 @@ extension LiveScene {
     /// `target`, all in one batch (so in the same audio period) and all over
     /// `seconds`. The rig's wiring and what the rig reports stay as they are.
     func transition(to target: Scene, seconds: Float, into changes: inout [Change]) {
-        let gates = soloGates()
+        let gates = soloGates(), before = state.scene
         for (number, parameter) in catalogue.parameters.enumerated() where parameter.storage == .scene {
             if case .crosspoint = parameter.kernel {
                 transitionCrosspoints(to: target.crosspoints, seconds: seconds, into: &changes)
@@ -94,6 +94,8 @@ extension LiveScene {
             }
         }
         updateSoloGates(from: gates, seconds: seconds, into: &changes)
+        // A source's polarity and link move its share of the listen.
+        updateListen(from: before, into: &changes)
     }
 
     /// What `set` does for every crosspoint that differs, in one pass over

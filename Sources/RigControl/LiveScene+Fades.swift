@@ -26,7 +26,8 @@ extension LiveScene {
         let parameter = catalogue.parameters[number]
         guard parameter.kind.isContinuous else { return false }
         switch parameter.kernel {
-        case .crosspoint, .groups, .talkbacks, .listen: return true
+        case .crosspoint, .groups, .talkbacks: return true
+        case .listen: return parameter.isLevel
         case .ramp(let block, _): return block.role != .delay
         case .none, .soloGate: return false
         }

@@ -19,21 +19,25 @@ extension LiveScene {
 
     /// After a transaction that moved what the listen hears: in exclusive
     /// mode, a source or output put in the listen takes it alone (the last
-    /// one set, in a message that set several); then every share and its
-    /// gain move over the smoothing, and subscribers are told what is
-    /// listened to.
-    func updateListen(from before: Scene, edits: [Controller.Edit], into changes: inout [Change]) {
-        let chosen = edits.reversed().lazy.compactMap { edit -> Parameter.Place? in
-            guard case .set(let number, let place, let value, _) = edit, value.isOn,
-                  self.catalogue.parameters[number].name == "listen",
-                  [Parameter.Strip.source, .output].contains(self.catalogue.parameters[number].strip) else { return nil }
-            return place
-        }.first
+    /// one set, in a message that set several; its stereo partner comes
+    /// with it, `Catalogue.listenRamps`); then every share and the talks
+    /// move over the smoothing and its level over its fade, if it was given
+    /// one; subscribers are told what is listened to. Those that differ
+    /// from what `before` gave move; with no `before`, every one (after a
+    /// change of size, whose kernel kept the shares of the channels that
+    /// stay, whatever the scene now says).
+    func updateListen(from before: Scene?, edits: [Controller.Edit] = [], into changes: inout [Change]) {
+        var chosen: Parameter.Place?, levelFade: Float?
+        for case .set(let number, let place, let value, let fade) in edits {
+            let parameter = catalogue.parameters[number]
+            if value.isOn, parameter.name == "listen", [Parameter.Strip.source, .output].contains(parameter.strip) { chosen = place }
+            if parameter.strip == .listen, parameter.isLevel { levelFade = fade }
+        }
         if let chosen, state.scene.listen.mode == "exclusive" { clearListen(keeping: chosen, into: &changes) }
         changes += catalogue.listenChanges(from: before, to: state.scene, in: ramps, sides: mixer.layout.sides,
-                                           seconds: smoothing)
-        if before.sources.map(\.listen) != state.scene.sources.map(\.listen)
-            || before.outputs.map(\.listen) != state.scene.outputs.map(\.listen) {
+                                           seconds: smoothing, levelSeconds: levelFade ?? smoothing)
+        if before.map({ $0.sources.map(\.listen) != state.scene.sources.map(\.listen)
+                        || $0.outputs.map(\.listen) != state.scene.outputs.map(\.listen) }) ?? true {
             for name in ["source", "output"] {
                 if let number = catalogue.number(.listen, name) { touched.append(.parameter(number, .listen, .plain)) }
             }

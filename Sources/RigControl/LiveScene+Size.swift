@@ -56,6 +56,8 @@ extension LiveScene {
                 touched.append(.parameter(link, .source(n), .plain))
             }
         }
+        // The listen's shares as the new size has them (a pair unlinked above, an output gone).
+        updateListen(from: nil, into: &changes)
         submit(changes)
         // The new channels' every parameter and safe, for feedback.
         touched += allParameters(inputs: inputs, outputs: outputs).filter {

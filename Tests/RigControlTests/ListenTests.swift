@@ -39,7 +39,7 @@ import Testing
         c.send("/output/3/listen", .int32(1))
         var shares = Self.shares(c)
         #expect(shares.sources == [[0, 0, 0, 0], [0, 0, 0, 0]], "exclusive: the source left it")
-        #expect(shares.outputs == [[0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 0]], "output 3 is a pair's left")
+        #expect(shares.outputs == [[0, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0]], "output 3 brings its pair, in stereo")
         #expect(c.send("/source/2/listen").first?.messages.first?.arguments == [.int32(0)])
         #expect(c.send("/listen/output").first?.messages.first?.arguments == [.string("3")])
 
@@ -68,7 +68,7 @@ import Testing
         c.send("/listen/default", .int32(5))
         #expect(Self.shares(c).outputs == [[0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1]], "outputs 5 and 6 with nothing selected")
         c.send("/output/1/listen", .int32(1))
-        #expect(Self.shares(c).outputs == [[1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]], "a selection replaces the default")
+        #expect(Self.shares(c).outputs == [[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0]], "a selection replaces the default")
     }
 
     @Test func aTalkDimsTheListenAndATalkbackSentToItIsHeard() {
@@ -95,6 +95,30 @@ import Testing
         #expect(errorReason(c.send("/listen/source", .string("1"))) != nil, "reported, not set")
         #expect(errorReason(c.send("/output/9/listen", .int32(1))) == "output 9 out of range (1-6)")
         #expect(c.scene == before)
+    }
+
+    /// Found in review: the listen's settings survive a restart and a
+    /// resize, a recall that flips a source's polarity moves its PFL, and a
+    /// step cannot land the default pair off a pair's first output.
+    @Test func theListenKeepsItsSettingsAndFollowsARecall() throws {
+        let c = Self.controller()
+        c.send("/listen/mode", .string("additive"))
+        c.send("/listen/default", .int32(3))
+        c.send("/listen/db", .float(-6))
+        let state = RigState(scene: c.stateNow().scene)
+        let (read, _) = try RigState.read(state.encoded(catalogue: Catalogue()), file: "state.json", catalogue: Catalogue())
+        let (fitted, _) = read.fitted(inputs: 4, outputs: 6, banks: read.scene.banks, catalogue: Catalogue())
+        #expect(fitted.scene.listen == c.scene.listen && c.scene.listen.mode == "additive", "a restart keeps them")
+        #expect(errorReason(c.send("/rig/outputs", .int32(8))) == nil)
+        #expect(c.scene.listen.defaultPair == 3 && abs(Self.shares(c).gain - powf(10, -6 / 20)) < 1e-5, "and a resize")
+        #expect(errorReason(c.send("/listen/default/delta", .int32(1))) == "output 4 is not the first output of a stereo pair")
+
+        c.send("/source/2/listen", .int32(1))
+        c.send("/preset/save", .string("flipped"))
+        c.send("/source/2/invert", .int32(1))
+        #expect(Self.shares(c).sources[0][1] == -1)
+        c.send("/preset/recall", .string("flipped"), .float(0))
+        #expect(Self.shares(c).sources[0][1] == 1, "the recall put its polarity back, and its PFL with it")
     }
 
     @Test func aRecallNeverChangesTheListen() {

@@ -20,6 +20,8 @@ class TalkButton {
   constructor(t) {
     this.address = addressOf('talkback', 'talk', t);
     this.name = addressOf('talkback', 'name', t);
+    // The rig's own latch (/talkback/t/latch): a 1 then flips the talk and a 0 does nothing.
+    this.rigLatch = addressOf('talkback', 'latch', t);
     this.label = element('span', { class: 'talk-name' }, [`T${t}`]);
     this.state = element('span', { class: 'talk-state' }, ['']);
     this.button = element('button', { type: 'button', class: 'talk', 'data-address': this.address,
@@ -29,8 +31,17 @@ class TalkButton {
     this.latched = false;
     this.pressedAt = 0;
     this.tapEnded = -Infinity;
-    this.button.addEventListener('pointerdown', (event) => { event.preventDefault(); this.press(); });
-    for (const kind of ['pointerup', 'pointercancel', 'lostpointercapture']) this.button.addEventListener(kind, () => this.release());
+    this.button.addEventListener('pointerdown', (event) => {
+      if (event.button !== 0) return; // the primary button, a touch, a pen
+      event.preventDefault();
+      // Its release comes here wherever the pointer has gone.
+      this.button.setPointerCapture?.(event.pointerId);
+      this.press();
+    });
+    for (const kind of ['pointerup', 'pointercancel', 'lostpointercapture', 'blur']) this.button.addEventListener(kind, () => this.release());
+    // A page hidden or left while held lets go.
+    document.addEventListener('visibilitychange', () => { if (document.hidden) this.release(); });
+    window.addEventListener('pagehide', () => this.release());
     this.button.addEventListener('keydown', (event) => {
       if (event.key !== ' ' || event.repeat) return;
       event.preventDefault();
@@ -77,7 +88,9 @@ class TalkButton {
     this.held = false;
     const now = performance.now();
     this.tapEnded = now - this.pressedAt < TAP_MS && !this.latched ? now : -Infinity;
-    if (!this.latched && this.button.getAttribute('aria-pressed') === 'true') this.send(false);
+    // With the rig's latch on, the press flipped it: a release is nothing to it.
+    const rigLatched = Boolean(this.rigLatch && store.value(this.rigLatch));
+    if (!this.latched && !rigLatched && this.button.getAttribute('aria-pressed') === 'true') this.send(false);
   }
 
   /** Enter: talks until the next tap. */
