@@ -103,12 +103,13 @@ extension JackHost {
     struct Plan {
         var connect: [Patchbay.Feed] = []
         var disconnect: [Patchbay.Feed] = []
-        /// `--connect-inputs`, `--connect-outputs` and `--connect-talkbacks`
-        /// for ports that appeared after the start.
-        var lateInputs: [(port: String, input: Int)] = []
-        var lateOutputs: [(output: Int, port: String)] = []
-        var lateTalks: [(port: String, talkback: Int)] = []
-        var lateListen: [(side: Int, port: String)] = []
+        /// `--connect-inputs`, `--connect-outputs`, `--connect-talkbacks` and
+        /// `--connect-listen` for ports that appeared after the start: by
+        /// flag, our port's number (1-based) and the other client's port.
+        var lateInputs: [(number: Int, port: String)] = []
+        var lateOutputs: [(number: Int, port: String)] = []
+        var lateTalks: [(number: Int, port: String)] = []
+        var lateListen: [(number: Int, port: String)] = []
     }
 
     /// Under the host's lock: reads JACK if JACK or the patches changed
@@ -147,32 +148,23 @@ extension JackHost {
         (plan.connect, plan.disconnect) = seen.patchbay.plan(patches: patches, links: links, ports: survey.ports,
                                                              feeds: survey.feeds)
         if let late = survey.late {
-            if let text = options.connectInputs, let pattern = try? PortPattern(text) {
-                let matching = survey.ports.filter { pattern.matches($0) }
-                for (index, port) in matching.prefix(survey.feeds.count).enumerated() where !survey.feeds[index].contains(port) {
-                    plan.lateInputs.append((port, index + 1))
-                }
-            }
-            if let text = options.connectOutputs, let pattern = try? PortPattern(text) {
-                let matching = late.inputPorts.filter { pattern.matches($0) }
-                for (index, port) in matching.prefix(late.sends.count).enumerated() where !late.sends[index].contains(port) {
-                    plan.lateOutputs.append((index + 1, port))
-                }
-            }
-            if let text = options.connectListen, let pattern = try? PortPattern(text) {
-                let matching = late.inputPorts.filter { pattern.matches($0) }
-                for (index, port) in matching.prefix(late.listen.count).enumerated() where !late.listen[index].contains(port) {
-                    plan.lateListen.append((index + 1, port))
-                }
-            }
-            if let text = options.connectTalkbacks, let pattern = try? PortPattern(text) {
-                let matching = survey.ports.filter { pattern.matches($0) }
-                for (index, port) in matching.prefix(late.talks.count).enumerated() where !late.talks[index].contains(port) {
-                    plan.lateTalks.append((port, index + 1))
-                }
-            }
+            plan.lateInputs = Self.late(options.connectInputs, survey.ports, survey.feeds)
+            plan.lateOutputs = Self.late(options.connectOutputs, late.inputPorts, late.sends)
+            plan.lateListen = Self.late(options.connectListen, late.inputPorts, late.listen)
+            plan.lateTalks = Self.late(options.connectTalkbacks, survey.ports, late.talks)
         }
         return plan
+    }
+
+    /// What a `--connect-…` pattern wants of ports that appeared later: the
+    /// k-th of `candidates` it matches for our k-th port (of as many as
+    /// `connected` lists), where the two are not connected yet.
+    static func late(_ text: String?, _ candidates: [String], _ connected: [Set<String>]) -> [(number: Int, port: String)] {
+        guard let text, let pattern = try? PortPattern(text) else { return [] }
+        let matching = candidates.filter { pattern.matches($0) }
+        return matching.prefix(connected.count).enumerated().compactMap { index, port in
+            connected[index].contains(port) ? nil : (index + 1, port)
+        }
     }
 
     /// Under the host's lock: makes the connections a plan wants, and
@@ -192,21 +184,15 @@ extension JackHost {
                 logger.warning("patch of source \(feed.source): could not connect \(feed.port) -> \(ours)")
             }
         }
-        for (port, input) in plan.lateInputs {
-            let ours = "\(client.name):in_\(input)"
-            if client.connect(port, ours) { logger.info("connected \(port) -> \(ours) (--connect-inputs)") }
-        }
-        for (output, port) in plan.lateOutputs {
-            let ours = "\(client.name):out_\(output)"
-            if client.connect(ours, port) { logger.info("connected \(ours) -> \(port) (--connect-outputs)") }
-        }
-        for (side, port) in plan.lateListen {
-            let ours = "\(client.name):listen_\(side)"
-            if client.connect(ours, port) { logger.info("connected \(ours) -> \(port) (--connect-listen)") }
-        }
-        for (port, talkback) in plan.lateTalks {
-            let ours = "\(client.name):talk_\(talkback)"
-            if client.connect(port, ours) { logger.info("connected \(port) -> \(ours) (--connect-talkbacks)") }
+        for (late, prefix, inbound, flag) in [(plan.lateInputs, "in_", true, "--connect-inputs"),
+                                              (plan.lateOutputs, "out_", false, "--connect-outputs"),
+                                              (plan.lateListen, "listen_", false, "--connect-listen"),
+                                              (plan.lateTalks, "talk_", true, "--connect-talkbacks")] {
+            for (number, port) in late {
+                let ours = "\(client.name):\(prefix)\(number)"
+                let (from, to) = inbound ? (port, ours) : (ours, port)
+                if client.connect(from, to) { logger.info("connected \(from) -> \(to) (\(flag))") }
+            }
         }
         let touched = !plan.connect.isEmpty || !plan.disconnect.isEmpty || !plan.lateInputs.isEmpty || survey.portsChanged
         let feeds = touched ? client.inputFeeds() : survey.feeds
