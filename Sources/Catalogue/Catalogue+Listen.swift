@@ -100,7 +100,7 @@ extension Catalogue {
                       (layout.slot(block: listenSourceBlock + 1, channel: n + 1), right)]
         }
         let pair = scene.listen.defaultPair
-        for (m, output) in scene.outputs.enumerated() {
+        for m in scene.outputs.indices {
             let side = m < sides.count ? sides[m] : .mono
             let heard = selected ? chosen(outputListens, m, paired: side != .mono)
                 : pair > 0 && (m + 1 == pair || m == pair) && pair < scene.outputCount
