@@ -28,6 +28,12 @@ public struct RenderBenchmark: Sendable {
         public var eq = false
         /// Every output's limiter on, at −1 dBFS.
         public var limiters = false
+        /// Two talkbacks talking (issue 37), each into two outputs at −6 dB,
+        /// dimming the rest by 20 dB, and output 1 in the listen (AFL):
+        /// `talkScene`.
+        public var talk = false
+        /// With `talk`: both talkbacks into every output.
+        public var talkToAll = false
         /// Wall-clock time to spend rendering.
         public var seconds: Double = 1
         /// The build of the mixing loops to time (one the CPU has).
@@ -101,6 +107,7 @@ public struct RenderBenchmark: Sendable {
             for m in scene.outputs.indices { scene.outputs[m].eq = Self.busyEQ(bands: 6, highCut: true) }
         }
         if c.limiters { for m in scene.outputs.indices { scene.outputs[m].limiter.on = true } }
+        if c.talk { scene = Self.talkScene(scene, toAll: c.talkToAll) }
         let mixer = Mixer(scene: scene, panLaw: .constantPower, layout: OutputLayout(outputs: c.outputs),
                           maxFrames: max(c.frames, 64), simd: c.simd)
         mixer.setSampleRate(c.rate)
@@ -119,6 +126,15 @@ public struct RenderBenchmark: Sendable {
             for k in 0..<c.frames { buffer[k] = Float(generator.nextUnit() * 2 - 1) * 0.5 }
         }
         let inputPointers = inputs.map { UnsafePointer($0) }
+        // The talkbacks' inputs and the listen's ports (`talk`): none otherwise.
+        let talks = (0..<(c.talk ? 2 : 0)).map { _ in buffer() }
+        let listen = (0..<(c.talk ? 2 : 0)).map { _ in buffer() }
+        defer { (talks + listen).forEach { UnsafeMutableRawPointer($0).deallocate() } }
+        for buffer in talks {
+            for k in 0..<c.frames { buffer[k] = Float(generator.nextUnit() * 2 - 1) * 0.5 }
+        }
+        let talkPointers: [UnsafePointer<Float>?] = talks.map { UnsafePointer($0) }
+        let listenPointers: [UnsafeMutablePointer<Float>?] = listen
 
         // Ramping: every parameter heads somewhere new over an hour of audio,
         // longer than any run, so every period moves all of them: every
@@ -164,14 +180,27 @@ public struct RenderBenchmark: Sendable {
         var checksum: Float = 0
         inputPointers.withUnsafeBufferPointer { ins in
             outputs.withUnsafeBufferPointer { outs in
-                guard let ins = ins.baseAddress, let outs = outs.baseAddress else { return }
-                // Warm up: settle a fresh scene's first gains, fill the caches.
-                for _ in 0..<64 { mixer.process(inputs: ins, outputs: outs, frames: c.frames) }
-                while clock.now < end {
-                    let elapsed = clock.measure { mixer.process(inputs: ins, outputs: outs, frames: c.frames) }
-                    timings.append(max(0, microseconds(elapsed) - overhead))
+                talkPointers.withUnsafeBufferPointer { talk in
+                    listenPointers.withUnsafeBufferPointer { listen in
+                        guard let ins = ins.baseAddress, let outs = outs.baseAddress else { return }
+                        // Without `talk`, what the rig with neither talkbacks nor listen ports renders.
+                        let talks = c.talk ? talk.baseAddress : nil
+                        let listens = c.talk ? listen.baseAddress : nil
+                        func period() {
+                            _ = mixer.begin(frames: c.frames)
+                            mixer.render(inputs: ins, outputs: outs, directs: nil, talks: talks, talkCount: talk.count,
+                                         listen: listens, frames: c.frames)
+                        }
+                        // Warm up: settle a fresh scene's first gains, fill the caches.
+                        for _ in 0..<64 { period() }
+                        while clock.now < end {
+                            let elapsed = clock.measure { period() }
+                            timings.append(max(0, microseconds(elapsed) - overhead))
+                        }
+                        for m in 0..<c.outputs { checksum += outs[m][c.frames - 1] }
+                        for side in listen { checksum += side?[c.frames - 1] ?? 0 }
+                    }
                 }
-                for m in 0..<c.outputs { checksum += outs[m][c.frames - 1] }
             }
         }
         timings.sort()

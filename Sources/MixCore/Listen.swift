@@ -1,5 +1,3 @@
-import MixRows
-
 /// The engineer's listen on the audio thread: a stereo pair made of the
 /// sources, outputs and talkbacks selected for it, each at its share of
 /// each side (`RampBlock.Role.listen`, `.listenMix`), times the listen's
@@ -16,9 +14,9 @@ public struct Listen: ~Copyable {
 
     /// Channels each side's shares are kept for: a rig that grows keeps them.
     public let capacity: Int
-    /// Per side, per source and per output: the share as the last period ended.
-    @usableFromInline let lastSources: UnsafeMutablePointer<Float>
-    @usableFromInline let lastOutputs: UnsafeMutablePointer<Float>
+    /// Per side, per source and per output: the shares as the last period ended.
+    @usableFromInline var lastSources: HeardSends
+    @usableFromInline var lastOutputs: HeardSends
     /// Per talkback, and the listen's gain (lane `levelLane`): as the last period ended.
     @usableFromInline let lastMix: UnsafeMutablePointer<Float>
     /// The kernel's ramps for each side's sources and outputs, and the
@@ -34,10 +32,8 @@ public struct Listen: ~Copyable {
 
     public init(capacity: Int, sources: [UnsafePointer<Float>?], outputs: [UnsafePointer<Float>?], mix: UnsafePointer<Float>?) {
         self.capacity = capacity
-        lastSources = .allocate(capacity: 2 * capacity)
-        lastSources.initialize(repeating: 0, count: 2 * capacity)
-        lastOutputs = .allocate(capacity: 2 * capacity)
-        lastOutputs.initialize(repeating: 0, count: 2 * capacity)
+        lastSources = HeardSends(groups: 2, capacity: capacity)
+        lastOutputs = HeardSends(groups: 2, capacity: capacity)
         lastMix = .allocate(capacity: 16)
         lastMix.initialize(repeating: 0, count: 16)
         sourceShares = .allocate(capacity: 2)
@@ -52,8 +48,6 @@ public struct Listen: ~Copyable {
     }
 
     deinit {
-        lastSources.deallocate()
-        lastOutputs.deallocate()
         lastMix.deallocate()
         sourceShares.deallocate()
         outputShares.deallocate()
@@ -80,22 +74,31 @@ public struct Listen: ~Copyable {
     /// Audio thread: writes the listen, `frames` long, from the sources as
     /// the mix read them, the outputs as they leave and the talkbacks'
     /// inputs (nil: none). Silence when nothing is heard. Every share goes
-    /// from the last period's value to this one's (`progress[k]`).
+    /// from the last period's value to this one's (`progress[k]`). `simd`:
+    /// the kernel's SIMD path (`Sends`); `moved`: whether any share may
+    /// have changed since the last period (`HeardSends.each`).
     @inlinable @_noLocks
     public mutating func render(sources: UnsafePointer<UnsafePointer<Float>>, count inputs: Int,
                                 outputs: UnsafePointer<UnsafeMutablePointer<Float>>, count outputCount: Int,
-                                talks: UnsafePointer<UnsafePointer<Float>?>, frames: Int, progress: UnsafePointer<Float>) {
+                                talks: UnsafePointer<UnsafePointer<Float>?>, frames: Int, progress: UnsafePointer<Float>,
+                                moved: Bool, simd: SIMDPath) {
         var anyHeard = false
         for side in 0..<2 {
             let out = outs[side]
             if let out { for k in 0..<frames { out[k] = 0 } }
             if let shares = sourceShares[side] {
-                if Self.add(shares, last: lastSources + side &* capacity, count: min(inputs, capacity), into: out,
-                            frames: frames, progress: progress, from: { UnsafePointer(sources[$0]) }) { anyHeard = true }
+                let heardNow = lastSources.each(side, now: shares, count: inputs, moved: moved) { n, start, end in
+                    guard let out else { return }
+                    Sends.add(simd, sources[n], into: out, from: start, to: end, progress: progress, frames: frames)
+                }
+                if heardNow { anyHeard = true }
             }
             if let shares = outputShares[side] {
-                if Self.add(shares, last: lastOutputs + side &* capacity, count: min(outputCount, capacity), into: out,
-                            frames: frames, progress: progress, from: { UnsafePointer(outputs[$0]) }) { anyHeard = true }
+                let heardNow = lastOutputs.each(side, now: shares, count: outputCount, moved: moved) { m, start, end in
+                    guard let out else { return }
+                    Sends.add(simd, outputs[m], into: out, from: start, to: end, progress: progress, frames: frames)
+                }
+                if heardNow { anyHeard = true }
             }
         }
         guard let mix else { heard = anyHeard; return }
@@ -108,44 +111,18 @@ public struct Listen: ~Copyable {
             guard let input = talks[t] else { continue }
             for side in 0..<2 {
                 guard let out = outs[side] else { continue }
-                let change = end - start
-                for k in 0..<frames { out[k] += input[k] * (start + change * progress[k]) }
+                Sends.add(simd, input, into: out, from: start, to: end, progress: progress, frames: frames)
             }
         }
         // The listen's own gain, last; every sample kept finite.
         let lane = Self.levelLane
         let (start, end) = (lastMix[lane], mix[lane])
         lastMix[lane] = end
-        let change = end - start
         for side in 0..<2 {
             guard let out = outs[side] else { continue }
-            for k in 0..<frames { out[k] = MixRows.sanitized(out[k] * (start + change * progress[k])) }
+            Sends.gain(simd, out, from: start, to: end, progress: progress, frames: frames)
         }
         heard = anyHeard
-    }
-
-    /// Adds each channel whose share was or is not 0, times its share,
-    /// into `out` (nil: only follows the shares); whether any is heard now.
-    @inlinable @inline(__always) @_noLocks
-    static func add(_ shares: UnsafePointer<Float>, last: UnsafeMutablePointer<Float>, count: Int,
-                    into out: UnsafeMutablePointer<Float>?, frames: Int, progress: UnsafePointer<Float>,
-                    from channel: (Int) -> UnsafePointer<Float>) -> Bool {
-        var heard = false
-        for c in 0..<count {
-            let (start, end) = (last[c], shares[c])
-            if start == 0 && end == 0 { continue }
-            last[c] = end
-            if end != 0 { heard = true }
-            guard let out else { continue }
-            let input = channel(c)
-            if start == end {
-                for k in 0..<frames { out[k] += MixRows.sanitized(input[k] * end) }
-            } else {
-                let change = end - start
-                for k in 0..<frames { out[k] += MixRows.sanitized(input[k] * (start + change * progress[k])) }
-            }
-        }
-        return heard
     }
 
     /// Between two kernels (`RenderKernel.adopt`, wherever the swap runs):
@@ -153,10 +130,8 @@ public struct Listen: ~Copyable {
     @inlinable @_noLocks
     public mutating func exchange(with other: inout Listen) {
         guard other.capacity == capacity else { return }
-        for i in 0..<(2 * capacity) {
-            swap(&lastSources[i], &other.lastSources[i])
-            swap(&lastOutputs[i], &other.lastOutputs[i])
-        }
+        lastSources.exchange(with: &other.lastSources)
+        lastOutputs.exchange(with: &other.lastOutputs)
         for i in 0..<16 { swap(&lastMix[i], &other.lastMix[i]) }
         swap(&heard, &other.heard)
     }
@@ -165,9 +140,7 @@ public struct Listen: ~Copyable {
     /// (gone with a rig that shrank): one that comes back starts from silence.
     @inlinable @_noLocks
     public mutating func clear(inputs: Int, outputs: Int) {
-        for side in 0..<2 {
-            for n in min(max(0, inputs), capacity)..<capacity { lastSources[side &* capacity + n] = 0 }
-            for m in min(max(0, outputs), capacity)..<capacity { lastOutputs[side &* capacity + m] = 0 }
-        }
+        lastSources.clear(from: inputs)
+        lastOutputs.clear(from: outputs)
     }
 }

@@ -8,12 +8,18 @@ extension RenderKernel {
     @inlinable @_noLocks
     public mutating func renderListen(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) {
         guard hasListen else { return }
+        // (A period that cannot be rendered leaves the wake for the next one.)
+        guard let sources = mixInput, progressFrames == frames else {
+            listen.silence(frames: frames)
+            return
+        }
         let moved = wake(64)
-        guard let sources = mixInput, moved || listen.heard, progressFrames == frames else {
+        guard moved || listen.heard else {
             listen.silence(frames: frames)
             return
         }
         listen.render(sources: sources, count: inputs, outputs: output, count: outputs,
-                      talks: UnsafePointer(talkbacks.inputs), frames: frames, progress: UnsafePointer(progress))
+                      talks: UnsafePointer(talkbacks.inputs), frames: frames, progress: UnsafePointer(progress),
+                      moved: moved, simd: simd)
     }
 }

@@ -9,6 +9,7 @@ extension RenderKernel {
         guard hasTalkbacks else { return }
         let moved = wake(32)
         guard moved || talkbacks.heard else { return }
-        talkbacks.add(into: output, outputs: outputs, frames: frames, progress: UnsafePointer(progress))
+        talkbacks.add(into: output, outputs: outputs, frames: frames, progress: UnsafePointer(progress), moved: moved,
+                       simd: simd)
     }
 }

@@ -17,8 +17,8 @@ public struct Talkbacks: ~Copyable {
 
     /// Outputs each talkback's sends are kept for: a rig that grows keeps them.
     public let capacity: Int
-    /// Per talkback, per output: the send as the last period ended.
-    @usableFromInline let last: UnsafeMutablePointer<Float>
+    /// Per talkback, per output: the sends as the last period ended.
+    @usableFromInline var last: HeardSends
     /// Per talkback: its sends in the kernel's ramps (`value + base`), or nil
     /// where the layout has none.
     @usableFromInline let sends: UnsafeMutablePointer<UnsafePointer<Float>?>
@@ -32,8 +32,7 @@ public struct Talkbacks: ~Copyable {
     /// (one per talkback, nil for none; at most `most`).
     public init(capacity: Int, sends: [UnsafePointer<Float>?]) {
         self.capacity = capacity
-        last = .allocate(capacity: Self.most * capacity)
-        last.initialize(repeating: 0, count: Self.most * capacity)
+        last = HeardSends(groups: Self.most, capacity: capacity)
         self.sends = .allocate(capacity: Self.most)
         self.sends.initialize(repeating: nil, count: Self.most)
         for (t, send) in sends.prefix(Self.most).enumerated() { self.sends[t] = send }
@@ -42,7 +41,6 @@ public struct Talkbacks: ~Copyable {
     }
 
     deinit {
-        last.deallocate()
         sends.deallocate()
         inputs.deallocate()
     }
@@ -60,28 +58,20 @@ public struct Talkbacks: ~Copyable {
     /// to, `frames` long, each send going from the last period's value to
     /// this one's (`progress[k]`: how far through the period sample k is).
     /// What is added is kept finite: a talkback's input that is not is 0.
+    /// `moved`: whether any send may have changed since the last period
+    /// (`HeardSends.each`); `simd`: the kernel's SIMD path (`Sends`).
     @inlinable @_noLocks
     public mutating func add(into output: UnsafePointer<UnsafeMutablePointer<Float>>, outputs: Int, frames: Int,
-                             progress: UnsafePointer<Float>) {
+                             progress: UnsafePointer<Float>, moved: Bool, simd: SIMDPath) {
         var anyHeard = false
         for t in 0..<Self.most {
             guard let send = sends[t] else { continue }
-            let kept = last + t &* capacity
             let input = inputs[t]
-            for m in 0..<min(outputs, capacity) {
-                let (start, end) = (kept[m], send[m])
-                if start == 0 && end == 0 { continue }
-                kept[m] = end
-                if end != 0 { anyHeard = true }
-                guard let input else { continue }
-                let out = output[m]
-                if start == end {
-                    for k in 0..<frames { out[k] += MixRows.sanitized(input[k] * end) }
-                } else {
-                    let change = end - start
-                    for k in 0..<frames { out[k] += MixRows.sanitized(input[k] * (start + change * progress[k])) }
-                }
+            let heardNow = last.each(t, now: send, count: outputs, moved: moved) { m, start, end in
+                guard let input else { return }
+                Sends.add(simd, input, into: output[m], from: start, to: end, progress: progress, frames: frames)
             }
+            if heardNow { anyHeard = true }
         }
         heard = anyHeard
     }
@@ -92,7 +82,7 @@ public struct Talkbacks: ~Copyable {
     @inlinable @_noLocks
     public mutating func exchange(with other: inout Talkbacks) {
         guard other.capacity == capacity else { return }
-        for i in 0..<(Self.most * capacity) { swap(&last[i], &other.last[i]) }
+        last.exchange(with: &other.last)
         swap(&heard, &other.heard)
     }
 
@@ -100,8 +90,6 @@ public struct Talkbacks: ~Copyable {
     /// that shrank): one that comes back starts from silence.
     @inlinable @_noLocks
     public mutating func clear(from outputs: Int) {
-        for t in 0..<Self.most {
-            for m in min(max(0, outputs), capacity)..<capacity { last[t &* capacity + m] = 0 }
-        }
+        last.clear(from: outputs)
     }
 }

@@ -61,6 +61,12 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Every output's limiter on, at -1 dBFS.")
     var limiters = false
 
+    @Flag(help: "Two talkbacks talking at -6 dB (1 into outputs 3 and 5, 2 into 7 and 8; dims -20 dB), and output 1 in the listen.")
+    var talk = false
+
+    @Flag(help: "As --talk, with both talkbacks into every output.")
+    var talkToAll = false
+
     @Flag(help: "Time preset recalls instead of the render kernel.")
     var recall = false
 
@@ -120,6 +126,8 @@ struct BenchCommand: ParsableCommand {
             configurations[index].groups = groups
             configurations[index].eq = eq
             configurations[index].limiters = limiters
+            configurations[index].talk = talk || talkToAll
+            configurations[index].talkToAll = talkToAll
             configurations[index].simd = simd
         }
         if !json {
@@ -133,7 +141,8 @@ struct BenchCommand: ParsableCommand {
                 let fields: [(String, String)] = [
                     ("inputs", "\(c.inputs)"), ("outputs", "\(c.outputs)"), ("frames", "\(c.frames)"),
                     ("rate", "\(c.rate)"), ("density", "\(c.density)"), ("ramping", "\(c.ramping)"),
-                    ("meters", "\(c.meters)"), ("eq", "\(c.eq)"), ("limiters", "\(c.limiters)"), ("simd", "\"\(c.simd)\""),
+                    ("meters", "\(c.meters)"), ("eq", "\(c.eq)"), ("limiters", "\(c.limiters)"),
+                    ("talk", "\(c.talk)"), ("talk_to_all", "\(c.talkToAll)"), ("simd", "\"\(c.simd)\""),
                     ("us_per_period_median", cFormat("%.3f", r.microsecondsMedian)),
                     ("us_per_period_p99", cFormat("%.3f", r.microsecondsP99)),
                     ("dsp_load_percent", cFormat("%.4f", r.dspLoadPercent)),

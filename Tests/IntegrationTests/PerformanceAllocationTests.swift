@@ -6,8 +6,8 @@ import Testing
 /// every malloc, calloc, realloc, aligned allocation and free made while the
 /// JACK process callback runs. OSC traffic, fades, bundles (timed ones too,
 /// applied inside periods), wildcards and preset recalls with crossfades go
-/// on meanwhile, and the rig changes size, with meters and feedback
-/// subscribed; the count must be zero.
+/// on meanwhile, talkbacks talk and the listen moves, and the rig changes
+/// size, with meters and feedback subscribed; the count must be zero.
 ///
 /// The same library first watches a client that does allocate in its
 /// callback, so the zero is not the counter failing to count.
@@ -92,7 +92,7 @@ extension Integration {
                      && seen["callback_frees"] >= seen["callbacks"], "the counter missed allocations: \(seen.values)")
 
         // The mixer, under traffic.
-        let (serve, osc, countsFile) = try await Self.countedRig(jack, library, directory, ["--inputs", "16", "--outputs", "16"],
+        let (serve, osc, countsFile) = try await Self.countedRig(jack, library, directory, ["--inputs", "16", "--outputs", "16", "--listen"],
                                                                  environment: ["CROSSPOINT_SIMD": simd])
         defer { osc.close(); _ = serve.terminate(grace: .seconds(5)) }
 
@@ -122,6 +122,12 @@ extension Integration {
             if round % 10 == 0 { try osc.send("/matrix/map", .int32(Int32(n)), .int32(0), .int32(3)) }
             if round % 25 == 0 { try osc.send("/preset/recall", .string(round % 50 == 0 ? "perf-a" : "perf-b"), .float(0.3)) }
             if round % 40 == 0 { try osc.send("/status") }
+            // Talk on and off into changing destinations, and the listen
+            // moving between sources and outputs: the stages after the mix.
+            try osc.send("/talkback/\(round % 2 + 1)/output/\(m)", .int32(Int32(round % 3 == 0 ? 0 : 1)))
+            if round % 4 == 0 { try osc.send("/talkback/1/talk", .int32(Int32(round / 4 % 2))) }
+            if round % 6 == 0 { try osc.send("/talkback/2/dim_db", .float(-Float(round % 40))) }
+            if round % 5 == 0 { try osc.send(round % 10 == 0 ? "/source/\(n)/listen" : "/output/\(m)/listen", .int32(1)) }
             // The rig changes size: the audio thread takes a new kernel.
             if round % 15 == 0 { try osc.send(round % 30 == 0 ? "/rig/inputs" : "/rig/outputs", .int32(round % 45 == 0 ? 12 : 20)) }
             try await Task.sleep(for: .milliseconds(5))

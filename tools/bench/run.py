@@ -50,6 +50,7 @@ import resize
 import groups
 import report
 import stages
+import talk
 import saves
 import timing
 from common import ROOT, load_average, log, verdict
@@ -74,7 +75,7 @@ def arguments():
     parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
     parser.add_argument("--fullstate-rounds", type=int, default=3)
     parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page", "resize", "groups", "paths",
-                                                     "stages"],
+                                                     "stages", "talk"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
     parser.add_argument("--baseline-binary", help="for groups: a crosspoint binary from before groups, measured beside; "
@@ -122,6 +123,8 @@ def measure(name, args, workdir):
         return paths.paths_benchmarks(b, args.baseline_binary, args.rounds, args.seconds, log)
     if name == "stages":
         return stages.stages_benchmarks(b, args.rounds, args.seconds, log)
+    if name == "talk":
+        return talk.talk_benchmarks(b, args.rounds, args.seconds, log)
     raise ValueError(name)
 
 
@@ -148,6 +151,8 @@ def section(name, result, args, binary):
         return paths.paths_report(result, binary, verdict), paths.TARGET
     if name == "stages":
         return stages.stages_report(result, binary, verdict), stages.TARGET
+    if name == "talk":
+        return talk.talk_report(result, binary, verdict), talk.TARGET
     raise ValueError(name)
 
 
@@ -157,7 +162,8 @@ FULL_RUN = [("kernel", None), ("peer", "whole process beside jack_mix_box"), ("o
             ("timing", "timed bundles and one-period recalls"), ("fanout", "feedback fan-out"),
             ("fullstate", "full state on /subscribe"), ("discovery", "discovery"), ("page", "the control page"),
             ("resize", "changing size while it plays"), ("groups", "DCAs and mute groups in the kernel"),
-            ("paths", "the kernel on every SIMD path"), ("stages", "EQ and limiters in the kernel")]
+            ("paths", "the kernel on every SIMD path"), ("stages", "EQ and limiters in the kernel"),
+            ("talk", "talkbacks and the listen in the kernel")]
 
 
 def write_full_run(args, info, started, results):
@@ -171,7 +177,7 @@ def write_full_run(args, info, started, results):
                 memory.memory_report(results["memory"], results["peer"])]
     report.write_report(args.out, args, info, started, finished, sections, report.full_run_commands(args, binary))
     timing.splice(args.out, timing.timing_report(results["timing"], binary), "")
-    for name in ("fanout", "fullstate", "discovery", "page", "resize", "groups", "paths", "stages"):
+    for name in ("fanout", "fullstate", "discovery", "page", "resize", "groups", "paths", "stages", "talk"):
         (lines, targets), prefix = section(name, results[name], args, binary)
         note = fanout_report.full_run_note(results[name]) if name == "fanout" else "(From the run above.)"
         report.splice_section(args.out, lines, targets, prefix, note)

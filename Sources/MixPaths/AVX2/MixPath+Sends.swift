@@ -1,0 +1,1 @@
+../Loops/MixPath+Sends.swift
