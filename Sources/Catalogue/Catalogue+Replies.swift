@@ -43,6 +43,8 @@ extension Catalogue {
             R(.presetSkipped, .fixed("ss"),
               "To the sender of a recall of a preset larger than the rig: its name, then what of it was skipped"),
             R(.presetUndone, .fixed("s"), "To the sender of /preset/undo: the preset current again (\"\" for none)"),
+            R(.roleTalkbacks, .fixed("s"),
+              "After every /role: the talkbacks this session may talk on, by number (\"2\", \"1,2\"; \"\" for none): every one for control all, those the access file grants otherwise"),
             R(.late, .fixed("sf"),
               "To the sender of a timed bundle that arrived after its time: its first message's address, then how late, in seconds"),
             meter(.metersInput, .input, "peak"),

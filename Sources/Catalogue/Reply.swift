@@ -37,6 +37,7 @@ public struct Reply: Sendable {
         case presetSkipped = "/preset/skipped"
         case presetUndone = "/preset/undone"
         case late = "/late"
+        case roleTalkbacks = "/role/talkbacks"
         case metersInput = "/meters/input"
         case metersOutput = "/meters/output"
         case metersInputRMS = "/meters/input/rms"

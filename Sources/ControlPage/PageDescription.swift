@@ -9,7 +9,7 @@ import JSON
 ///
 ///     { "strips": { "source": [ENTRY…], "output": […], "master": […],
 ///                   "dca": […], "mutegroup": […] },
-///       "matrix": ENTRY, "memberships": [ENTRY…],
+///       "matrix": ENTRY, "memberships": [ENTRY…] (each with its `owner` and `group` kinds),
 ///       "places": { "source": { "strip": "source {n}", "Strip": "Source {n}", "plural": "sources" }, … },
 ///       "counts": { KIND: N, … },
 ///       "commands": { "rigInputs": { "address": "/rig/inputs", "types": "i", "range": [[1, 512]] }, … },
@@ -65,11 +65,12 @@ public enum PageDescription {
             strips.append((key, JSONWriter.array(entries, indent: "  ")))
         }
         let crosspoint = catalogue.numbers(of: .crosspoint).first.map { entry(catalogue.parameters[$0], "/matrix/{n}/{m}") }
-        // A source's (a talkback's destinations are set in its settings view).
-        let memberships = catalogue.sourceMemberships.map { membership in
+        // A source's groups, a talkback's destinations: each by its owner's kind.
+        let memberships = catalogue.memberships.compactMap { membership -> String? in
+            guard let owner = membership.owner.head, let group = membership.group.head else { return nil }
             let field = membership.field
-            let fields = [("name", JSONText.quoted(field)), ("group", JSONText.quoted(field)),
-                          ("address", JSONText.quoted("/source/{n}/\(field)/{g}"))]
+            let fields = [("name", JSONText.quoted(field)), ("owner", JSONText.quoted(owner)), ("group", JSONText.quoted(group)),
+                          ("address", JSONText.quoted("/\(owner)/{n}/\(field)/{g}"))]
                 + common(catalogue.parameters[membership.parameter].display, pages: ["engineer"])
             return JSONWriter.inline(fields)
         }

@@ -31,12 +31,12 @@ extension Controller {
                 subscriptions.depart(session)
                 logger.notice("\(session): subscriptions ended, the access file no longer lets its host in")
             }
-            return loggedOut
+            return loggedOut.map { ($0, roleReplies(sessions.role(of: $0))) }
         }
         // Told once the lock is let go: a send that finds a connection gone departs it.
-        for session in loggedOut {
+        for (session, replies) in loggedOut {
             logger.notice("\(session): logged out, its code is no longer in the access file")
-            subscriptions.reply(.message(Self.describe(sessions.role(of: session))), session)
+            for reply in replies { subscriptions.reply(reply, session) }
         }
     }
 
@@ -89,15 +89,22 @@ extension Controller {
             return login(message, from: peer)
         case .logout:
             if sessions.logout(peer) { live.log.notice("\(peer) logged out") }
-            return [.message(Self.describe(sessions.role(of: peer)))]
+            return roleReplies(sessions.role(of: peer))
         default:
-            return [.message(Self.describe(sessions.role(of: peer)))]
+            return roleReplies(sessions.role(of: peer))
         }
     }
 
-    /// `/role ,ss[i…]`: the role's name, its control, and its outputs.
-    static func describe(_ role: Role) -> OSCMessage {
-        OSCMessage(Command.Name.role.address, [.string(role.name), .string(role.controlName)] + role.outputs.map { .int32(Int32($0)) })
+    /// `/role ,ss[i…]`: the role's name, its control, and its outputs; then
+    /// `/role/talkbacks ,s`: the talkbacks of the rig it may talk on ("1,2").
+    /// Under the scene's lock (the rig's talkbacks are the scene's).
+    func roleReplies(_ role: Role) -> [OSCPacket] {
+        let count = live.state.scene.banks[Parameter.Strip.talkback.name]?.count ?? 0
+        let talkbacks = count < 1 ? [] : (1...count).filter { role.talks(on: $0) }
+        return [.message(OSCMessage(Command.Name.role.address,
+                                    [.string(role.name), .string(role.controlName)] + role.outputs.map { .int32(Int32($0)) })),
+                .message(OSCMessage(Reply.Name.roleTalkbacks.address,
+                                    [.string(talkbacks.map(String.init).joined(separator: ","))]))]
     }
 
     /// `/login ,s CODE`. A wrong code, and any attempt from a host locked
@@ -115,7 +122,7 @@ extension Controller {
         switch sessions.login(code, from: peer) {
         case .role(let role):
             live.log.notice("\(peer) logged in as role \(role)")
-            return [.message(Self.describe(role))]
+            return roleReplies(role)
         case .refused(let reason):
             return refuseLogin(reason, from: peer)
         case .refusedLate(let reason, let locked):

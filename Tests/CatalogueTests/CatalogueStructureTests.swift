@@ -170,7 +170,10 @@ import Testing
             #expect(entry?["control"] as? String == "toggle", "\(strip)")
         }
         // A talkback's destinations are not among a strip's controls: they
-        // belong in its settings view, which the page does not have yet.
+        // are its settings view's (destinations.js), from the talkback's membership.
+        let destinations = memberships.first { $0["owner"] as? String == "talkback" }
+        #expect(destinations?["address"] as? String == "/talkback/{n}/output/{g}" && destinations?["group"] as? String == "output")
+        #expect(memberships.filter { $0["owner"] as? String == "source" }.count == catalogue.sourceMemberships.count)
         for parameter in catalogue.parameters
         where ![Parameter.Strip.crosspoint, .dcaMember, .muteGroupMember, .talkbackOutput].contains(parameter.strip) {
             let key = parameter.strip == .muteGroup ? "mutegroup" : "\(parameter.strip)"

@@ -119,6 +119,7 @@ extension Integration {
             defer { tcp.close() }
             try tcp.send(.message(.init("/login", arguments: [.string("kick-snare-4711")])))
             #expect(try tcp.receive().first?.address == "/role")
+            #expect(try tcp.receive().first?.address == "/role/talkbacks", "what follows every /role")
             try tcp.send(.message(.init("/master/mute", arguments: [.int32(1)])))
             #expect(try tcp.receive().first?.arguments == [.string("/master/mute"), .string("not permitted for role drums")])
 

@@ -44,5 +44,32 @@ extension Integration {
             #expect(query.contains("/listen/output ,s 3"), "\(query)")
         }
     }
+
+    /// `--connect-listen` connects the listen to headphones whose client
+    /// appears after the rig has started, side for side, and what is
+    /// selected is heard there.
+    @Test func theListenConnectsToHeadphonesThatAppearLater() async throws {
+        try await withRig(inputs: 1, outputs: 2, arguments: ["--listen", "--connect-listen", "^xp-phones:"]) { rig in
+            rig.playSine(input: 1, frequency: 997, amplitude: 0.5)
+            let phones = try JackProbe(server: rig.jack, clientName: "xp-phones", playPorts: 0, recordPorts: 2)
+            defer { phones.close() }
+            _ = try await rig.crosspoint.waitForOutput(containing: "(--connect-listen)", timeout: .seconds(5))
+            // (Both sides are connected in one pass; the first line may come before the second connection.)
+            for _ in 0..<100 where try phones.connections(of: phones.recordPort(2)).isEmpty {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            for side in 1...2 {
+                #expect(try phones.connections(of: phones.recordPort(side)) == ["crosspoint:listen_\(side)"], "side \(side)")
+            }
+            try await rig.sendAndSettle("/source/1/listen", .int32(1))
+            try await Task.sleep(for: .milliseconds(100))
+            let heard = try await DirectOutTests.record(phones, seconds: 0.3)
+            for side in 0..<2 {
+                let level = A.fitSine(heard.channels[side], frequency: 997, sampleRate: Double(rig.sampleRate),
+                                      in: 0..<heard.frameCount).amplitude
+                #expect(abs(level - 0.5) < 1e-3, "source 1 in the middle, on side \(side + 1): \(level)")
+            }
+        }
+    }
 }
 }

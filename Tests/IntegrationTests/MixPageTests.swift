@@ -9,8 +9,8 @@ import Testing
 ///
 /// The browser reaches the rig from 127.0.0.1 (Linux gives a connection to
 /// any 127.x address that source), which the access file makes a viewer;
-/// the code 4711 gives the role "drums", outputs 5 and 6; a client bound to
-/// 127.0.0.2 is the engineer.
+/// the code 4711 gives the role "drums", outputs 5 and 6 (and talkback 2,
+/// where a test grants it); a client bound to 127.0.0.2 is the engineer.
 extension Integration {
 @Suite struct MixPageTests {
     typealias Page = PageTests
@@ -18,10 +18,10 @@ extension Integration {
     static let code = "4711"
 
     /// The access file; without the code, as the engineer might reload it.
-    static func access(withCode: Bool = true) -> String {
+    static func access(withCode: Bool = true, talkback: Bool = false) -> String {
         """
         {"version": 1,
-         "roles": {"engineer": {"control": "all"}, "drums": {"control": {"outputs": [5, 6]}},
+         "roles": {"engineer": {"control": "all"}, "drums": {"control": {"outputs": [5, 6]}\(talkback ? #", "talkbacks": [2]"# : "")},
                    "viewer": {"control": "none"}},
          "clients": [{"from": "127.0.0.0/8", "role": "engineer"}, {"from": "127.0.0.1/32", "role": "viewer"}\(
             withCode ? #", {"code": "\#(code)", "role": "drums"}"# : "")]}
@@ -32,11 +32,11 @@ extension Integration {
     static var tool: String { Page.tool("mix_check.py") }
 
     /// Runs `body` with a rig (8x8 unless told) that reads this suite's access file.
-    static func withAccessRig(inputs: Int = 8, outputs: Int = 8,
+    static func withAccessRig(inputs: Int = 8, outputs: Int = 8, talkback: Bool = false,
                               _ body: (CrosspointRig, [String]) async throws -> Void) async throws {
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("crosspoint-access-\(UUID().uuidString).json")
-        try Data(access().utf8).write(to: file)
+        try Data(access(talkback: talkback).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let arguments = ["--access", file.path]
         try await withRig(inputs: inputs, outputs: outputs, arguments: arguments) { rig in try await body(rig, arguments) }
@@ -259,6 +259,28 @@ extension Integration {
             #expect((report["outputs"] as? [String]) == [])
             #expect(report.flag("login_shown"), "the form again, the code forgotten: \(report)")
             #expect(!report.flag("logout_shown"))
+        }
+    }
+
+    /// A performer granted talkback 2 (issue 37) has its talk button above
+    /// the personal mix, named by the talkback's name, and none of the
+    /// engineer's: held by a finger it talks in the rig, let go it stops.
+    @Test func aPerformerGrantedATalkbackHasItsTalkButtonAboveTheMix() async throws {
+        try await Self.withAccessRig(talkback: true) { rig, _ in
+            let page = try await Self.runMix("talk", rig: rig)
+            #expect(page.flag("loaded") && page.string("view") == "mix", "\(page)")
+            let before = page["before"] as? [[String: Any]] ?? []
+            #expect(before.compactMap { $0["address"] as? String } == ["/talkback/1/talk", "/talkback/2/talk"],
+                    "the viewer's page has the engineer's buttons: \(page)")
+            let built = page["built"] as? [[String: Any]] ?? []
+            #expect(built.count == 1 && built.first?["address"] as? String == "/talkback/2/talk", "\(page)")
+            #expect(built.first?["in_mix"] as? Bool == true && built.first?["shown"] as? Bool == true)
+            #expect((built.first?["text"] as? String)?.contains("MD") == true, "named by the talkback: \(page)")
+            #expect((built.first?["height"] as? Double ?? 0) >= 44, "big enough for a thumb: \(page)")
+            #expect(page.number("held", "rig") == 1 && page.string("held", "pressed") == "true", "\(page)")
+            #expect(page.string("held", "text")?.contains("talking") == true)
+            #expect(page.number("released", "rig") == 0 && page.string("released", "pressed") == "false", "\(page)")
+            #expect(try await Page.query(rig, "/talkback/1/talk")?.intValue == 0, "talkback 1 never talked")
         }
     }
 

@@ -53,5 +53,29 @@ extension Integration {
             #expect((page["console_errors"] as? [Any])?.isEmpty == true, "\(page)")
         }
     }
+
+    /// A talkback's destinations, in its settings view: a disclosure on its
+    /// strip opened from the keyboard, a switch per output, and the rig's
+    /// destinations both ways without a reload.
+    @Test func aTalkbacksDestinationsAreSetInItsSettingsView() async throws {
+        try await withRig(inputs: 2, outputs: 4) { rig in
+            let page = try await Self.run("destinations", rig)
+            #expect(page.flag("loaded"), "\(page)")
+            #expect(page["closed", "open"] as? Bool == false && page.string("closed", "summary")?.contains("(none)") == true,
+                    "closed, and it talks nowhere: \(page)")
+            #expect((page["closed", "switches"] as? [Any])?.isEmpty == true, "no switches until it opens")
+            let switches = page["opened", "switches"] as? [[String: Any]] ?? []
+            #expect(switches.compactMap { $0["address"] as? String } == (1...4).map { "/talkback/1/output/\($0)" }, "\(page)")
+            #expect(switches.allSatisfy { $0["role"] as? String == "switch" && $0["checked"] as? String == "false" })
+            #expect(switches.first?["name"] as? String == "Talkback 1 to output 1", "named by the catalogue's title: \(page)")
+            #expect(switches.map { $0["label"] as? String } == ["1", "2", "3", "4"])
+            #expect(page.number("clicked", "rig") == 1 && page.string("clicked", "summary")?.contains("(3)") == true, "\(page)")
+            #expect((page["other", "switches"] as? [[String: Any]])?.first { $0["address"] as? String == "/talkback/1/output/4" }?["checked"]
+                    as? String == "true", "another client's destination shows: \(page)")
+            #expect(page.number("spaced", "rig") == 0 && page.string("spaced", "summary")?.contains("(4)") == true, "\(page)")
+            #expect(try await Page.query(rig, "/talkback/2/output/3")?.intValue == 0, "talkback 2 untouched")
+            #expect((page["console_errors"] as? [Any])?.isEmpty == true, "\(page)")
+        }
+    }
 }
 }

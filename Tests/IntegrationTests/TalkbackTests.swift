@@ -10,15 +10,27 @@ extension Integration {
 @Suite struct TalkbackTests {
     typealias A = SignalAnalysis
 
+    /// The talk mic: a client `xp-talk` playing a 1 kHz tone, which the
+    /// rig's `--connect-talkbacks ^xp-talk:` has connected to `talk_1`.
+    static func talkMic(_ rig: CrosspointRig, amplitude: Float) async throws -> JackProbe {
+        let talk = try JackProbe(server: rig.jack, clientName: "xp-talk", playPorts: 1, recordPorts: 0)
+        talk.setSignal(.sine(frequency: 1000, amplitude: amplitude), playPort: 1)
+        do {
+            _ = try await rig.crosspoint.waitForOutput(containing: "(--connect-talkbacks)", timeout: .seconds(5))
+        } catch {
+            talk.close()
+            throw error
+        }
+        return talk
+    }
+
     @Test func aTalkReachesItsDestinationsDimsTheirProgrammeAndNeverClicks() async throws {
         try await withRig(inputs: 1, outputs: 6, arguments: ["--connect-talkbacks", "^xp-talk:"]) { rig in
             let rate = Double(rig.sampleRate)
             // The programme: source 1, 440 Hz, into every output at unity.
             rig.playSine(input: 1, frequency: 440, amplitude: 0.25)
-            let talk = try JackProbe(server: rig.jack, clientName: "xp-talk", playPorts: 1, recordPorts: 0)
+            let talk = try await Self.talkMic(rig, amplitude: 0.5)
             defer { talk.close() }
-            talk.setSignal(.sine(frequency: 1000, amplitude: 0.5), playPort: 1)
-            _ = try await rig.crosspoint.waitForOutput(containing: "(--connect-talkbacks)", timeout: .seconds(5))
             // Output 5 muted and delayed by a quarter of the talk's cycle.
             for message in [["/matrix/1/*", "1"], ["/talkback/1/output/3", "1"], ["/talkback/1/output/5", "1"],
                             ["/talkback/1/db", "-6"], ["/output/5/mute", "1"], ["/output/5/delay", "0.25"]] {
@@ -102,6 +114,42 @@ extension Integration {
                 + String(format: " dB; programme dimmed by %.3f dB, back to %.3f dB; output 5's lag %.4f rad; ", dimmed, back, lag)
                 + "else on other outputs \([1, 2, 4, 6].map { besides($0, 440, talking) }.max() ?? 0); "
                 + "largest third differences \(largest) against a clean mix's \(clean)\n").utf8))
+            #expect(recording.channels.allSatisfy { $0.allSatisfy(\.isFinite) })
+        }
+    }
+
+    /// Talk joins an output before its limiter (docs/talkback.md): a
+    /// full-scale talk at +10 dB on a programme near full scale, into an
+    /// output limited at −1 dBFS, never leaves a recorded sample above the
+    /// ceiling; the output beside it, not a destination, limited alike,
+    /// carries its programme alone.
+    @Test func aTalkIntoALimitedOutputNeverExceedsItsCeiling() async throws {
+        try await withRig(inputs: 1, outputs: 2, arguments: ["--mono-outputs", "1,2", "--connect-talkbacks", "^xp-talk:"]) { rig in
+            let rate = Double(rig.sampleRate)
+            rig.playSine(input: 1, frequency: 440, amplitude: 0.8)
+            let talk = try await Self.talkMic(rig, amplitude: 1)
+            defer { talk.close() }
+            for message in [["/matrix/1/*", "1"], ["/output/*/limiter/ceiling", "-1"], ["/output/*/limiter/on", "1"],
+                            ["/talkback/1/output/1", "1"], ["/talkback/1/db", "10"], ["/talkback/1/dim_db", "0"],
+                            ["/talkback/1/talk", "1"]] {
+                let (output, _) = try await rig.send(message, wait: 0)
+                #expect(!output.contains("/error"), "\(message): \(output)")
+            }
+            try await rig.ping()
+            try await Task.sleep(for: .milliseconds(200))
+            let recording = try await rig.record(seconds: 1)
+            let ceiling = Float(pow(10, -1.0 / 20))
+            let largest = recording.channels.map { A.peak($0) }
+            #expect(largest[0] <= ceiling, "output 1, talked into: \(largest[0]) above the ceiling \(ceiling)")
+            #expect(largest[1] <= ceiling, "output 2: \(largest[1])")
+            let whole = 0..<recording.frameCount
+            let heard = A.fitSine(recording.channels[0], frequency: 1000, sampleRate: rate, in: whole).amplitude
+            #expect(heard > 0.3, "the talk is heard on output 1, limited: \(heard)")
+            // What output 2 carries besides its programme's tone (a fit of the
+            // talk's tone alone would read the window's leakage of 440 Hz).
+            let leak = A.fitSine(recording.channels[1], frequency: 440, sampleRate: rate, in: whole).residualRMS * Float(2).squareRoot()
+            #expect(leak < 1e-5, "output 2 carries its programme alone: \(leak) else")
+            FileHandle.standardError.write(Data("note: talkback into a limited output: largest samples \(largest) under the ceiling \(ceiling); the talk heard at \(heard)\n".utf8))
             #expect(recording.channels.allSatisfy { $0.allSatisfy(\.isFinite) })
         }
     }

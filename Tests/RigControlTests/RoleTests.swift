@@ -31,6 +31,12 @@ import Testing
         OSCPeer(address: SocketAddress.resolve(host: host, port: port)!)
     }
 
+    /// What `/role` answers: the role, then the talkbacks it may talk on
+    /// (none on these rigs unless told).
+    static func role(_ arguments: [OSCArgument], talkbacks: String = "") -> [OSCMessage] {
+        [OSCMessage("/role", arguments), OSCMessage("/role/talkbacks", [.string(talkbacks)])]
+    }
+
     static func send(_ c: Controller, _ address: String, _ arguments: [OSCArgument], from sender: OSCPeer) -> [OSCMessage] {
         c.handle(.message(OSCMessage(address, arguments)), from: sender).flatMap(\.messages)
     }
@@ -75,6 +81,12 @@ import Testing
             #expect(errorReason(c.handle(.message(OSCMessage(address, arguments)), from: drums)) == nil, "\(address)")
         }
         #expect(c.send("/talkback/2/talk").first?.messages.first?.arguments == [.int32(1)])
+        // The page learns its talk buttons from what follows /role.
+        #expect(Self.send(c, "/role", [], from: drums)
+                == Self.role([.string("drums"), .string("outputs"), .int32(5), .int32(6)], talkbacks: "2"))
+        #expect(Self.send(c, "/role", [], from: Self.client("127.0.0.2")) == Self.role([.string("engineer"), .string("all")],
+                                                                                        talkbacks: "1,2"))
+        #expect(Self.send(c, "/role", [], from: Self.client("127.0.0.3")) == Self.role([.string("viewer"), .string("none")]))
         let before = c.snapshot()
         for (address, arguments) in [("/talkback/1/talk", [OSCArgument.int32(1)]), ("/talkback/2/output/1", [.int32(1)]),
                                      ("/talkback/2/db", [.float(-6)]), ("/output/1/listen", [.int32(1)]),
@@ -87,10 +99,10 @@ import Testing
 
     @Test func theMostSpecificNetworkGivesTheRole() throws {
         let c = try Self.controller()
-        #expect(Self.send(c, "/role", [], from: Self.client("127.0.0.2")) == [OSCMessage("/role", [.string("engineer"), .string("all")])])
-        #expect(Self.send(c, "/role", [], from: Self.client("127.0.0.3")) == [OSCMessage("/role", [.string("viewer"), .string("none")])])
+        #expect(Self.send(c, "/role", [], from: Self.client("127.0.0.2")) == Self.role([.string("engineer"), .string("all")]))
+        #expect(Self.send(c, "/role", [], from: Self.client("127.0.0.3")) == Self.role([.string("viewer"), .string("none")]))
         #expect(Self.send(c, "/role", [], from: Self.client("127.0.0.4"))
-                == [OSCMessage("/role", [.string("drums"), .string("outputs"), .int32(5), .int32(6)])])
+                == Self.role([.string("drums"), .string("outputs"), .int32(5), .int32(6)]))
         let viewer = Self.client("127.0.0.3")
         #expect(Self.send(c, "/matrix/1/5", [.float(0)], from: viewer)
                 == [OSCMessage("/error", [.string("/matrix/1/5"), .string("not permitted for role viewer")])])
@@ -104,24 +116,24 @@ import Testing
         let later = Collected<OSCPacket>()
         c.relay.send { packet, _ in later.append(packet) }
         let viewer = Self.client("127.0.0.3", port: 6000)
-        let drums = [OSCMessage("/role", [.string("drums"), .string("outputs"), .int32(5), .int32(6)])]
+        let drums = Self.role([.string("drums"), .string("outputs"), .int32(5), .int32(6)])
         #expect(Self.send(c, "/login", [.string("4711")], from: viewer) == drums)
         #expect(Self.send(c, "/matrix/1/5", [.float(0.5)], from: viewer) == [])
         // Another session from the same host is still a viewer.
         #expect(Self.send(c, "/matrix/1/5", [.float(0.5)], from: Self.client("127.0.0.3", port: 6001)).count == 1)
-        #expect(Self.send(c, "/logout", [], from: viewer) == [OSCMessage("/role", [.string("viewer"), .string("none")])])
+        #expect(Self.send(c, "/logout", [], from: viewer) == Self.role([.string("viewer"), .string("none")]))
         #expect(errorReason(c.handle(.message(OSCMessage("/matrix/1/5", [.float(0.5)])), from: viewer)) == "not permitted for role viewer")
         // Logged in again, then gone: the next session on that path is a viewer.
         _ = Self.send(c, "/login", [.string("4711")], from: viewer)
         c.depart(viewer)
-        #expect(Self.send(c, "/role", [], from: viewer) == [OSCMessage("/role", [.string("viewer"), .string("none")])])
+        #expect(Self.send(c, "/role", [], from: viewer) == Self.role([.string("viewer"), .string("none")]))
         // A reload without the code logs its sessions out, and tells them.
         #expect(later.values.isEmpty)
         _ = Self.send(c, "/login", [.string("4711")], from: viewer)
         c.useAccess(try AccessRules.decode(Data(Self.file.replacingOccurrences(of: "4711", with: "0815").utf8),
                                            file: "access.json", outputs: 6))
-        #expect(later.values == [.message(OSCMessage("/role", [.string("viewer"), .string("none")]))])
-        #expect(Self.send(c, "/role", [], from: viewer) == [OSCMessage("/role", [.string("viewer"), .string("none")])])
+        #expect(later.values == Self.role([.string("viewer"), .string("none")]).map { .message($0) })
+        #expect(Self.send(c, "/role", [], from: viewer) == Self.role([.string("viewer"), .string("none")]))
     }
 
     @Test func aWrongCodeIsAnsweredLateAndFiveLockTheHostOut() async throws {
@@ -145,7 +157,7 @@ import Testing
         let last = try #require(later.values.dropFirst(5).first?.messages.first, "the sixth refusal came")
         #expect(last.address == "/error" && "\(last.arguments)".contains("too many wrong codes from 127.0.0.3; try again in"))
         #expect(Self.send(c, "/role", [], from: Self.client("127.0.0.3", port: 6002))
-                == [OSCMessage("/role", [.string("viewer"), .string("none")])])
+                == Self.role([.string("viewer"), .string("none")]))
         // Another host may still log in.
         #expect(Self.send(c, "/login", [.string("4711")], from: Self.client("127.0.0.2")).first?.address == "/role")
     }
@@ -157,7 +169,7 @@ import Testing
             #expect(Self.send(c, "/login", arguments, from: viewer)
                     == [OSCMessage("/error", [.string("/login"), .string("expected s code")])], "\(arguments)")
         }
-        #expect(Self.send(c, "/role", [], from: viewer) == [OSCMessage("/role", [.string("viewer"), .string("none")])])
+        #expect(Self.send(c, "/role", [], from: viewer) == Self.role([.string("viewer"), .string("none")]))
         // Not counted as wrong codes: the right one still logs in.
         #expect(Self.send(c, "/login", [.string("4711")], from: viewer).first?.address == "/role")
     }
@@ -165,7 +177,7 @@ import Testing
     @Test func withoutAnAccessFileCodesAreNotInUseAndReadOnlyStaysReadOnly() {
         let c = makeController()
         #expect(errorReason(c.send("/login", .string("4711"))) == "codes are not in use (no --access file)")
-        #expect(c.send("/role") == [.message(OSCMessage("/role", [.string("full"), .string("all")]))])
+        #expect(c.send("/role").flatMap(\.messages) == Self.role([.string("full"), .string("all")]))
         let reader = OSCPeer(address: SocketAddress.resolve(host: "127.0.0.1", port: 2)!, access: .readOnly)
         #expect(errorReason(c.handle(.message(OSCMessage("/matrix/1/1", [.float(0)])), from: reader)) == "read-only")
     }

@@ -23,12 +23,18 @@ Scenarios:
               test restarts serve, or reloads the access file, meanwhile);
               then until the page has role --role; the views seen
   screenshot  names set, a login, the mix view at 390x844 saved to --out
+  talk        (the code's role granted talkback 2) the talk buttons before
+              the login (the engineer's, in the status bar) and in the mix
+              view (the role's, above its outputs); the mix's button held by
+              a finger: the rig's /talkback/2/talk and the button while held,
+              then let go
 
 Everything it starts is ended by PID on exit (page_driver.Browsers).
 """
 import json
 import os
 import sys
+import threading
 import time
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -39,7 +45,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from page_driver import argument_parser, play, attribute, connection, element, keys, \
-    rig_near, rig_value, scroll_to, slider_now, wait_until
+    rig_near, rig_settled, rig_value, scroll_to, slider_now, until, wait_until
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 from osc import Client as OSCClient  # tools/lib/osc.py
@@ -274,8 +280,60 @@ def scenario_screenshot(browsers, osc, engineer, args):
     return {"decided": decided, "loaded": loaded, "out": args.out, **root(driver)}
 
 
+TALK = """
+return [...document.querySelectorAll('button.talk')].map((b) => ({
+  address: b.dataset.address, pressed: b.getAttribute('aria-pressed'), text: b.textContent,
+  shown: b.checkVisibility(), in_mix: Boolean(b.closest('main#mix')), width: b.getBoundingClientRect().width,
+  height: b.getBoundingClientRect().height}));
+"""
+
+
+def scenario_talk(browsers, osc, engineer, args):
+    engineer.send("/talkback/2/name", "MD")
+    driver, decided = open_page(browsers, args)
+    before = driver.execute_script(TALK)
+    log_in(driver, args.code)
+    loaded = bool(mix_loaded(driver, args.outputs))
+    built = until(lambda: driver.execute_script(TALK), lambda b: len(b) == 1 and b[0]["in_mix"] and "MD" in b[0]["text"])
+    talk = "/talkback/2/talk"
+    # A finger holds the mix's button for a second, then lets go, in one
+    # gesture (a touch's lift in a later one is lost by the driver). The
+    # button's states are logged by the page; the rig's are polled meanwhile.
+    driver.execute_script("""
+        const b = arguments[0]; window.talkStates = [];
+        new MutationObserver(() => window.talkStates.push([b.getAttribute('aria-pressed'), b.textContent]))
+          .observe(b, {attributes: true, attributeFilter: ['aria-pressed']});""", element(driver, talk))
+    samples, done = [], threading.Event()
+
+    def poll():
+        while not done.is_set():
+            samples.append(rig_value(engineer, talk))
+            time.sleep(0.05)
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    try:
+        builder = ActionBuilder(driver)
+        finger = builder.add_pointer_input(interaction.POINTER_TOUCH, "finger")
+        finger.create_pointer_move(duration=0, origin=element(driver, talk))
+        finger.create_pointer_down(button=MouseButton.LEFT)
+        finger.create_pause(1.0)
+        finger.create_pointer_up(MouseButton.LEFT)
+        builder.perform()
+        released_rig = rig_settled(engineer, talk, 0)
+    finally:
+        done.set()
+        poller.join()
+    states = driver.execute_script("return window.talkStates")
+    held = {"rig": 1 if 1 in samples else samples[-1] if samples else None,
+            "pressed": states[0][0] if states else None, "text": states[0][1] if states else None}
+    released = {"rig": released_rig, "pressed": states[-1][0] if states else None, "states": len(states)}
+    return {"decided": decided, "loaded": loaded, "before": before, "built": built, "held": held,
+            "released": released, **root(driver)}
+
+
 SCENARIOS = {"login": scenario_login, "wrong-code": scenario_wrong_code, "hold": scenario_hold,
-             "screenshot": scenario_screenshot}
+             "screenshot": scenario_screenshot, "talk": scenario_talk}
 
 
 def mix_arguments(doc, scenarios):

@@ -21,6 +21,12 @@ Scenarios (a rig with the default two talkbacks):
            output 2 named "Drums wedge" by another client: the text follows;
            then the other client puts source 1 in the listen (exclusive): the
            page's switches and text follow without a reload
+  destinations  talkback 1's Destinations disclosure in the Talkbacks
+           section, opened from the keyboard (Enter on its summary): a switch
+           per output (address, role, name); a click on output 3's: the
+           rig's /talkback/1/output/3 and the summary; another client's
+           /talkback/1/output/4 1 shown without a reload; Space on output
+           3's turns it off
 
 Everything it starts is ended by PID on exit (page_driver.Browsers).
 """
@@ -30,7 +36,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import attribute, click, main_with_other, rig_settled, until, wait_loaded
+from page_driver import attribute, click, keys, main_with_other, rig_settled, until, wait_loaded
 
 BUTTONS = """
 return [...document.querySelectorAll('#status button.talk')].map((b) => ({
@@ -121,7 +127,38 @@ def scenario_listen(browsers, osc, other, args):
     return result
 
 
-SCENARIOS = {"talk": scenario_talk, "listen": scenario_listen}
+DESTINATIONS = """
+const details = document.querySelector('#kind-talkback section.strip.talkback[data-group="1"] details.destinations');
+return details ? {
+  open: details.open, summary: details.querySelector('summary').textContent,
+  switches: [...details.querySelectorAll('xp-switch')].map((s) => ({
+    address: s.dataset.address, role: s.getAttribute('role'), name: s.getAttribute('aria-label'),
+    checked: s.getAttribute('aria-checked'), label: s.textContent})),
+} : null;
+"""
+
+
+def scenario_destinations(browsers, osc, other, args):
+    driver = browsers.open(args.url)
+    loaded = bool(wait_loaded(driver))
+    seen = lambda: driver.execute_script(DESTINATIONS)
+    closed = until(seen, lambda d: d is not None)
+    summary = driver.find_element(By.CSS_SELECTOR, '#kind-talkback section.strip.talkback[data-group="1"] details.destinations summary')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", summary)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    opened = until(seen, lambda d: d["open"] and len(d["switches"]) > 0)
+    click(driver, "/talkback/1/output/3")
+    clicked = {"rig": rig_settled(osc, "/talkback/1/output/3", 1),
+               "summary": until(lambda: seen()["summary"], lambda t: "3" in t)}
+    other.send("/talkback/1/output/4", 1)
+    shown = until(seen, lambda d: any(s["address"] == "/talkback/1/output/4" and s["checked"] == "true" for s in d["switches"]))
+    keys(driver, "/talkback/1/output/3", Keys.SPACE)
+    spaced = {"rig": rig_settled(osc, "/talkback/1/output/3", 0),
+              "summary": until(lambda: seen()["summary"], lambda t: "(4)" in t)}
+    return {"loaded": loaded, "closed": closed, "opened": opened, "clicked": clicked, "other": shown, "spaced": spaced}
+
+
+SCENARIOS = {"talk": scenario_talk, "listen": scenario_listen, "destinations": scenario_destinations}
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import { bindInView } from './in-view.js';
 import { bindStatusMenu } from './status-menu.js';
 import { buildKinds } from './kinds.js';
 import { buildListen } from './listen.js';
-import { buildTalkButtons } from './talkback.js';
+import { buildTalkButtons, buildGrantedTalkButtons } from './talkback.js';
 import './elements/xp-matrix.js';
 
 // ws://HOST:PORT/ of the page's own origin; ?ws=HOST:PORT for development
@@ -49,7 +49,7 @@ const matrix = engineer.querySelector('xp-matrix');
 const groupSection = engineer.querySelector('#groups');
 const groupLink = statusBar.querySelector('nav a[href="#groups"]');
 // Kinds of strip the rig describes that have no section of their own here.
-buildKinds(engineer, engineer.querySelector('#matrix'), statusBar.querySelector('nav.sections'));
+buildKinds(engineer, engineer.querySelector('#matrix'), statusBar.querySelector('nav.sections'), size);
 // The engineer's listen, and a talk button per talkback in the status bar.
 buildListen(engineer, engineer.querySelector('#matrix'));
 // (In the status bar's menu, which a wide window shows in the bar itself;
@@ -58,6 +58,8 @@ const talkButtons = buildTalkButtons(statusBar.querySelector('#status-more'));
 
 /** The view shown (applyRole): null until the rig has said, then "full" or "mix" with its outputs. */
 let shown = { view: null, outputs: [] };
+/** A performer's talk buttons above the personal mix (its role's talkbacks), and the grant they were built for. */
+let mixTalk = { group: null, granted: '' };
 
 // "− N +" in the Sources and Outputs heads: the rig's size, changed by the engineer.
 const sizeControls = [new SizeControls('inputs', engineer.querySelector('#sources .section-head'), size, connection),
@@ -78,6 +80,7 @@ function layout() {
   if (shown.view === null) return;
   if (shown.view === 'mix') {
     buildMix(mix, shown.outputs.filter((m) => m <= outputCount), inputs);
+    if (mixTalk.group && mix.firstElementChild !== mixTalk.group) mix.prepend(mixTalk.group);
   } else {
     buildStrips(sources, outputs, inputs, outputCount);
     for (const finder of finders) finder.resize();
@@ -101,6 +104,12 @@ function applyRole() {
   shown = { view, outputs: mixed };
   root.dataset.role = session.name ?? '';
   root.dataset.view = view;
+  const granted = view === 'mix' ? session.talkbacks.join() : '';
+  if (granted !== mixTalk.granted) {
+    mixTalk.group?.dispose();
+    mixTalk.group?.remove();
+    mixTalk = { group: granted ? buildGrantedTalkButtons(session.talkbacks) : null, granted };
+  }
   if (view === 'mix') {
     for (const controls of sizeControls) controls.close();
     engineer.remove();

@@ -35,12 +35,13 @@ export function entries(strip, page) {
 }
 
 /**
- * A source's memberships of groups shown on a page: one entry per kind of
- * group, its `group` the strip of the group ("dca", "mutegroup"), its
- * address /source/{n}/dca/{g}.
+ * The memberships of an `owner` kind's strips shown on a page: one entry
+ * per kind of group, its `group` the strip of the group ("dca",
+ * "mutegroup"; a talkback's: "output"), its address /source/{n}/dca/{g}
+ * (/talkback/{n}/output/{g}).
  */
-export function memberships(page) {
-  return (catalogue.memberships ?? []).filter((entry) => entry.pages?.includes(page));
+export function memberships(page, owner = 'source') {
+  return (catalogue.memberships ?? []).filter((entry) => entry.pages?.includes(page) && (entry.owner ?? 'source') === owner);
 }
 
 /**

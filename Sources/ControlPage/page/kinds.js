@@ -8,6 +8,7 @@
 // of their own and are not drawn again here.
 
 import { catalogue } from './catalogue.js';
+import { destinationParts } from './destinations.js';
 import { element, strip } from './strips.js';
 
 /** The kinds drawn by sections of their own (index.html). */
@@ -20,15 +21,21 @@ const heading = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * Adds a section per kind to `main`, before `before`, and a link to it in
- * the status bar's `nav`. Returns the sections added.
+ * the status bar's `nav`; `size` (rig-size.js) for what a strip owns per
+ * output. Returns the sections added.
  */
-export function buildKinds(main, before, nav) {
+export function buildKinds(main, before, nav, size) {
   const added = [];
   for (const [kind, count] of Object.entries(catalogue.counts ?? {})) {
     if (OWN.includes(kind) || !Number.isInteger(count) || count < 1 || !catalogue.strips?.[kind]) continue;
     const id = `kind-${kind}`;
     const title = heading(catalogue.places?.[kind]?.plural ?? kind);
-    const strips = Array.from({ length: count }, (_, index) => strip(kind, index + 1));
+    // Each strip with the settings views of what it owns (a talkback's destinations).
+    const strips = Array.from({ length: count }, (_, index) => {
+      const built = strip(kind, index + 1);
+      built.append(...destinationParts(kind, index + 1, size));
+      return built;
+    });
     const section = element('section', { id, 'data-kind': kind, 'aria-labelledby': `${id}-title` }, [
       element('h2', { id: `${id}-title` }, [title]),
       element('div', { class: 'strips' }, strips),

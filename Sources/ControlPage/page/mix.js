@@ -115,7 +115,8 @@ export function buildMix(root, outputs, inputs) {
   const sections = new Map([...root.querySelectorAll(':scope > section[data-output]')]
     .map((section) => [Number(section.dataset.output), section]));
   for (const [m, section] of sections) if (!outputs.includes(m)) removeSection(section);
-  let previous = null;
+  // A performer's talk buttons (talkback.js) stay first.
+  let previous = root.querySelector(':scope > .mix-talk');
   for (const m of outputs) {
     const section = sections.get(m) ?? mixSection(m);
     // In the role's order; a section already in place is not moved (it may hold the focus).

@@ -2,6 +2,7 @@
 // view it shows (docs/page.md, "Roles and the personal mix").
 //
 //   /role                  -> /role ,ss[i...] NAME CONTROL [OUTPUT...]
+//                             then /role/talkbacks ,s "1,2" (those it may talk on)
 //   /login ,s CODE         -> /role ... for the code's role, or /error "/login" REASON
 //   /logout                -> /role ... for the role the client's address gives
 //
@@ -25,6 +26,8 @@ const ACCESS = { all: 'full', none: 'read-only', outputs: 'outputs' };
 const [ROLE, LOGIN, LOGOUT] = [commandAddress('role'), commandAddress('login'), commandAddress('logout')];
 /** The /status field that says what this session may do, from the rig's reply table. */
 const ACCESS_FIELD = replyAddress('statusAccess');
+/** What follows every /role: the talkbacks this session may talk on ("1,2"). */
+const TALKBACKS = replyAddress('roleTalkbacks');
 
 export class Session extends EventTarget {
   /** `{name, control, outputs}` from the rig's last /role; null until one came. */
@@ -33,6 +36,10 @@ export class Session extends EventTarget {
   roles = null;
   /** The rig's /status/access: "full", "read-only" or "outputs". */
   statusAccess = null;
+  /** The talkbacks this session may talk on, from the rig's /role/talkbacks. */
+  talkbacks = [];
+  /** A /role was passed over (a reconnect's, the code's on its way): so is the /role/talkbacks after it. */
+  #passedOver = false;
   #connection;
   /** The code that logged in, sent again on every open; null when logged out. */
   #code = null;
@@ -51,7 +58,7 @@ export class Session extends EventTarget {
       if (detail === 'open') this.#opened();
       this.#changed();
     });
-    for (const address of [ROLE, ACCESS_FIELD]) if (address) connection.on(address, (message) => this.#message(message));
+    for (const address of [ROLE, ACCESS_FIELD, TALKBACKS]) if (address) connection.on(address, (message) => this.#message(message));
     connection.addEventListener('osc-error', ({ detail }) => this.#refused(detail));
   }
 
@@ -134,12 +141,22 @@ export class Session extends EventTarget {
       } else if (this.#waiting[0]?.again) {
         // The address's role on a reconnect, with the code's on its way: keep
         // the view as it is rather than show the other one for a moment.
+        this.#passedOver = true;
         return;
       } else if (this.#code !== null && this.role.name !== this.#codeRole) {
         // Another role than the code's, unasked: the rig logged this session
         // out (its code left the access file). Do not send it again.
         this.#code = null;
       }
+      this.#changed();
+    } else if (address === TALKBACKS) {
+      if (this.#passedOver) {
+        this.#passedOver = false;
+        return;
+      }
+      const talkbacks = parseNumbers(args[0]);
+      if (talkbacks.join() === this.talkbacks.join()) return;
+      this.talkbacks = talkbacks;
       this.#changed();
     } else if (address === ACCESS_FIELD) {
       const value = String(args[0] ?? '');
@@ -194,4 +211,14 @@ export function parseRole(args) {
     if (Number.isInteger(value) && value > 0 && !outputs.includes(value)) outputs.push(value);
   }
   return { name: String(name ?? ''), control: String(control ?? 'none'), outputs };
+}
+
+/** "1,2" as [1, 2]: the positive whole numbers of a list the rig sent, each once. */
+export function parseNumbers(text) {
+  const numbers = [];
+  for (const part of String(text ?? '').split(',')) {
+    const value = Number(part);
+    if (part.trim() !== '' && Number.isInteger(value) && value > 0 && !numbers.includes(value)) numbers.push(value);
+  }
+  return numbers;
 }

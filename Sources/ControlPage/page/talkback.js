@@ -4,7 +4,9 @@
 // is held, and stops when let go; a double tap latches it (it talks on
 // after the release) until the next tap. It shows "talking" in words as
 // well as colour, and follows the rig: a talk another client starts or
-// stops shows at once. `aria-pressed` says whether it talks.
+// stops shows at once. `aria-pressed` says whether it talks. A performer's
+// personal mix has the buttons of the talkbacks its role is granted
+// (/role/talkbacks), above its outputs.
 
 import { catalogue, addressOf, titleOf } from './catalogue.js';
 import { store } from './state.js';
@@ -31,6 +33,9 @@ class TalkButton {
     this.latched = false;
     this.pressedAt = 0;
     this.tapEnded = -Infinity;
+    // What `dispose` undoes: the store's listeners, the document's and the window's.
+    this.unsubscribes = [];
+    this.outside = new AbortController();
     this.button.addEventListener('pointerdown', (event) => {
       if (event.button !== 0) return; // the primary button, a touch, a pen
       event.preventDefault();
@@ -40,8 +45,9 @@ class TalkButton {
     });
     for (const kind of ['pointerup', 'pointercancel', 'lostpointercapture', 'blur']) this.button.addEventListener(kind, () => this.release());
     // A page hidden or left while held lets go.
-    document.addEventListener('visibilitychange', () => { if (document.hidden) this.release(); });
-    window.addEventListener('pagehide', () => this.release());
+    const { signal } = this.outside;
+    document.addEventListener('visibilitychange', () => { if (document.hidden) this.release(); }, { signal });
+    window.addEventListener('pagehide', () => this.release(), { signal });
     this.button.addEventListener('keydown', (event) => {
       if (event.key !== ' ' || event.repeat) return;
       event.preventDefault();
@@ -54,10 +60,21 @@ class TalkButton {
     });
     // A click is the pointer's or Space's, already handled; Enter taps.
     this.button.addEventListener('click', (event) => { if (event.detail === 0 && !this.held) this.tap(); });
-    store.on(this.address, (args) => this.show(args?.[0] === true || (typeof args?.[0] === 'number' && args[0] !== 0)));
+    this.unsubscribes.push(store.on(this.address, (args) => this.show(args?.[0] === true || (typeof args?.[0] === 'number' && args[0] !== 0))));
     // Its name in its tooltip; the bar shows "T1" (room for the rest of the bar).
-    if (this.name) store.on(this.name, (args) => { this.button.title = String(args?.[0] ?? ''); });
+    if (this.name) this.unsubscribes.push(store.on(this.name, (args) => { this.button.title = String(args?.[0] ?? ''); }));
     applyReadOnly(this.button);
+  }
+
+  /** Gone from the page (the role's grants changed): a talk it holds or latched stops, and it listens no more. */
+  dispose() {
+    if (this.held || this.latched) {
+      this.held = false;
+      this.latched = false;
+      this.send(false);
+    }
+    for (const unsubscribe of this.unsubscribes) unsubscribe();
+    this.outside.abort();
   }
 
   send(on) {
@@ -106,12 +123,40 @@ class TalkButton {
   }
 }
 
+/** The talkbacks the rig has, 1…N (catalogue.json `counts`); none without a talk entry. */
+function talkbackNumbers() {
+  const count = catalogue.counts?.talkback ?? 0;
+  if (!Number.isInteger(count) || count < 1 || !addressOf('talkback', 'talk', 1)) return [];
+  return Array.from({ length: count }, (_, index) => index + 1);
+}
+
 /** The talk buttons, in a group first in `container` (the status bar's menu); none on a rig without talkbacks. */
 export function buildTalkButtons(container) {
-  const count = catalogue.counts?.talkback ?? 0;
-  if (!Number.isInteger(count) || count < 1 || !addressOf('talkback', 'talk', 1)) return null;
-  const buttons = Array.from({ length: count }, (_, index) => new TalkButton(index + 1).button);
-  const group = element('div', { class: 'engineer talkbacks', role: 'group', 'aria-label': 'Talkback' }, buttons);
+  const numbers = talkbackNumbers();
+  if (numbers.length === 0) return null;
+  const group = element('div', { class: 'engineer talkbacks', role: 'group', 'aria-label': 'Talkback' },
+                        numbers.map((t) => new TalkButton(t).button));
   container.prepend(group);
+  return group;
+}
+
+/**
+ * A performer's talk buttons: those of `granted` (the session's
+ * /role/talkbacks) the rig has, named by the talkbacks' names, in a group
+ * to go above the personal mix (its `dispose()` before it is dropped); null
+ * when none.
+ */
+export function buildGrantedTalkButtons(granted) {
+  const numbers = talkbackNumbers().filter((t) => granted.includes(t));
+  if (numbers.length === 0) return null;
+  const talks = numbers.map((t) => {
+    const talk = new TalkButton(t);
+    // A phone's button: the talkback's name in it, not "T1".
+    if (talk.name) talk.unsubscribes.push(store.on(talk.name, (args) => { talk.label.textContent = `Talk: ${String(args?.[0] ?? `T${t}`)}`; }));
+    return talk;
+  });
+  const group = element('div', { class: 'mix-talk talkbacks', role: 'group', 'aria-label': 'Talkback' }, talks.map((talk) => talk.button));
+  // Before it leaves the page: its talks stop, its listeners go.
+  group.dispose = () => { for (const talk of talks) talk.dispose(); };
   return group;
 }
