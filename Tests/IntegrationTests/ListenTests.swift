@@ -45,6 +45,67 @@ extension Integration {
         }
     }
 
+    /// The rest of the listen's rules in recorded audio: a source's PFL
+    /// after its polarity; in additive mode two outputs summed exactly,
+    /// each pair in stereo; with nothing selected, the default pair; while
+    /// a talkback talks, the listen dimmed by `/listen/dim_db`.
+    @Test func theListenSumsFollowsPolarityCarriesTheDefaultAndDimsForTalk() async throws {
+        try await withRig(inputs: 2, outputs: 4, arguments: ["--listen"]) { rig in
+            rig.playSine(input: 1, frequency: 997, amplitude: 0.5)
+            rig.playSine(input: 2, frequency: 1499, amplitude: 0.4)
+            func send(_ messages: [[String]]) async throws {
+                for message in messages {
+                    let (output, _) = try await rig.send(message, wait: 0)
+                    #expect(!output.contains("/error"), "\(message): \(output)")
+                }
+                try await rig.ping()
+                try await Task.sleep(for: .milliseconds(150)) // past the crossfades
+            }
+            // Source 1 into outputs 1 and 4, source 2 into output 3 alone (output 2 silent).
+            try await send([["/matrix/1/1", "1"], ["/matrix/2/2", "0"], ["/matrix/2/3", "0.5"], ["/matrix/1/4", "0.25"],
+                            ["/source/2/invert", "1"], ["/source/2/listen", "1"]])
+            // in_2 as played, out_1, out_3, out_4, listen_1, listen_2.
+            let tap = try ResizeTests.tap(rig, name: "xp-listen-rules", [rig.source.playPort(2), "crosspoint:out_1", "crosspoint:out_3",
+                                                                          "crosspoint:out_4", "crosspoint:listen_1", "crosspoint:listen_2"])
+            defer { tap.close() }
+            let pfl = try await DirectOutTests.record(tap, seconds: 0.3)
+            for side in [4, 5] {
+                let match = ResizeTests.worstError(pfl, output: side, tone: 0, gain: -1, period: 64)
+                #expect(match.error == 0, "PFL on listen_\(side - 3) is source 2's input inverted, bit for bit: \(match)")
+            }
+
+            // Additive: outputs 1 and 3, the left of their pairs: out_1 + out_3 on the left, out_2 + out_4 on the right.
+            try await send([["/listen/clear"], ["/listen/mode", "additive"], ["/output/1/listen", "1"], ["/output/3/listen", "1"]])
+            let sum = try await DirectOutTests.record(tap, seconds: 0.3)
+            func worst(_ recording: Recording, _ listen: Int, _ expected: (Int) -> Float) -> Float {
+                var worst: Float = 0
+                for range in recording.continuousRanges {
+                    for k in range { worst = max(worst, abs(recording.channels[listen][k] - expected(k))) }
+                }
+                return worst
+            }
+            #expect(worst(sum, 4) { sum.channels[1][$0] + sum.channels[2][$0] } == 0, "listen_1 is out_1 + out_3 exactly")
+            #expect(worst(sum, 5) { sum.channels[3][$0] } == 0, "listen_2 is out_4 (out_2 is silent) exactly")
+            #expect(A.peak(sum.channels[1]) > 0.1 && A.peak(sum.channels[2]) > 0.1, "both outputs play")
+
+            // Nothing selected: the default pair, outputs 3 and 4.
+            try await send([["/listen/clear"], ["/listen/default", "3"]])
+            let fallback = try await DirectOutTests.record(tap, seconds: 0.3)
+            #expect(worst(fallback, 4) { fallback.channels[2][$0] } == 0, "listen_1 is out_3")
+            #expect(worst(fallback, 5) { fallback.channels[3][$0] } == 0, "listen_2 is out_4")
+
+            // A talkback talks (to no output): the listen drops by its dim, −20 dB.
+            try await send([["/talkback/1/talk", "1"]])
+            let dimmed = try await DirectOutTests.record(tap, seconds: 0.3)
+            let whole = dimmed.longestContinuousRange
+            let rate = Double(rig.sampleRate)
+            let heard = A.fitSine(dimmed.channels[4], frequency: 1499, sampleRate: rate, in: whole).amplitude
+            let played = A.fitSine(dimmed.channels[2], frequency: 1499, sampleRate: rate, in: whole).amplitude
+            #expect(abs(A.decibels(heard / played) + 20) < 0.1, "dimmed by \(A.decibels(heard / played)) dB")
+            try await send([["/talkback/1/talk", "0"]])
+        }
+    }
+
     /// `--connect-listen` connects the listen to headphones whose client
     /// appears after the rig has started, side for side, and what is
     /// selected is heard there.

@@ -10,6 +10,20 @@ extension Integration {
 @Suite struct TalkbackTests {
     typealias A = SignalAnalysis
 
+    /// The sample recorded at `mark` frames (JACK frame time) after the
+    /// recording's first: the next recorded one if that time fell in a gap.
+    static func sample(_ recording: Recording, atMark mark: Int) -> Int {
+        let time = recording.firstFrameTime &+ UInt32(truncatingIfNeeded: max(0, mark))
+        if let index = recording.sampleIndex(atFrameTime: time) { return index }
+        return recording.periods.first { Int32(bitPattern: $0.frameTime &- time) > 0 }?.offset ?? recording.frameCount
+    }
+
+    /// The longest part of `range` without a gap in the recording.
+    static func unbroken(_ recording: Recording, _ range: Range<Int>) -> Range<Int> {
+        guard range.lowerBound < range.upperBound else { return range.lowerBound..<range.lowerBound }
+        return recording.continuousRanges.map { $0.clamped(to: range) }.max { $0.count < $1.count } ?? range
+    }
+
     /// The talk mic: a client `xp-talk` playing a 1 kHz tone, which the
     /// rig's `--connect-talkbacks ^xp-talk:` has connected to `talk_1`.
     static func talkMic(_ rig: CrosspointRig, amplitude: Float) async throws -> JackProbe {
@@ -53,13 +67,17 @@ extension Integration {
                 mark()
                 try await Task.sleep(for: .milliseconds(300))
             }
-            // Past the 20 ms ramps, with room for a loaded machine's
-            // recorder, whose position is read beside the audio's, not with it
-            // (a run beside a build measured a dim 0.12 dB short at 0.05 s).
+            // The marks are JACK frame times since the recording began: as
+            // samples, past any cycles the server missed (a loaded machine's
+            // dummy driver skips some), and each window the longest stretch
+            // of it without a gap, where the tones run unbroken.
+            let marked = marks.map { Self.sample(recording, atMark: $0) }
+            // Past the 20 ms ramps, with room for a loaded machine's recorder,
+            // whose position is read beside the audio's, not with it.
             let settle = Int(0.15 * rate)
-            let before = (Int(0.06 * rate))..<(marks[0] - 1)
-            let talking = (marks[1] + settle)..<marks[2]
-            let after = (marks[3] + settle)..<recording.frameCount
+            let before = Self.unbroken(recording, Int(0.06 * rate)..<(marked[0] - 1))
+            let talking = Self.unbroken(recording, (marked[1] + settle)..<marked[2])
+            let after = Self.unbroken(recording, (marked[3] + settle)..<recording.frameCount)
             for range in [before, talking, after] {
                 #expect(range.count > Int(0.1 * rate), "a window of \(range.count) frames: \(marks)")
             }
@@ -151,6 +169,38 @@ extension Integration {
             #expect(leak < 1e-5, "output 2 carries its programme alone: \(leak) else")
             FileHandle.standardError.write(Data("note: talkback into a limited output: largest samples \(largest) under the ceiling \(ceiling); the talk heard at \(heard)\n".utf8))
             #expect(recording.channels.allSatisfy { $0.allSatisfy(\.isFinite) })
+        }
+    }
+
+    /// Live state through a restart of the real binary: a latched talk
+    /// comes back not talking and nothing is in the listen; the rig's
+    /// settings (the talkback's destinations, level, dim and latch, the
+    /// listen's mode, default pair and level) are as they were.
+    @Test func aRestartComesBackNotTalkingWithTheSettingsKept() async throws {
+        try await withRig(inputs: 2, outputs: 4, arguments: ["--listen"]) { rig in
+            for message in [["/talkback/1/output/3", "1"], ["/talkback/1/db", "-6"], ["/talkback/1/dim_db", "-30"],
+                            ["/talkback/1/latch", "1"], ["/talkback/1/talk", "1"], ["/listen/mode", "additive"],
+                            ["/listen/default", "3"], ["/listen/db", "-10"], ["/output/2/listen", "1"]] {
+                let (output, _) = try await rig.send(message, wait: 0)
+                #expect(!output.contains("/error"), "\(message): \(output)")
+            }
+            typealias P = PageTests
+            #expect(try await P.query(rig, "/talkback/1/talk")?.intValue == 1, "latched on")
+            #expect(try await P.query(rig, "/listen/output")?.stringValue == "2")
+
+            let restarted = try await rig.restart(arguments: ["--listen"])
+            defer { restarted.terminate() }
+            #expect(try await P.query(rig, "/talkback/1/talk")?.intValue == 0, "a restart never comes back talking")
+            #expect(try await P.query(rig, "/listen/output")?.stringValue == "", "nor listening")
+            #expect(try await P.query(rig, "/output/2/listen")?.intValue == 0)
+            #expect(try await P.query(rig, "/talkback/1/output/3")?.intValue == 1, "its destinations kept")
+            #expect(try await P.query(rig, "/talkback/1/output/4")?.intValue == 0)
+            #expect(P.close(try await P.query(rig, "/talkback/1/db")?.floatValue.map(Double.init), -6, 1e-3), "its level")
+            #expect(try await P.query(rig, "/talkback/1/dim_db")?.floatValue == -30)
+            #expect(try await P.query(rig, "/talkback/1/latch")?.intValue == 1)
+            #expect(try await P.query(rig, "/listen/mode")?.stringValue == "additive")
+            #expect(try await P.query(rig, "/listen/default")?.floatValue == 3)
+            #expect(P.close(try await P.query(rig, "/listen/db")?.floatValue.map(Double.init), -10, 1e-3))
         }
     }
 }
