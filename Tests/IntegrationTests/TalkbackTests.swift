@@ -10,14 +10,6 @@ extension Integration {
 @Suite struct TalkbackTests {
     typealias A = SignalAnalysis
 
-    /// The sample recorded at `mark` frames (JACK frame time) after the
-    /// recording's first: the next recorded one if that time fell in a gap.
-    static func sample(_ recording: Recording, atMark mark: Int) -> Int {
-        let time = recording.firstFrameTime &+ UInt32(truncatingIfNeeded: max(0, mark))
-        if let index = recording.sampleIndex(atFrameTime: time) { return index }
-        return recording.periods.first { Int32(bitPattern: $0.frameTime &- time) > 0 }?.offset ?? recording.frameCount
-    }
-
     /// The longest part of `range` without a gap in the recording.
     static func unbroken(_ recording: Recording, _ range: Range<Int>) -> Range<Int> {
         guard range.lowerBound < range.upperBound else { return range.lowerBound..<range.lowerBound }
@@ -54,30 +46,38 @@ extension Integration {
             try await rig.ping()
             try await Task.sleep(for: .milliseconds(100))
 
-            var marks: [Int] = []
-            func mark() { marks.append(rig.recorder.currentRecordingPosition() ?? 0) }
             let recording = try await rig.record(seconds: 1.7) { _ in
                 try await Task.sleep(for: .milliseconds(300))
-                mark()
                 try await rig.sendAndSettle("/talkback/1/talk", .int32(1))
-                mark()
                 try await Task.sleep(for: .milliseconds(700))
-                mark()
                 try await rig.sendAndSettle("/talkback/1/talk", .int32(0))
-                mark()
                 try await Task.sleep(for: .milliseconds(300))
             }
-            // The marks are JACK frame times since the recording began: as
-            // samples, past any cycles the server missed (a loaded machine's
-            // dummy driver skips some), and each window the longest stretch
-            // of it without a gap, where the tones run unbroken.
-            let marked = marks.map { Self.sample(recording, atMark: $0) }
-            // Past the 20 ms ramps, with room for a loaded machine's recorder,
-            // whose position is read beside the audio's, not with it.
-            let settle = Int(0.15 * rate)
-            let before = Self.unbroken(recording, Int(0.06 * rate)..<(marked[0] - 1))
-            let talking = Self.unbroken(recording, (marked[1] + settle)..<marked[2])
-            let after = Self.unbroken(recording, (marked[3] + settle)..<recording.frameCount)
+            // The talk's edges, from the recording itself (a loaded machine's
+            // clocks place a mark read beside the audio tens of ms off):
+            // muted output 5 carries the talk alone, 0.25 at its height, so
+            // it is above 0.05 from a fifth into the 20 ms ramp on to four
+            // fifths into the ramp off. The windows keep 50 ms from each, and
+            // each is the longest stretch of it without a gap (a cycle the
+            // dummy driver skipped), where the tones run unbroken.
+            let heard = recording.channels[4].indices.filter { abs(recording.channels[4][$0]) > 0.05 }
+            guard let on = heard.first, let off = heard.last else {
+                Issue.record("no talk on output 5")
+                return
+            }
+            // Each window a whole number of 1/40 s, 11 cycles of the programme's
+            // 440 Hz and 25 of the talk's 1 kHz: a fit of one tone reads none
+            // of the other (over any other length a 0.25 talk leaks 3e-4 into
+            // the 440 Hz fit, a tenth of a dB of the dimmed programme).
+            let settle = Int(0.05 * rate), cycle = Int((rate / 40).rounded())
+            func window(_ range: Range<Int>) -> Range<Int> {
+                let unbroken = Self.unbroken(recording, range)
+                return unbroken.lowerBound..<(unbroken.lowerBound + unbroken.count / cycle * cycle)
+            }
+            let before = window(Int(0.06 * rate)..<max(Int(0.06 * rate), on - settle))
+            let talking = window((on + settle)..<max(on + settle, off - settle))
+            let after = window((off + settle)..<recording.frameCount)
+            let marks = [on, off]
             for range in [before, talking, after] {
                 #expect(range.count > Int(0.1 * rate), "a window of \(range.count) frames: \(marks)")
             }
