@@ -55,6 +55,7 @@ export class Session extends EventTarget {
     this.#connection = connection;
     connection.addEventListener('state', ({ detail }) => {
       this.#waiting = [];
+      this.#passedOver = false;
       if (detail === 'open') this.#opened();
       this.#changed();
     });
