@@ -19,7 +19,8 @@ let optimised: [SwiftSetting] = [
 // x86-64-v3 (Haswell: AVX2, FMA, BMI2, …) and x86-64-v4 (AVX-512 F, BW, CD,
 // DQ, VL as in Skylake-SP); the fused multiply-add is used where it exists.
 let avx2Flags: [SwiftSetting] = optimised + [.unsafeFlags(["-target-cpu", "haswell"]), .define("FUSED_MULTIPLY_ADD")]
-let avx512Flags: [SwiftSetting] = optimised + [.unsafeFlags(["-target-cpu", "skylake-avx512"]), .define("FUSED_MULTIPLY_ADD")]
+let avx512Flags: [SwiftSetting] = optimised + [.unsafeFlags(["-target-cpu", "skylake-avx512"]), .define("FUSED_MULTIPLY_ADD"),
+                                             .define("WIDE_REGISTERS")]
 #else
 // aarch64: NEON is the baseline, and the base path is the NEON path; the
 // x86 modules are built plainly and never called.

@@ -34,10 +34,13 @@ extension RenderBenchmark {
     }
 
     /// Whether `--ramping` moves a block of this role: every gain, pan and
-    /// link; not a delay (its own crossfade), nor a stage's setting.
+    /// link; not a delay (its own crossfade), nor a stage's setting (EQ,
+    /// limiter, a talkback's sends, the listen's shares: ramping those
+    /// would talk into every output and listen to everything, which
+    /// `--talk-to-all` times on its own).
     static func ramps(_ role: RampBlock.Role) -> Bool {
         switch role {
-        case .delay, .eq, .limiter: false
+        case .delay, .eq, .limiter, .talk, .listen, .listenMix: false
         default: true
         }
     }

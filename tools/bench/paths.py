@@ -5,9 +5,14 @@ own choice for this CPU; with --baseline-binary, a build from before the paths (
 Haswell) beside the avx2 path. Alternating rounds, the best round's median counting on every side alike
 (a shared 2-core machine is noisy). Targets against OpenBLAS's own choice, on the widest path: settled
 64x64 <= 0.8x, 256x256 <= 1.0x, 64x64 with every crosspoint ramping <= 2.5x, 5 % density <= 0.1x (of
-dense sgemm); the avx2 path within 5 % of the build from before."""
+dense sgemm); the avx2 path within 5 % of the build from before. Beside each case, the time its
+multiply-adds take at the FMA units' peak at the path's width (tools/bench/fmapeak.c): no kernel, ours or
+OpenBLAS's, can be faster than that."""
+import json
 import os
+import subprocess
 import sys
+import tempfile
 
 from common import ROOT, json_lines, load_average, run
 
@@ -44,8 +49,26 @@ def sgemm(coretype, seconds):
     return {r["n"]: r for r in json_lines(out)}
 
 
+def fma_peak():
+    """{path: single-precision multiply-add lanes per microsecond} at each width this CPU has
+    (tools/bench/fmapeak.c); {} if it cannot be built."""
+    with tempfile.TemporaryDirectory() as scratch:
+        program = os.path.join(scratch, "fmapeak")
+        built = subprocess.run(["cc", "-O2", "-o", program, os.path.join(ROOT, "tools/bench/fmapeak.c")],
+                               capture_output=True)
+        if built.returncode != 0:
+            return {}
+        return json.loads(run([program]))
+
+
+def multiply_adds(size, ramping, result):
+    """The case's multiply-adds in a 64-frame period: one per crosspoint in use and frame, two ramping."""
+    return result.get("active_crosspoints", size * size) * result.get("frames", 64) * (2 if ramping else 1)
+
+
 def paths_benchmarks(binary, baseline, rounds, seconds, log):
     here = available(binary)
+    peak = {}
     sides = [(path, binary, {"CROSSPOINT_SIMD": path}) for path in here]
     if baseline:
         sides.append(("before", baseline, {}))
@@ -61,11 +84,14 @@ def paths_benchmarks(binary, baseline, rounds, seconds, log):
                     key = (side, size, density, ramping)
                     if key not in ours or result["us_per_period_median"] < ours[key]["us_per_period_median"]:
                         ours[key] = result
+        for path, rate in fma_peak().items():
+            peak[path] = max(rate, peak.get(path, 0))
         for coretype in coretypes:
             for n, result in sgemm(coretype, seconds).items():
                 if (coretype, n) not in blas or result["us_per_call_median"] < blas[(coretype, n)]["us_per_call_median"]:
                     blas[(coretype, n)] = result
-    return {"paths": here, "ours": ours, "blas": blas, "rounds": rounds, "seconds": seconds, "baseline": baseline}
+    return {"paths": here, "ours": ours, "blas": blas, "rounds": rounds, "seconds": seconds, "baseline": baseline,
+            "peak": peak}
 
 
 def paths_report(measured, binary, verdict):
@@ -80,9 +106,18 @@ def paths_report(measured, binary, verdict):
         f"sse2, Haswell for avx2, SkylakeX for avx512) and left to its own choice (here: {own}); "
         f"{measured['rounds']} alternating rounds of {measured['seconds']} s, the best round's median per side. "
         "Ratios for 5% density are against dense sgemm. A path this CPU lacks cannot be run or measured here.")
+    peak = measured.get("peak", {})
+    if peak:
+        rates = ", ".join(f"{path} {rate / 1e3:.1f}" for path, rate in peak.items())
+        add("")
+        add("At the FMA peak: the case's multiply-adds (one per crosspoint in use and frame, two while ramping: "
+            "Σ g0·x and Σ d·x) at the rate this CPU's FMA units reach at the path's width, twelve independent "
+            f"chains of them (tools/bench/fmapeak.c; multiply-add lanes per ns: {rates}; sse2 has no fused "
+            "multiply-add, its rate is a multiplication and an addition). Neither this kernel nor sgemm can go "
+            "below it: a target under it cannot be met on this CPU.")
     add("")
-    add("| path | size | mode | median µs | p99 µs | sgemm, same width µs | ratio | sgemm, OpenBLAS's choice µs | ratio | target | |")
-    add("|---|---|---|---|---|---|---|---|---|---|---|")
+    add("| path | size | mode | median µs | p99 µs | at the FMA peak µs | sgemm, same width µs | ratio | sgemm, OpenBLAS's choice µs | ratio | target | |")
+    add("|---|---|---|---|---|---|---|---|---|---|---|---|")
     widest = here[-1] if here else None
     for path in here:
         for size, density, ramping, label, limit in CASES:
@@ -97,7 +132,8 @@ def paths_report(measured, binary, verdict):
                 ok = ratio <= limit
                 mark, target_cell = verdict(ok), f"≤ {limit}x"
                 targets.append((f"{TARGET}: {path} {size}x{size} {label} / sgemm ({own})", ratio, limit, ok))
-            add(f"| {path} | {size}x{size} | {label} | {us:.2f} | {r['us_per_period_p99']:.2f} | {same_cell} | "
+            floor = f"{multiply_adds(size, ramping, r) / peak[path]:.2f}" if path in peak else "—"
+            add(f"| {path} | {size}x{size} | {label} | {us:.2f} | {r['us_per_period_p99']:.2f} | {floor} | {same_cell} | "
                 f"{mine['us_per_call_median'] if mine else float('nan'):.2f} | {ratio:.2f} | {target_cell} | {mark} |")
     if baseline and "avx2" in here:
         add("")

@@ -26,6 +26,12 @@ extension MixRows {
         var m = 0
         while m < outputs {
             if ramping {
+                if Self.wideRegisters && m + 4 <= outputs && isDense(m, 4)
+                    && (rowRamping[m] || rowRamping[m + 1] || rowRamping[m + 2] || rowRamping[m + 3]) {
+                    for tile in 0..<2 { mixFourRampingWide(first: m, input, output, start: start, tile: tile * 32) }
+                    m += 4
+                    continue
+                }
                 if m + 3 <= outputs && isDense(m, 3) {
                     if rowRamping[m] || rowRamping[m + 1] || rowRamping[m + 2] {
                         for tile in 0..<4 { mixThreeRamping(first: m, input, output, start: start, tile: tile * 16) }
@@ -35,6 +41,10 @@ extension MixRows {
                     m += 3
                     continue
                 }
+            } else if Self.wideRegisters && m + 8 <= outputs && isDense(m, 8) {
+                for tile in 0..<2 { mixEightWide(first: m, input, output, start: start, tile: tile * 32) }
+                m += 8
+                continue
             } else if Self.wideGroups && m + 6 <= outputs && isDense(m, 6) {
                 for tile in 0..<4 { mixSix(first: m, input, output, start: start, tile: tile * 16) }
                 m += 6
@@ -65,6 +75,16 @@ extension MixRows {
     /// 617 → 321 µs). Ramping groups stay at three: by two was slower.
     static var wideGroups: Bool {
         #if FUSED_MULTIPLY_ADD || arch(arm64)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Whether the wide tiles of MixRows+Wide.swift are used: the path was
+    /// compiled for AVX-512 (32 registers of 16 floats).
+    static var wideRegisters: Bool {
+        #if WIDE_REGISTERS
         true
         #else
         false

@@ -1,0 +1,1 @@
+../Loops/MixRows+Wide.swift
