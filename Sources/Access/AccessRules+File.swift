@@ -14,10 +14,7 @@ extension AccessRules {
 
     /// Reads the file at `path` for a rig of `outputs` outputs.
     public static func load(path: String, outputs: Int) throws(FileError) -> AccessRules {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FileError(file: path, "cannot be read (missing, or not permitted)")
-        }
-        return try decode(data, file: path, outputs: outputs)
+        return try decode(FieldReader.contents(of: path), file: path, outputs: outputs)
     }
 
     public static func decode(_ data: Data, file: String, outputs: Int) throws(FileError) -> AccessRules {
@@ -25,11 +22,7 @@ extension AccessRules {
             let reader = FieldReader(file: file)
             let fields = try reader.object(root, at: "", allowed: ["version", "roles", "clients"])
             try refuseRepeatedKeys(fields, at: "", reader: reader)
-            guard let version = fields["version"] else { throw reader.error("version", "missing; expected \(Self.version)") }
-            let found = try reader.integer(version, at: "version", in: 0...Int(Int32.max))
-            guard found == Self.version else {
-                throw reader.error("version", "version \(found) is not readable by this build, which reads version \(Self.version)")
-            }
+            try reader.checkVersion(fields, reads: Self.version)
             guard let rolesValue = fields["roles"] else { throw reader.error("roles", "missing; expected an object of roles by name") }
             let roles = try readRoles(rolesValue, reader: reader, outputs: outputs)
             guard let clientsValue = fields["clients"] else { throw reader.error("clients", "missing; expected an array") }

@@ -33,11 +33,7 @@ public enum PresetCoding {
         guard try reader.string(formatValue, at: "format", maxLength: 64) == format else {
             throw reader.error("format", "expected \"\(format)\"")
         }
-        guard let versionValue = fields["version"] else { throw reader.error("version", "missing; expected \(version)") }
-        let found = try reader.integer(versionValue, at: "version", in: 0...Int(Int32.max))
-        guard found == version else {
-            throw reader.error("version", "version \(found) is not readable by this build, which reads version \(version)")
-        }
+        try reader.checkVersion(fields, reads: version)
     }
 
     /// The scene part of a document: `channels`, `sources`, `crosspoints`,
