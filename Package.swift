@@ -152,7 +152,17 @@ let package = Package(
 
         // The JACK client that hosts the mixer, and the server it may start.
         .target(name: "JackHost", dependencies: [
-            "CJack", "MixCore", "SystemSupport", "PortPatterns", .product(name: "Logging", package: "swift-log"),
+            "CJack", "MixCore", "MIDI", "SystemSupport", "PortPatterns", .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MIDI between the audio thread and the control side: lock-free
+        // rings of events, one each way per surface (docs/surfaces.md).
+        .target(name: "MIDI", swiftSettings: optimised),
+
+        // MIDI controllers on the control side: the map file, the bindings
+        // from controls to the catalogue's parameters, pick-up (docs/surfaces.md).
+        .target(name: "Surfaces", dependencies: [
+            "MIDI", "RigControl", "Catalogue", "OSC", "JSON", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // OSCQuery discovery: the namespace as JSON over HTTP, value streaming
@@ -190,7 +200,7 @@ let package = Package(
 
         .executableTarget(name: "crosspoint", dependencies: [
             "MixCore", "SceneModel", "Catalogue", "OSC", "OSCQuery", "Advertising", "ControlPage", "Presets", "RigControl", "Delivery", "JackHost", "Access",
-            "Bench", "JSON", "SystemSupport", "PortPatterns", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "MIDI", "Surfaces", "Bench", "JSON", "SystemSupport", "PortPatterns", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
             // Release builds link the Swift runtime and FoundationEssentials
@@ -219,6 +229,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "OSC", "JSON"]),
+        .testTarget(name: "SurfacesTests", dependencies: ["Surfaces", "MIDI", "RigControl", "OSC", "JSON"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "SceneModel", "Catalogue", "JSON"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle", "SystemSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),

@@ -1,6 +1,7 @@
 #ifndef CROSSPOINT_CJACK_SHIM_H
 #define CROSSPOINT_CJACK_SHIM_H
 #include <jack/jack.h>
+#include <jack/midiport.h>
 
 // jack_client_open is variadic, which Swift cannot call. This wrapper takes
 // no server name: the server is chosen by JACK_DEFAULT_SERVER.

@@ -25,7 +25,7 @@ extension FeedbackHub {
         public static func of(_ destination: OSCPeer) -> Pace {
             switch destination.transport {
             case .udp: destination.address.isThisMachine ? .local : .remote
-            case .tcp, .webSocket: .stream
+            case .tcp, .webSocket, .surface: .stream
             }
         }
     }

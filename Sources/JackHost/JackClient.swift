@@ -71,7 +71,7 @@ final class JackClient: @unchecked Sendable {
     private(set) var outputPorts: [OpaquePointer] = []
 
     private func registerPorts() throws {
-        if let failure = fitPorts() ?? registerTalkPorts() ?? registerListenPorts() {
+        if let failure = fitPorts() ?? registerTalkPorts() ?? registerListenPorts() ?? registerMIDIPorts() {
             throw OpenError(status: jack_status_t(rawValue: 0), step: failure)
         }
     }
@@ -81,6 +81,9 @@ final class JackClient: @unchecked Sendable {
     var talkPorts: [OpaquePointer] = []
     /// The listen's ports, `listen_1` and `listen_2`, with `serve --listen`.
     var listenPorts: [OpaquePointer] = []
+    /// The surfaces' MIDI ports, `NAME_in` and `NAME_out` of each, in
+    /// order (`JackClient+MIDI.swift`).
+    var midiPorts: [OpaquePointer] = []
 
     /// Gives the client a port for every channel the rig has now
     /// (`Mixer.inputs`, `outputs`): registers those missing, and unregisters
@@ -137,6 +140,8 @@ final class JackClient: @unchecked Sendable {
         }
         for t in 0..<Talkbacks.most { context.talkPorts[t].store(0, ordering: .sequentiallyConsistent) }
         for side in 0..<2 { context.listenPorts[side].store(0, ordering: .sequentiallyConsistent) }
+        for p in 0..<midiPorts.count { context.midiPorts[p].store(0, ordering: .sequentiallyConsistent) }
+        midiPorts.removeAll()
         talkPorts.removeAll()
         listenPorts.removeAll()
         inputPorts.removeAll()

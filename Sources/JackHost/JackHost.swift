@@ -1,4 +1,5 @@
 import CJack
+import MIDI
 import Dispatch
 import FoundationEssentials
 import Logging
@@ -27,6 +28,9 @@ public final class JackHost: @unchecked Sendable {
         /// for the ports to connect them to, in order.
         public var listen = false
         public var connectListen: String?
+        /// The MIDI surfaces' rings (`serve --midi`): a MIDI input port
+        /// `NAME_in` and output port `NAME_out` each; nil: none.
+        public var surfaces: SurfaceWires?
         /// Start a server when none is running, so; nil: never.
         public var autostart: Autostart? = Autostart()
 
@@ -74,7 +78,8 @@ public final class JackHost: @unchecked Sendable {
         self.mixer = mixer
         self.options = options
         self.logger = logger
-        context = ProcessContext(mixer: mixer, talkbacks: options.talkbacks, listen: options.listen)
+        context = ProcessContext(mixer: mixer, talkbacks: options.talkbacks, listen: options.listen,
+                                 surfaces: options.surfaces)
         _ = JackMessages.shared // made here, never lazily on the process thread
         jack_set_error_function(JackHost.jackMessage)
         jack_set_info_function(JackHost.jackMessage)

@@ -1,4 +1,5 @@
 import CJack
+import MIDI
 import MixCore
 import Synchronization
 
@@ -43,6 +44,12 @@ final class ProcessContext: @unchecked Sendable {
     let listenPorts: UnsafeMutablePointer<Atomic<UInt>>
     let listenBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// The MIDI surfaces' rings, and their ports: `2s` surface s's input,
+    /// `2s + 1` its output (0: none yet). `ProcessContext+MIDI.swift`.
+    let surfaces: SurfaceWires?
+    let midiPorts: UnsafeMutablePointer<Atomic<UInt>>
+    /// One event's bytes on their way from a ring to a port.
+    let midiScratch: UnsafeMutablePointer<UInt8>
     /// Read by a channel without a port: never written.
     let silence: UnsafeMutablePointer<Float>
     /// Written by an output without a port (and never read as an input).
@@ -66,9 +73,15 @@ final class ProcessContext: @unchecked Sendable {
     /// The longest period JACK may give.
     static let maxFrames = 8192
 
-    init(mixer: Mixer, talkbacks: Int = 0, listen: Bool = false) {
+    init(mixer: Mixer, talkbacks: Int = 0, listen: Bool = false, surfaces: SurfaceWires? = nil) {
         self.mixer = mixer
         self.listen = listen
+        self.surfaces = surfaces
+        let midiCount = 2 * (surfaces?.count ?? 0)
+        midiPorts = .allocate(capacity: max(1, midiCount))
+        for p in 0..<midiCount { (midiPorts + p).initialize(to: Atomic(0)) }
+        midiScratch = .allocate(capacity: MIDIRing.longestEvent)
+        midiScratch.initialize(repeating: 0, count: MIDIRing.longestEvent)
         self.talkbacks = min(max(0, talkbacks), Talkbacks.most)
         talkPorts = .allocate(capacity: Talkbacks.most)
         for t in 0..<Talkbacks.most { (talkPorts + t).initialize(to: Atomic(0)) }
@@ -102,6 +115,9 @@ final class ProcessContext: @unchecked Sendable {
     }
 
     deinit {
+        midiPorts.deinitialize(count: 2 * (surfaces?.count ?? 0))
+        midiPorts.deallocate()
+        midiScratch.deallocate()
         talkPorts.deinitialize(count: Talkbacks.most)
         talkPorts.deallocate()
         talkBuffers.deallocate()
@@ -198,6 +214,7 @@ final class ProcessContext: @unchecked Sendable {
                 c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: nil,
                                talks: c.talkBuffers, talkCount: c.talkbacks, listen: c.listenBuffers, frames: count)
             }
+            if let surfaces = c.surfaces { c.exchangeMIDI(surfaces, frames: frames) }
             c.lastCycleEnd.store(next, ordering: .releasing)
         }
         return 0

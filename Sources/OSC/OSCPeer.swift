@@ -7,6 +7,9 @@ public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
         case tcp(Int)
         /// A WebSocket (OSCQuery's port), by that server's number for it.
         case webSocket(Int)
+        /// A MIDI controller of the rig's own, by name (`serve --midi`):
+        /// its messages come from the rig, and it is sent nothing.
+        case surface(String)
     }
 
     /// What a sender may do, as the server's `Admission` says: change the
@@ -25,6 +28,9 @@ public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     public var host: String { address.host }
 
+    /// Whether it is one of the rig's own MIDI controllers.
+    public var isSurface: Bool { if case .surface = transport { true } else { false } }
+
     /// Whether replies to both go the same way: the same socket address over
     /// UDP, or the same connection (whatever access each was given).
     public func isSamePath(as other: OSCPeer) -> Bool {
@@ -37,6 +43,7 @@ public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
         case .udp: address.description
         case .tcp: "\(address) (tcp)"
         case .webSocket: "\(address.host) (websocket)"
+        case .surface(let name): "surface \(name)"
         }
     }
 }

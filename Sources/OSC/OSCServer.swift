@@ -247,8 +247,8 @@ public final class OSCServer: @unchecked Sendable {
                 if !written { shutdown(connection.socket, Int32(SHUT_RDWR)) }
                 return written
             }
-        case .webSocket:
-            return false // not ours: the OSCQuery server's
+        case .webSocket, .surface:
+            return false // not ours: the OSCQuery server's, or a MIDI controller's
         }
     }
 

@@ -40,7 +40,10 @@ extension Controller {
         live.log.debug("\(peer) \(message)")
         // What follows is about the sender's session, not the sound: not while rehearsing.
         guard !live.rehearsing else { return [] }
-        if subscriptions.autoSubscribe, let feedback = subscriptions.feedback { admit(feedback.subscribe(peer, port: nil, automatically: true), .feedback) }
+        // (Not a MIDI controller of the rig's: it is sent nothing.)
+        if subscriptions.autoSubscribe, !peer.isSurface, let feedback = subscriptions.feedback {
+            admit(feedback.subscribe(peer, port: nil, automatically: true), .feedback)
+        }
         // A value set at one parameter's own address is not echoed to its sender.
         if targets.count == 1, case .parameter = targets[0], !OSCAddressPattern.isPattern(message.address) {
             // (Only the parameter: not the channel map, a pass over the whole matrix.)

@@ -49,5 +49,7 @@ extension Rig {
         var stateOptional = false
         /// A preset to start from instead of the saved state.
         var scene: String?
+        /// Each MIDI controller's map file, in the order of `host.surfaces`.
+        var midiMaps: [String] = []
     }
 }

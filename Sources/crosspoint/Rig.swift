@@ -7,6 +7,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import JackHost
+import Surfaces
 import Logging
 import MixCore
 import SceneModel
@@ -35,6 +36,8 @@ final class Rig {
     let meters: MeterStream
     let scheduler: BundleScheduler
     let discovery: OSCQueryServer?
+    /// The MIDI controllers (`--midi`); nil: none (`Rig+Surfaces.swift`).
+    let surfaces: SurfaceDesk?
     private var advertisement: ServiceAdvertisement?
     private var threads: [Thread] = []
 
@@ -162,6 +165,7 @@ final class Rig {
             })
         let controller = controller
         sessions.withLock { $0 = controller }
+        surfaces = try Self.surfaces(configuration, controller: controller, door: door, logger: logger)
         // Saves that start failing during the show, or succeed again: every subscriber is told.
         keeper.onSaving { _ in controller.publishStateSaved() }
         discovery = configuration.httpPort.map { port in
@@ -204,6 +208,7 @@ final class Rig {
         // Fading parameters are shown moving (the feedback thread asks).
         start { feedback.run(everyUpdate: { controller.publishFades(at: $0) }) }
         start { meters.run() }
+        surfaces?.start()
         do {
             try discovery?.start()
             try host.start()
@@ -336,6 +341,7 @@ final class Rig {
         for thread in threads { while !thread.isFinished { Thread.sleep(forTimeInterval: 0.01) } }
         controller.waitForPresetWrites() // a save in a bundle the scheduler was handling as it stopped
         host.stop()
+        surfaces?.stop()
     }
 
     /// The preset named by `--scene`, else the saved state, else the default

@@ -5,6 +5,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import JackHost
+import MIDI
 import Logging
 import MixCore
 import OSC
@@ -112,6 +113,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Connect listen_1 and listen_2 to the JACK input ports matching this regular expression (the engineer's headphones), also those that appear later.")
     var connectListen: String?
 
+    @Option(help: "A plain MIDI controller on JACK MIDI ports NAME_in and NAME_out, bound by the map file given with --midi-map in the same order (docs/surfaces.md, MIDI controllers). Repeatable.")
+    var midi: [String] = []
+
+    @Option(help: "The map file (JSON) of the controller given with --midi in the same order: which CC, note or pitch bend sets which parameter, in which form.")
+    var midiMap: [String] = []
+
     @Option(help: "A JACK client whose name matches this regular expression, and whose ports no patch names, takes the first free source (two or more ports: the first free pair, linked) with a patch naming its ports (docs/sources.md).")
     var autoSources: String?
 
@@ -187,6 +194,7 @@ struct Serve: ParsableCommand {
         guard tcpIdleTimeout >= 0 && tcpIdleTimeout <= 86_400 else {
             throw ValidationError("--tcp-idle-timeout must be 0-86400 seconds")
         }
+        if let problem = Rig.midiProblem(names: midi, maps: midiMap) { throw ValidationError(problem) }
     }
 
     private func accessPolicy() throws -> AccessPolicy {
@@ -243,6 +251,7 @@ struct Serve: ParsableCommand {
         host.connectListen = connectListen
         host.talkbacks = try bankCounts()[.talkback] ?? 0
         host.autoSources = autoSources
+        host.surfaces = midi.isEmpty ? nil : SurfaceWires(names: midi)
         host.autostart = noAutostart ? nil : JackHost.Autostart(driver: autostartDriver, device: autostartDevice,
                                                                 period: autostartPeriod, rate: autostartRate)
         var osc = OSCServer.Options()
@@ -260,7 +269,8 @@ struct Serve: ParsableCommand {
             presets: URL(fileURLWithPath: presets),
             state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
             stateOptional: stateOptional,
-            scene: scene)
+            scene: scene,
+            midiMaps: midiMap)
         do {
             try Rig(configuration, logger: logger).run()
         } catch {

@@ -91,10 +91,19 @@ extension Integration {
         try #require(seen["callbacks"] > 100 && seen["callback_allocs"] >= seen["callbacks"]
                      && seen["callback_frees"] >= seen["callbacks"], "the counter missed allocations: \(seen.values)")
 
-        // The mixer, under traffic.
-        let (serve, osc, countsFile) = try await Self.countedRig(jack, library, directory, ["--inputs", "16", "--outputs", "16", "--listen"],
+        // The mixer, under traffic, with a MIDI controller played hard.
+        let map = directory.appendingPathComponent("desk.json")
+        try #"{"version": 1, "bindings": [{"control": "cc", "channel": 1, "number": 7, "address": "/source/1/volume", "form": "fader"}]}"#
+            .write(to: map, atomically: true, encoding: .utf8)
+        let (serve, osc, countsFile) = try await Self.countedRig(jack, library, directory,
+                                                                 ["--inputs", "16", "--outputs", "16", "--listen",
+                                                                  "--midi", "desk", "--midi-map", map.path],
                                                                  environment: ["CROSSPOINT_SIMD": simd])
         defer { osc.close(); _ = serve.terminate(grace: .seconds(5)) }
+        let midi = try await JackMIDI.build(in: directory)
+        let flood = try ChildProcess(executable: midi.executable, arguments: ["flood", "crosspoint:desk_in", "5000", "3", "9"],
+                                     environment: jack.clientEnvironment, label: "jack-midi")
+        defer { flood.terminate() }
 
         // Meters and feedback on, so the audio thread measures levels too.
         try osc.send("/meters/subscribe", .float(30))
@@ -134,6 +143,7 @@ extension Integration {
         }
         try osc.send("/ping")
         _ = try await osc.waitFor(address: "/pong", timeout: .seconds(5))
+        #expect(try await flood.waitForExit(timeout: .seconds(15)) == .exited(0), "\(flood.diagnostics())")
         try await Task.sleep(for: .milliseconds(400)) // let the last fades run in the audio thread
         _ = serve.terminate(grace: .seconds(5))
 

@@ -1,0 +1,37 @@
+import CJack
+import MIDI
+import Synchronization
+
+/// The surfaces' MIDI on the audio thread: each period, every event on a
+/// surface's input port goes into its `incoming` ring for the control side,
+/// and every event the control side left in its `outgoing` ring is written
+/// to its output port, at the period's first frame. No lock, no
+/// allocation; a full ring drops the event and counts it (`MIDIRing`).
+extension ProcessContext {
+    /// Part of the trampoline (it calls C): the period's MIDI, every surface.
+    func exchangeMIDI(_ surfaces: SurfaceWires, frames: jack_nframes_t) {
+        var event = jack_midi_event_t()
+        for s in 0..<surfaces.count {
+            if let port = OpaquePointer(bitPattern: midiPorts[2 &* s].load(ordering: .acquiring)),
+               let buffer = jack_port_get_buffer(port, frames) {
+                let events = jack_midi_get_event_count(buffer)
+                var i: UInt32 = 0
+                while i < events {
+                    if jack_midi_event_get(&event, buffer, i) == 0, let bytes = event.buffer {
+                        surfaces.incoming[s].push(bytes, count: Int(event.size))
+                    }
+                    i &+= 1
+                }
+            }
+            if let port = OpaquePointer(bitPattern: midiPorts[2 &* s &+ 1].load(ordering: .acquiring)),
+               let buffer = jack_port_get_buffer(port, frames) {
+                jack_midi_clear_buffer(buffer)
+                let scratch = midiScratch
+                while let count = surfaces.outgoing[s].pop(into: scratch) {
+                    // A full port drops the rest of this period's events.
+                    if jack_midi_event_write(buffer, 0, scratch, count) != 0 { break }
+                }
+            }
+        }
+    }
+}

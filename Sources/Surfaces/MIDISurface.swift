@@ -1,0 +1,59 @@
+import OSC
+
+/// One plain MIDI controller on the control side (`serve --midi NAME
+/// --midi-map FILE`): its bindings, and where each continuous control
+/// stands against the rig for pick-up. Only `SurfaceDesk`'s thread touches it.
+public struct MIDISurface: Sendable {
+    public let name: String
+    public let map: MIDIMap
+    /// Per control in pick-up mode: the share of its travel it last sent
+    /// (nil: not engaged) and where it was last (nil: never moved).
+    var sent: [MIDIControl: Float] = [:]
+    var lastPosition: [MIDIControl: Float] = [:]
+    /// What has been logged of it: each text once.
+    var logged: Set<String> = []
+
+    public init(name: String, map: MIDIMap) {
+        self.name = name
+        self.map = map
+    }
+
+    /// What `message` asks of the rig: the messages to send (none if it is
+    /// not bound, or a pick-up control has not yet met the rig's value).
+    /// `current` asks the rig for a binding's value at its target, in the
+    /// binding's form.
+    public mutating func messages(for message: MIDIMessage, current: (MIDIBinding) -> Float?) -> [OSCMessage] {
+        guard let binding = map.binding(message.control) else { return [] }
+        let control = binding.control
+        switch (binding.form, message) {
+        case (.toggle, _):
+            guard MIDIBinding.isPress(message), let now = current(binding) else { return [] }
+            return [OSCMessage(binding.target, [.int32(now >= 0.5 ? 0 : 1)])]
+        case (.momentary, _):
+            return [OSCMessage(binding.target, [.int32(MIDIBinding.isPress(message) ? 1 : 0)])]
+        case (.relative, .controlChange(_, _, let raw)):
+            let steps = MIDIBinding.steps(raw)
+            guard steps != 0 else { return [] }
+            let size = (binding.range.upperBound - binding.range.lowerBound) / 128
+            return [OSCMessage(binding.target, [.float(Float(steps) * size)])]
+        case (_, .controlChange(_, _, let raw)), (_, .pitchBend(_, let raw)):
+            let share = binding.travel(raw)
+            defer { lastPosition[control] = share }
+            if binding.mode == .pickup {
+                guard let now = current(binding).map(binding.share) else { return [] }
+                let step = 1 / Float(control.top)
+                let engaged = sent[control].map { abs($0 - now) <= step / 2 } ?? false
+                let met = abs(share - now) <= step
+                let crossed = lastPosition[control].map { ($0 - now) * (share - now) <= 0 } ?? false
+                guard engaged || met || crossed else {
+                    sent[control] = nil
+                    return []
+                }
+                sent[control] = share
+            }
+            return [OSCMessage(binding.target, [.float(binding.value(at: share))])]
+        default:
+            return []
+        }
+    }
+}

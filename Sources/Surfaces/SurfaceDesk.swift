@@ -1,0 +1,131 @@
+import Logging
+import MIDI
+import OSC
+import RigControl
+import Synchronization
+import SystemSupport
+
+/// The control side of the rig's MIDI controllers: a thread of its own
+/// (`surfaces`) takes each surface's events from its ring
+/// (`SurfaceWires.incoming`, filled by the audio thread), turns each bound
+/// one into OSC messages (`MIDISurface`) and hands them to the controller
+/// as a client on the loopback address would send them (as peer
+/// `.surface(NAME)`, sent nothing, not even by `--auto-subscribe`): the same checks,
+/// roles, ramps and feedback to every other client. An `/error` the rig
+/// answers is logged once per surface and text. While no event waits, the
+/// thread sleeps between looks: 2 ms for a second after the last event (a
+/// control being moved), then 10 ms (a controller left alone: about 100
+/// wakeups a second). The audio thread cannot wake it: it only stores atomics.
+public final class SurfaceDesk: @unchecked Sendable {
+    let controller: Controller
+    let wires: SurfaceWires
+    let logger: Logger
+    /// What each surface's messages come from, for the controller: the
+    /// loopback address (for roles), its own transport (sent nothing).
+    let peers: [OSCPeer]
+    /// Who is let in (the rig's access door): a surface is let in as far
+    /// as the loopback address is, asked again for every event.
+    let admission: any Admission
+    /// Each surface's bindings and pick-up state; only the desk's thread uses them.
+    let surfaces: Mutex<[MIDISurface]>
+    let stopping = Atomic<Bool>(false)
+    let running = Atomic<Bool>(false)
+
+    public init(controller: Controller, wires: SurfaceWires, surfaces: [MIDISurface], admission: any Admission,
+                logger: Logger) {
+        self.controller = controller
+        self.admission = admission
+        self.wires = wires
+        self.logger = logger
+        self.surfaces = Mutex(surfaces)
+        let loopback = SocketAddress.resolve(host: "127.0.0.1", port: 0)
+        guard let loopback else { preconditionFailure("127.0.0.1 is always an address") }
+        peers = wires.names.map { OSCPeer(address: loopback, transport: .surface($0)) }
+    }
+
+    /// Starts the thread.
+    public func start() {
+        running.store(true, ordering: .releasing)
+        let thread = Thread { [self] in
+            run()
+            running.store(false, ordering: .releasing)
+        }
+        thread.name = "surfaces"
+        thread.start()
+    }
+
+    /// Ends the thread (within one look) and waits for it.
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        while running.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.001) }
+    }
+
+    func run() {
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: MIDIRing.longestEvent)
+        defer { bytes.deallocate() }
+        var dropped = [Int](repeating: 0, count: wires.count)
+        var lastEvent = ContinuousClock.now
+        while !stopping.load(ordering: .relaxed) {
+            var any = false
+            for s in 0..<wires.count {
+                while let count = wires.incoming[s].pop(into: bytes) {
+                    any = true
+                    guard let message = MIDIMessage(UnsafeBufferPointer(start: bytes, count: count)) else { continue }
+                    take(message, surface: s)
+                }
+                let lost = wires.incoming[s].dropped
+                if lost != dropped[s] {
+                    logger.warning("surface \(wires.names[s]): \(lost - dropped[s]) MIDI events dropped (more than the rig could take)")
+                    dropped[s] = lost
+                }
+            }
+            if any {
+                lastEvent = .now
+            } else {
+                Thread.sleep(forTimeInterval: ContinuousClock.now - lastEvent < .seconds(1) ? 0.002 : 0.010)
+            }
+        }
+    }
+
+    /// One bound control's move, sent on to the controller.
+    func take(_ message: MIDIMessage, surface s: Int) {
+        var peer = peers[s]
+        peer.access = admission.access(for: [127, 0, 0, 1])
+        guard peer.access != .denied else {
+            once(s, "the access rules let no client in from 127.0.0.1: its controls do nothing")
+            return
+        }
+        let outgoing = surfaces.withLock { surfaces in
+            surfaces[s].messages(for: message) { current($0, from: peer) }
+        }
+        for osc in outgoing {
+            for reply in controller.handle(.message(osc), from: peer) {
+                for error in reply.messages where error.address == "/error" {
+                    let text = error.arguments.map { "\($0)" }.joined(separator: " ")
+                    once(s, "\(osc.address): \(text.escapingControlCharacters().cut())")
+                }
+            }
+        }
+    }
+
+    /// Logs `text` for surface `s`, the first time only.
+    func once(_ s: Int, _ text: String) {
+        if surfaces.withLock({ $0[s].logged.insert(text).inserted }) { logger.warning("surface \(wires.names[s]): \(text)") }
+    }
+
+    /// The rig's value at a binding's target, in its form.
+    func current(_ binding: MIDIBinding, from peer: OSCPeer) -> Float? {
+        for reply in controller.handle(.message(OSCMessage(binding.target)), from: peer) {
+            for message in reply.messages where message.address == binding.target {
+                switch message.arguments.first {
+                case .float(let value): return value
+                case .int32(let value): return Float(value)
+                case .double(let value): return Float(value)
+                case .bool(let value): return value ? 1 : 0
+                default: continue
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,47 @@
+import Access
+import JSON
+import Logging
+import MIDI
+import RigControl
+import Surfaces
+
+/// The rig's MIDI controllers (`serve --midi NAME --midi-map FILE`,
+/// docs/surfaces.md): their names checked, their maps read against the
+/// rig's address space, and the desk that runs them.
+extension Rig {
+    /// Why `--midi` and `--midi-map` cannot make controllers, or nil.
+    static func midiProblem(names: [String], maps: [String]) -> String? {
+        guard names.count == maps.count else {
+            return "--midi and --midi-map come in pairs, in the same order: \(names.count) --midi, \(maps.count) --midi-map"
+        }
+        var seen: Set<String> = []
+        for name in names {
+            guard (1...32).contains(name.utf8.count),
+                  name.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 < 128 && Character(UnicodeScalar($0)).isLetter) || ($0 < 128 && Character(UnicodeScalar($0)).isNumber) })
+            else {
+                return "--midi '\(name.escapingControlCharacters().cut(to: 40))': a name is 1-32 letters, digits, '-' or '_' (its ports are NAME_in and NAME_out)"
+            }
+            guard seen.insert(name).inserted else { return "--midi '\(name)' is given twice" }
+        }
+        return nil
+    }
+
+    /// The desk of the controllers the configuration names, each map read
+    /// for the rig as it starts; nil when there are none. A map that cannot
+    /// be used stops the start, naming the file and the field.
+    static func surfaces(_ configuration: Configuration, controller: Controller, door: AccessDoor,
+                         logger: Logger) throws -> SurfaceDesk? {
+        guard let wires = configuration.host.surfaces, wires.count > 0 else { return nil }
+        var surfaces: [MIDISurface] = []
+        for (name, path) in zip(wires.names, configuration.midiMaps) {
+            do {
+                let map = try MIDIMap.load(path: path, space: controller.addressSpace)
+                surfaces.append(MIDISurface(name: name, map: map))
+                logger.notice("surface \(name): \(map.bindings.count) bindings from \(path), on ports \(name)_in and \(name)_out")
+            } catch {
+                throw StartFailure(description: "--midi-map: \(error)")
+            }
+        }
+        return SurfaceDesk(controller: controller, wires: wires, surfaces: surfaces, admission: door, logger: logger)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+extension Integration {
+/// A plain MIDI controller (`serve --midi NAME --midi-map FILE`), played by
+/// a real JACK MIDI client into the rig's port `NAME_in` (docs/surfaces.md,
+/// "MIDI controllers").
+@Suite struct MIDIControllerTests {
+    static let map = """
+        { "version": 1,
+          "bindings": [
+            { "control": "cc", "channel": 1, "number": 7, "address": "/source/1/volume", "form": "fader" },
+            { "control": "cc", "channel": 1, "number": 8, "address": "/source/2/volume", "form": "fader", "mode": "pickup" },
+            { "control": "note", "channel": 1, "number": 36, "address": "/source/1/mute", "form": "toggle" },
+            { "control": "note", "channel": 1, "number": 37, "address": "/source/2/solo", "form": "momentary" },
+            { "control": "pitchbend", "channel": 1, "address": "/master/volume", "form": "fader" },
+            { "control": "cc", "channel": 2, "number": 10, "address": "/source/1/pan", "form": "value" },
+            { "control": "cc", "channel": 2, "number": 16, "address": "/output/1/volume", "form": "relative" },
+            { "control": "cc", "channel": 2, "number": 20, "address": "/matrix/2/1", "form": "db" }
+          ] }
+        """
+
+    /// A rig with the controller `desk` on that map, and the MIDI client.
+    static func withController(arguments: [String] = [],
+                               _ body: (CrosspointRig, JackMIDI) async throws -> Void) async throws {
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("desk.json")
+        try map.write(to: path, atomically: true, encoding: .utf8)
+        let midi = try await JackMIDI.build(in: directory)
+        try await withRig(arguments: ["--midi", "desk", "--midi-map", path.path] + arguments) { rig in
+            try await body(rig, midi)
+        }
+    }
+
+    static func number(_ rig: CrosspointRig, _ address: String) async throws -> Float {
+        try #require(try await AccessTests.value(rig, address)?.floatValue, "\(address) answered")
+    }
+
+    @Test func controlsSetWhatTheMapBindsThemTo() async throws {
+        try await Self.withController { rig, midi in
+            let jack = rig.jack
+            // Pitch bend 0, 8192 and 16383: the master's fader at the bottom
+            // (-inf dB), halfway, and at the top (+10 dB), within a 14-bit step.
+            for (bend, position) in [("E0.00.00", Float(0)), ("E0.00.40", Float(8192) / 16383), ("E0.7F.7F", Float(1))] {
+                try await midi.send([bend], to: "crosspoint:desk_in", on: jack)
+                let fader = try await Self.number(rig, "/master/fader")
+                #expect(abs(fader - position) <= 1 / 16383, "pitch bend \(bend): fader \(fader)")
+            }
+            #expect(abs(try await Self.number(rig, "/master/db") - 10) < 0.01)
+            // A CC on a fader, a value across a range, steps of an encoder, a level in dB.
+            let before = try await Self.number(rig, "/output/1/fader")
+            try await midi.send(["B0.07.40", "B1.0A.00", "B1.10.05", "B1.10.7E", "B1.10.7F", "B1.14.7F"],
+                                to: "crosspoint:desk_in", on: jack)
+            #expect(abs(try await Self.number(rig, "/source/1/fader") - 64.0 / 127) < 1e-6)
+            #expect(try await Self.number(rig, "/source/1/pan") == -1)
+            // +5, -2, -1 steps of 1/128 of the fader's travel.
+            #expect(abs(try await Self.number(rig, "/output/1/fader") - (before + 2.0 / 128)) < 1e-5)
+            #expect(abs(try await Self.number(rig, "/matrix/2/1/db") - 12) < 0.01)
+            // A note turns a switch over on each press; a momentary one is on while held.
+            #expect(try await Self.number(rig, "/source/1/mute") == 0)
+            try await midi.send(["90.24.7F", "80.24.00"], to: "crosspoint:desk_in", on: jack)
+            #expect(try await Self.number(rig, "/source/1/mute") == 1)
+            try await midi.send(["90.24.40", "90.24.00"], to: "crosspoint:desk_in", on: jack)
+            #expect(try await Self.number(rig, "/source/1/mute") == 0)
+            try await midi.send(["90.25.7F"], to: "crosspoint:desk_in", on: jack)
+            #expect(try await Self.number(rig, "/source/2/solo") == 1)
+            try await midi.send(["80.25.00"], to: "crosspoint:desk_in", on: jack)
+            #expect(try await Self.number(rig, "/source/2/solo") == 0)
+            // An unbound control, a message cut short and a program change change nothing.
+            try await midi.send(["B0.09.7F", "B0.07", "C0.05.00"], to: "crosspoint:desk_in", on: jack)
+            #expect(abs(try await Self.number(rig, "/source/1/fader") - 64.0 / 127) < 1e-6)
+        }
+    }
+
+    @Test func aPickupControlIsIgnoredUntilItMeetsTheRigsValue() async throws {
+        try await Self.withController { rig, midi in
+            let jack = rig.jack
+            // Source 2 at 0 dB (fader 0.75 = 95.25 of 127); the knob is far below.
+            #expect(try await Self.number(rig, "/source/2/fader") == 0.75)
+            try await midi.send(["B0.08.10", "B0.08.30", "B0.08.50"], to: "crosspoint:desk_in", on: jack)
+            #expect(try await Self.number(rig, "/source/2/fader") == 0.75, "ignored below the rig's value")
+            // It crosses the value: from there on it moves the level.
+            try await midi.send(["B0.08.60", "B0.08.64"], to: "crosspoint:desk_in", on: jack)
+            #expect(abs(try await Self.number(rig, "/source/2/fader") - 100.0 / 127) < 1e-6)
+            // Another client moves the level away: the knob lets go until it meets it again.
+            try await rig.sendAndSettle("/source/2/fader", .float(0.25))
+            try await midi.send(["B0.08.66"], to: "crosspoint:desk_in", on: jack)
+            #expect(try await Self.number(rig, "/source/2/fader") == 0.25)
+            try await midi.send(["B0.08.30", "B0.08.20"], to: "crosspoint:desk_in", on: jack)
+            #expect(abs(try await Self.number(rig, "/source/2/fader") - 32.0 / 127) < 1e-6)
+        }
+    }
+
+    @Test func aControllerIsLetInAsFarAsTheLoopbackAddressIs() async throws {
+        // Loopback may only look: the controller's moves are refused, and
+        // said so once in the log however often it moves.
+        try await Self.withController(arguments: ["--read-only", "127.0.0.0/8", "--allow", "10.0.0.0/8", "--auto-subscribe"]) { rig, midi in
+            try await midi.send(["B0.07.10", "B0.07.20", "B0.07.30", "90.24.7F"], to: "crosspoint:desk_in", on: rig.jack)
+            #expect(try await Self.number(rig, "/source/1/fader") == 0.75)
+            #expect(try await Self.number(rig, "/source/1/mute") == 0)
+            let log = rig.crosspoint.standardError
+            let refusals = log.components(separatedBy: "surface desk: /source/1/fader").count - 1
+            #expect(refusals == 1, "\(rig.diagnostics)")
+            // It is sent nothing, and subscribed by nothing.
+            try rig.osc.send("/status")
+            #expect(try await rig.osc.waitFor(address: "/status/subscribers").arguments == [.int32(0)])
+        }
+    }
+
+    @Test func aFloodOfRandomMIDIIsSurvived() async throws {
+        try await Self.withController { rig, midi in
+            let jack = rig.jack
+            try await midi.flood("crosspoint:desk_in", rate: 10_000, seconds: 1, seed: 1, on: jack)
+            let warmed = WebSocketBoundsTests.residentMiB(rig.crosspoint.pid)
+            // 10,000 events a second of random bytes and SysEx cut short.
+            try await midi.flood("crosspoint:desk_in", rate: 10_000, seconds: 4, seed: 2, on: jack)
+            try await rig.ping()
+            let after = WebSocketBoundsTests.residentMiB(rig.crosspoint.pid)
+            #expect(after - warmed < 2, "resident \(warmed) -> \(after) MiB")
+            // Still answering, and still taking the controller.
+            try await midi.send(["B0.07.20"], to: "crosspoint:desk_in", on: jack)
+            #expect(abs(try await Self.number(rig, "/source/1/fader") - 32.0 / 127) < 1e-6)
+        }
+    }
+
+    @Test func aMapThatCannotBeUsedStopsTheStartNamingTheField() async throws {
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cases: [(String, String)] = [
+            (#"{"version": 1, "bindings": [{"control": "cc", "channel": 17, "number": 1, "address": "/source/1/volume", "form": "fader"}]}"#,
+             "bindings[0].channel"),
+            (#"{"version": 1, "bindings": [{"control": "cc", "channel": 1, "number": 1, "address": "/source/99/volume", "form": "fader"}]}"#,
+             "bindings[0].address"),
+            (#"{"version": 1, "bindings": [{"control": "cc", "channel": 1, "number": 1, "address": "/source/1/mute", "form": "fader"}]}"#,
+             "bindings[0].address"),
+        ]
+        for (index, (text, field)) in cases.enumerated() {
+            let path = directory.appendingPathComponent("bad\(index).json").path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let serve = try ChildProcess(executable: CrosspointRig.binary,
+                                         arguments: ["serve", "--no-autostart", "--osc-port", "0", "--no-http", "--no-advertise",
+                                                     "--midi", "desk", "--midi-map", path] + CrosspointRig.fileArguments(directory),
+                                         label: "crosspoint serve")
+            defer { serve.terminate() }
+            let status = try await serve.waitForExit(timeout: .seconds(20))
+            #expect(status == .exited(1), "\(serve.diagnostics())")
+            #expect(serve.standardError.contains(path) && serve.standardError.contains(field), "\(serve.diagnostics())")
+        }
+    }
+}
+}

@@ -1,0 +1,119 @@
+/* jack-midi: a JACK MIDI client that plays a controller into the rig, for
+ * the integration tests (tools/README.md, jack-midi).
+ *
+ *   jack_midi send DEST GAP_MS MESSAGE...
+ *       connects its output port to DEST (e.g. crosspoint:desk_in) and sends
+ *       each MESSAGE, hex bytes joined by '.', e.g. B0.07.7F (CC 7 = 127 on
+ *       channel 1), one every GAP_MS milliseconds, then exits.
+ *   jack_midi flood DEST RATE SECONDS SEED
+ *       sends RATE events a second for SECONDS: random lengths (1-8 bytes,
+ *       now and then a SysEx start cut short) of random bytes.
+ *
+ * Prints "sent N" when done and exits 0; 1 with a reason on stderr if JACK
+ * or DEST cannot be reached. The server is JACK_DEFAULT_SERVER's.
+ */
+#include <jack/jack.h>
+#include <jack/midiport.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MOST 4096
+static unsigned char queue[MOST][16];
+static int lengths[MOST];
+static atomic_int queued = 0; /* written by main */
+static atomic_int taken = 0;  /* written by process */
+static jack_port_t *out;
+
+static int process(jack_nframes_t frames, void *arg) {
+    (void)arg;
+    void *buffer = jack_port_get_buffer(out, frames);
+    jack_midi_clear_buffer(buffer);
+    int t = atomic_load(&taken), q = atomic_load(&queued);
+    while (t < q) {
+        if (jack_midi_event_write(buffer, 0, queue[t % MOST], lengths[t % MOST]) != 0) break;
+        t++;
+    }
+    atomic_store(&taken, t);
+    return 0;
+}
+
+static void sleep_ms(double ms) {
+    struct timespec t = {(time_t)(ms / 1000), (long)((ms - (time_t)(ms / 1000) * 1000) * 1e6)};
+    nanosleep(&t, NULL);
+}
+
+static void put(const unsigned char *bytes, int length) {
+    while (atomic_load(&queued) - atomic_load(&taken) >= MOST) sleep_ms(1);
+    int q = atomic_load(&queued);
+    memcpy(queue[q % MOST], bytes, length);
+    lengths[q % MOST] = length;
+    atomic_store(&queued, q + 1);
+}
+
+static int parse(const char *text, unsigned char *bytes) {
+    int n = 0;
+    const char *p = text;
+    while (*p && n < 16) {
+        char *end;
+        long b = strtol(p, &end, 16);
+        if (end == p || b < 0 || b > 255) return -1;
+        bytes[n++] = (unsigned char)b;
+        p = *end == '.' ? end + 1 : end;
+        if (*end && *end != '.') return -1;
+    }
+    return n;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: jack_midi send DEST GAP_MS MESSAGE... | jack_midi flood DEST RATE SECONDS SEED\n");
+        return 1;
+    }
+    jack_status_t status;
+    jack_client_t *client = jack_client_open("jack-midi", JackNoStartServer, &status);
+    if (!client) { fprintf(stderr, "jack-midi: cannot open a client (status 0x%x)\n", status); return 1; }
+    out = jack_port_register(client, "out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
+    if (!out) { fprintf(stderr, "jack-midi: cannot register a port\n"); return 1; }
+    jack_set_process_callback(client, process, NULL);
+    if (jack_activate(client)) { fprintf(stderr, "jack-midi: cannot activate\n"); return 1; }
+    char ours[300];
+    snprintf(ours, sizeof ours, "%s:out", jack_get_client_name(client));
+    if (jack_connect(client, ours, argv[2])) { fprintf(stderr, "jack-midi: cannot connect to %s\n", argv[2]); return 1; }
+    long sent = 0;
+    if (strcmp(argv[1], "send") == 0) {
+        double gap = atof(argv[3]);
+        for (int i = 4; i < argc; i++) {
+            unsigned char bytes[16];
+            int n = parse(argv[i], bytes);
+            if (n <= 0) { fprintf(stderr, "jack-midi: '%s' is not hex bytes joined by '.'\n", argv[i]); return 1; }
+            put(bytes, n);
+            sent++;
+            sleep_ms(gap);
+        }
+    } else if (strcmp(argv[1], "flood") == 0 && argc >= 6) {
+        double rate = atof(argv[3]), seconds = atof(argv[4]);
+        srand((unsigned)atoi(argv[5]));
+        long total = (long)(rate * seconds);
+        for (long i = 0; i < total; i++) {
+            unsigned char bytes[16];
+            int n = 1 + rand() % 8;
+            for (int j = 0; j < n; j++) bytes[j] = (unsigned char)(rand() & 0xFF);
+            if (rand() % 10 == 0) bytes[0] = 0xF0; /* a SysEx that never ends */
+            put(bytes, n);
+            sent++;
+            if (i % 10 == 9) sleep_ms(10000.0 / rate);
+        }
+    } else {
+        fprintf(stderr, "jack-midi: unknown mode '%s'\n", argv[1]);
+        return 1;
+    }
+    while (atomic_load(&taken) < atomic_load(&queued)) sleep_ms(1);
+    sleep_ms(50); /* a period or two for the last events to be read */
+    printf("sent %ld\n", sent);
+    jack_client_close(client);
+    return 0;
+}
