@@ -9,16 +9,17 @@ import Synchronization
 /// allocation; a full ring drops the event and counts it (`MIDIRing`).
 extension ProcessContext {
     /// Part of the trampoline (it calls C): the period's MIDI, every surface.
-    func exchangeMIDI(_ surfaces: SurfaceWires, frames: jack_nframes_t) {
+    func exchangeMIDI(frames: jack_nframes_t) {
+        guard let incoming = incomingMIDI, let outgoing = outgoingMIDI else { return }
         var event = jack_midi_event_t()
-        for s in 0..<surfaces.count {
+        for s in 0..<surfaceCount {
             if let port = OpaquePointer(bitPattern: midiPorts[2 &* s].load(ordering: .acquiring)),
                let buffer = jack_port_get_buffer(port, frames) {
                 let events = jack_midi_get_event_count(buffer)
                 var i: UInt32 = 0
                 while i < events {
                     if jack_midi_event_get(&event, buffer, i) == 0, let bytes = event.buffer {
-                        surfaces.incoming[s].push(bytes, count: Int(event.size))
+                        incoming[s].push(bytes, count: Int(event.size))
                     }
                     i &+= 1
                 }
@@ -27,9 +28,12 @@ extension ProcessContext {
                let buffer = jack_port_get_buffer(port, frames) {
                 jack_midi_clear_buffer(buffer)
                 let scratch = midiScratch
-                while let count = surfaces.outgoing[s].pop(into: scratch) {
-                    // A full port drops the rest of this period's events.
-                    if jack_midi_event_write(buffer, 0, scratch, count) != 0 { break }
+                while let count = outgoing[s].pop(into: scratch) {
+                    // A full port takes no more this period: the event is lost, and counted.
+                    if jack_midi_event_write(buffer, 0, scratch, count) != 0 {
+                        outgoing[s].noteDropped()
+                        break
+                    }
                 }
             }
         }

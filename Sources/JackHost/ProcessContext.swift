@@ -47,6 +47,11 @@ final class ProcessContext: @unchecked Sendable {
     /// The MIDI surfaces' rings, and their ports: `2s` surface s's input,
     /// `2s + 1` its output (0: none yet). `ProcessContext+MIDI.swift`.
     let surfaces: SurfaceWires?
+    /// The same as the audio thread reads it: how many, and their rings
+    /// (no reference counting on the audio thread).
+    let surfaceCount: Int
+    let incomingMIDI: UnsafeMutablePointer<MIDIRing>?
+    let outgoingMIDI: UnsafeMutablePointer<MIDIRing>?
     let midiPorts: UnsafeMutablePointer<Atomic<UInt>>
     /// One event's bytes on their way from a ring to a port.
     let midiScratch: UnsafeMutablePointer<UInt8>
@@ -77,7 +82,10 @@ final class ProcessContext: @unchecked Sendable {
         self.mixer = mixer
         self.listen = listen
         self.surfaces = surfaces
-        let midiCount = 2 * (surfaces?.count ?? 0)
+        surfaceCount = surfaces?.count ?? 0
+        incomingMIDI = surfaces?.incoming
+        outgoingMIDI = surfaces?.outgoing
+        let midiCount = 2 * surfaceCount
         midiPorts = .allocate(capacity: max(1, midiCount))
         for p in 0..<midiCount { (midiPorts + p).initialize(to: Atomic(0)) }
         midiScratch = .allocate(capacity: MIDIRing.longestEvent)
@@ -115,7 +123,7 @@ final class ProcessContext: @unchecked Sendable {
     }
 
     deinit {
-        midiPorts.deinitialize(count: 2 * (surfaces?.count ?? 0))
+        midiPorts.deinitialize(count: 2 * surfaceCount)
         midiPorts.deallocate()
         midiScratch.deallocate()
         talkPorts.deinitialize(count: Talkbacks.most)
@@ -214,7 +222,7 @@ final class ProcessContext: @unchecked Sendable {
                 c.mixer.render(inputs: c.inputBuffers, outputs: c.outputBuffers, directs: nil,
                                talks: c.talkBuffers, talkCount: c.talkbacks, listen: c.listenBuffers, frames: count)
             }
-            if let surfaces = c.surfaces { c.exchangeMIDI(surfaces, frames: frames) }
+            if c.surfaceCount > 0 { c.exchangeMIDI(frames: frames) }
             c.lastCycleEnd.store(next, ordering: .releasing)
         }
         return 0

@@ -38,7 +38,8 @@ public struct MIDIRing: @unchecked Sendable {
 
     var written: Int { counters[0].load(ordering: .acquiring) }
     var read: Int { counters[1].load(ordering: .acquiring) }
-    /// Events dropped because the ring was full or the event too long.
+    /// Events dropped: the ring was full, the event empty or longer than
+    /// `longestEvent`, or (outgoing) the port full.
     public var dropped: Int { counters[2].load(ordering: .relaxed) }
 
     /// Producer: adds the event of `count` bytes at `bytes`; false if it was dropped.
@@ -57,6 +58,10 @@ public struct MIDIRing: @unchecked Sendable {
         counters[0].store(head &+ 2 &+ count, ordering: .releasing)
         return true
     }
+
+    /// Counts an event lost on the way out (a full port took no more).
+    @_noLocks
+    public func noteDropped() { counters[2].add(1, ordering: .relaxed) }
 
     /// Consumer: the next event's bytes into `into` (room for
     /// `longestEvent`), and its length; nil if there is none.

@@ -15,9 +15,10 @@ public struct MIDIBinding: Sendable {
         case volume
         /// A number parameter, the control's travel spread evenly over its range.
         case value
-        /// A switch: each press (a note, or a CC going to 64 or more) turns it over.
+        /// A switch: each press (a note on, or a CC going from below 64 to 64
+        /// or more) turns it over.
         case toggle
-        /// A switch on while the control is held (note on or CC ≥ 64), off on release.
+        /// A switch on while the control is held (note on, CC ≥ 64), off on release.
         case momentary
         /// An encoder sending steps (CC 1…63 up, 65…127 down, two's complement):
         /// a level by 1/128 of the fader's travel a step, a number by 1/128 of its range.
@@ -60,22 +61,23 @@ public struct MIDIBinding: Sendable {
         form == .fader || form == .volume ? share : range.lowerBound + (range.upperBound - range.lowerBound) * share
     }
 
-    /// Where the parameter's value `value` is on the control's travel, 0…1.
+    /// Where the parameter's value `value` is on the control's travel: 0…1
+    /// within it, above 1 for a level above the control's top (a fader
+    /// above +10 dB, a gain above unity), which the control cannot reach.
     public func share(of value: Float) -> Float {
-        let share = form == .fader || form == .volume
-            ? value : (value - range.lowerBound) / (range.upperBound - range.lowerBound)
-        return min(max(share, 0), 1)
+        form == .fader || form == .volume ? value : (value - range.lowerBound) / (range.upperBound - range.lowerBound)
     }
 
     /// The steps of a relative CC value: 1…63 up, 65…127 down, 0 and 64 none.
     public static func steps(_ raw: Int) -> Int { raw < 64 ? raw : raw == 64 ? 0 : raw - 128 }
 
-    /// A press: a note with velocity, or a CC at 64 or more.
-    public static func isPress(_ message: MIDIMessage) -> Bool {
+    /// Whether the control is held down: a note with velocity, a CC at 64
+    /// or more. (Pitch bend is never a switch: the map refuses it.)
+    public static func isHeld(_ message: MIDIMessage) -> Bool {
         switch message {
         case .controlChange(_, _, let value): value >= 64
         case .note(_, _, let velocity): velocity > 0
-        case .pitchBend(_, let value): value >= 8192
+        case .pitchBend: false
         }
     }
 }

@@ -75,6 +75,9 @@ extension MIDIMap {
         if kind == .note && (form.isContinuous || form == .relative) {
             throw reader.error("\(at).form", "a note has no travel: use toggle or momentary")
         }
+        if kind == .pitchBend && (form == .toggle || form == .momentary) {
+            throw reader.error("\(at).form", "pitch bend rests at its centre: it is not a switch")
+        }
         if kind != .controlChange && form == .relative {
             throw reader.error("\(at).form", "relative steps come from a CC")
         }

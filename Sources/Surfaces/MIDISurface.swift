@@ -10,6 +10,10 @@ public struct MIDISurface: Sendable {
     /// (nil: not engaged) and where it was last (nil: never moved).
     var sent: [MIDIControl: Float] = [:]
     var lastPosition: [MIDIControl: Float] = [:]
+    /// Per switch control: whether it is held now (a CC button that sends
+    /// 127 again, or a knob bound as a switch, presses once until it falls
+    /// below 64).
+    var held: [MIDIControl: Bool] = [:]
     /// What has been logged of it: each text once.
     var logged: Set<String> = []
 
@@ -26,11 +30,18 @@ public struct MIDISurface: Sendable {
         guard let binding = map.binding(message.control) else { return [] }
         let control = binding.control
         switch (binding.form, message) {
-        case (.toggle, _):
-            guard MIDIBinding.isPress(message), let now = current(binding) else { return [] }
+        case (.toggle, _), (.momentary, _):
+            let down = MIDIBinding.isHeld(message)
+            let wasDown = held[control] ?? false
+            held[control] = down
+            // A note on is a press each time; a CC only on the way up (or down).
+            let isNote = control.kind == .note
+            if binding.form == .momentary {
+                guard isNote || down != wasDown else { return [] }
+                return [OSCMessage(binding.target, [.int32(down ? 1 : 0)])]
+            }
+            guard down, isNote || !wasDown, let now = current(binding) else { return [] }
             return [OSCMessage(binding.target, [.int32(now >= 0.5 ? 0 : 1)])]
-        case (.momentary, _):
-            return [OSCMessage(binding.target, [.int32(MIDIBinding.isPress(message) ? 1 : 0)])]
         case (.relative, .controlChange(_, _, let raw)):
             let steps = MIDIBinding.steps(raw)
             guard steps != 0 else { return [] }

@@ -75,7 +75,7 @@ public final class SurfaceDesk: @unchecked Sendable {
                 }
                 let lost = wires.incoming[s].dropped
                 if lost != dropped[s] {
-                    logger.warning("surface \(wires.names[s]): \(lost - dropped[s]) MIDI events dropped (more than the rig could take)")
+                    logger.warning("surface \(wires.names[s]): \(lost - dropped[s]) MIDI events dropped (more than the rig could take in time, or empty, or longer than \(MIDIRing.longestEvent) bytes)")
                     dropped[s] = lost
                 }
             }

@@ -331,6 +331,7 @@ final class Rig {
     private func stop() {
         advertisement?.stop() // withdrawn before the sockets close
         server.stop()
+        surfaces?.stop() // no MIDI move after the last save either
         discovery?.stop()
         scheduler.stop()
         mixer.stopService()
@@ -341,7 +342,6 @@ final class Rig {
         for thread in threads { while !thread.isFinished { Thread.sleep(forTimeInterval: 0.01) } }
         controller.waitForPresetWrites() // a save in a bundle the scheduler was handling as it stopped
         host.stop()
-        surfaces?.stop()
     }
 
     /// The preset named by `--scene`, else the saved state, else the default

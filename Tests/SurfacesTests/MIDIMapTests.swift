@@ -46,6 +46,7 @@ import Testing
         (#"{"control": "note", "channel": 1, "number": 7, "address": "/source/1/volume", "form": "fader"}"#, "bindings[0].form"),
         (#"{"control": "pitchbend", "channel": 1, "number": 7, "address": "/source/1/volume", "form": "fader"}"#, "bindings[0].number"),
         (#"{"control": "cc", "channel": 1, "number": 7, "address": "/source/1/mute", "form": "toggle", "mode": "pickup"}"#, "bindings[0].mode"),
+        (#"{"control": "pitchbend", "channel": 1, "address": "/source/1/mute", "form": "momentary"}"#, "bindings[0].form"),
         (#"{"control": "cc", "channel": 1, "number": 7, "address": "/source/1/volume", "form": "fader", "colour": "red"}"#, "bindings[0].colour"),
         (#"{"control": "cc", "channel": 1, "number": 7, "address": "/source/1/volume", "form": "fader"}, {"control": "cc", "channel": 1, "number": 7, "address": "/source/2/volume", "form": "fader"}"#, "bindings[1]"),
     ])

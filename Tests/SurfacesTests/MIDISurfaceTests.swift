@@ -64,4 +64,29 @@ import Testing
                 == [OSCMessage("/source/1/pan/delta", [.float(-2 * 2 / 128)])])
         #expect(desk.messages(for: .controlChange(channel: 1, number: 16, value: 64)) { _ in nil }.isEmpty)
     }
+
+    @Test func aCCTogglePressesOnlyOnTheWayUp() throws {
+        var desk = try surface(#"{"control": "cc", "channel": 1, "number": 48, "address": "/source/1/mute", "form": "toggle"}, {"control": "cc", "channel": 1, "number": 64, "address": "/source/1/solo", "form": "momentary"}"#)
+        var mute: Float = 0
+        func send(_ value: Int) {
+            for message in desk.messages(for: .controlChange(channel: 1, number: 48, value: value), current: { _ in mute }) {
+                if case .int32(let v) = message.arguments.first { mute = Float(v) }
+            }
+        }
+        send(127); send(127); send(100)
+        #expect(mute == 1, "one press however often it says so")
+        send(0); send(127)
+        #expect(mute == 0)
+        // A momentary CC held on says so once.
+        #expect(desk.messages(for: .controlChange(channel: 1, number: 64, value: 127)) { _ in nil }.count == 1)
+        #expect(desk.messages(for: .controlChange(channel: 1, number: 64, value: 127)) { _ in nil }.isEmpty)
+    }
+
+    @Test func aLevelAboveTheControlsTopIsOutOfPickupsReach() throws {
+        var desk = try surface(#"{"control": "cc", "channel": 1, "number": 2, "address": "/source/2/volume", "form": "volume", "mode": "pickup"}"#)
+        // Gain 2 (+6 dB): the knob's top is unity.
+        #expect(desk.messages(for: .controlChange(channel: 1, number: 2, value: 120)) { _ in 2 }.isEmpty)
+        #expect(desk.messages(for: .controlChange(channel: 1, number: 2, value: 127)) { _ in 2 }.isEmpty)
+        #expect(desk.messages(for: .controlChange(channel: 1, number: 2, value: 127)) { _ in 1 }.count == 1)
+    }
 }
