@@ -90,7 +90,8 @@ extension FeedbackHub {
         return state.withLock { subscribers in
             var result: [(OSCPeer, [[FeedbackValue]])] = []
             if let lease {
-                let lapsed = subscribers.compactMap { now - $0.value.lastSeen > lease ? $0.key : nil }
+                // (Not the rig's own MIDI controllers: a fader left alone all night still follows.)
+                let lapsed = subscribers.compactMap { !$0.key.isSurface && now - $0.value.lastSeen > lease ? $0.key : nil }
                 for destination in lapsed {
                     logger.info("\(destination): feedback subscription lapsed (nothing heard for \(lease))")
                     subscribers.removeValue(forKey: destination)

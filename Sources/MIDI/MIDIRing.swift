@@ -42,6 +42,9 @@ public struct MIDIRing: @unchecked Sendable {
     /// `longestEvent`, or (outgoing) the port full.
     public var dropped: Int { counters[2].load(ordering: .relaxed) }
 
+    /// Producer: the bytes free for events (each takes its length + 2).
+    public var room: Int { capacity &- (counters[0].load(ordering: .relaxed) &- counters[1].load(ordering: .acquiring)) }
+
     /// Producer: adds the event of `count` bytes at `bytes`; false if it was dropped.
     @discardableResult @_noLocks
     public func push(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {

@@ -8,7 +8,8 @@ public struct OSCPeer: Equatable, Hashable, Sendable, CustomStringConvertible {
         /// A WebSocket (OSCQuery's port), by that server's number for it.
         case webSocket(Int)
         /// A MIDI controller of the rig's own, by name (`serve --midi`):
-        /// its messages come from the rig, and it is sent nothing.
+        /// its messages come from the rig, and what it is sent goes to the
+        /// rig's surface desk, which makes MIDI of it.
         case surface(String)
     }
 

@@ -40,7 +40,7 @@ extension Controller {
         live.log.debug("\(peer) \(message)")
         // What follows is about the sender's session, not the sound: not while rehearsing.
         guard !live.rehearsing else { return [] }
-        // (Not a MIDI controller of the rig's: it is sent nothing.)
+        // (Not a MIDI controller of the rig's: the surface desk subscribes it, once, at start.)
         if subscriptions.autoSubscribe, !peer.isSurface, let feedback = subscriptions.feedback {
             admit(feedback.subscribe(peer, port: nil, automatically: true), .feedback)
         }

@@ -68,6 +68,25 @@ public struct MIDIBinding: Sendable {
         form == .fader || form == .volume ? value : (value - range.lowerBound) / (range.upperBound - range.lowerBound)
     }
 
+    /// Where the rig's feedback says the parameter's value in the binding's
+    /// form: the target (a relative binding's without its `/delta`).
+    public var feedbackAddress: String { target.hasSuffix("/delta") ? String(target.dropLast(6)) : target }
+
+    /// The MIDI message that shows the parameter at `value` on the
+    /// control: its position (a CC's value, pitch bend's 14 bits), or a
+    /// switch's LED (127 on, 0 off; a note's as a note on).
+    public func message(showing value: Float) -> [UInt8] {
+        let channel = UInt8(control.channel - 1), number = UInt8(control.number)
+        if form == .toggle || form == .momentary {
+            let on: UInt8 = value >= 0.5 ? 127 : 0
+            return [(control.kind == .note ? 0x90 : 0xB0) | channel, number, on]
+        }
+        let share = share(of: value)
+        let raw = share.isNaN ? 0 : Int((min(max(share, 0), 1) * Float(control.top)).rounded())
+        if control.kind == .pitchBend { return [0xE0 | channel, UInt8(raw & 0x7F), UInt8(raw >> 7)] }
+        return [0xB0 | channel, number, UInt8(raw)]
+    }
+
     /// The steps of a relative CC value: 1…63 up, 65…127 down, 0 and 64 none.
     public static func steps(_ raw: Int) -> Int { raw < 64 ? raw : raw == 64 ? 0 : raw - 128 }
 

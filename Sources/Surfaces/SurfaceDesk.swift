@@ -10,7 +10,8 @@ import SystemSupport
 /// (`SurfaceWires.incoming`, filled by the audio thread), turns each bound
 /// one into OSC messages (`MIDISurface`) and hands them to the controller
 /// as a client on the loopback address would send them (as peer
-/// `.surface(NAME)`, sent nothing, not even by `--auto-subscribe`): the same checks,
+/// `.surface(NAME)`; subscribed to feedback once, at start, never by
+/// `--auto-subscribe`): the same checks,
 /// roles, ramps and feedback to every other client. An `/error` the rig
 /// answers is logged once per surface and text. While no event waits, the
 /// thread sleeps between looks: 2 ms for a second after the last event (a
@@ -21,13 +22,19 @@ public final class SurfaceDesk: @unchecked Sendable {
     let wires: SurfaceWires
     let logger: Logger
     /// What each surface's messages come from, for the controller: the
-    /// loopback address (for roles), its own transport (sent nothing).
+    /// loopback address (for access), its own transport (what it is sent
+    /// comes back to the desk: `SurfaceDesk+Feedback.swift`).
     let peers: [OSCPeer]
     /// Who is let in (the rig's access door): a surface is let in as far
     /// as the loopback address is, asked again for every event.
     let admission: any Admission
     /// Each surface's bindings and pick-up state; only the desk's thread uses them.
     let surfaces: Mutex<[MIDISurface]>
+    /// Per surface, its bindings by the address the rig's feedback says
+    /// their values at (`SurfaceDesk+Feedback.swift`); fixed.
+    let feedback: [[String: [MIDIBinding]]]
+    /// Held while a packet's MIDI goes into an outgoing ring: one producer at a time.
+    let sending = Mutex<Void>(())
     let stopping = Atomic<Bool>(false)
     let running = Atomic<Bool>(false)
 
@@ -38,6 +45,7 @@ public final class SurfaceDesk: @unchecked Sendable {
         self.wires = wires
         self.logger = logger
         self.surfaces = Mutex(surfaces)
+        feedback = surfaces.map { Dictionary(grouping: $0.map.bindings, by: \.feedbackAddress) }
         let loopback = SocketAddress.resolve(host: "127.0.0.1", port: 0)
         guard let loopback else { preconditionFailure("127.0.0.1 is always an address") }
         peers = wires.names.map { OSCPeer(address: loopback, transport: .surface($0)) }
@@ -61,6 +69,12 @@ public final class SurfaceDesk: @unchecked Sendable {
     }
 
     func run() {
+        // Each surface follows the rig from the start: the full state, then every change.
+        for s in 0..<wires.count {
+            var peer = peers[s]
+            peer.access = admission.access(for: [127, 0, 0, 1])
+            if peer.access != .denied { _ = controller.handle(.message(OSCMessage("/subscribe")), from: peer) }
+        }
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: MIDIRing.longestEvent)
         defer { bytes.deallocate() }
         var dropped = [Int](repeating: 0, count: wires.count)

@@ -71,39 +71,11 @@ final class Rig {
         self.door = door
         server = try OSCServer(options: configuration.osc, admission: door, logger: logger)
         let server = server
-        // Every packet for a client goes back the way the client came: over
-        // UDP or its TCP connection, or its WebSocket (set below).
-        let webSockets = Mutex<OSCQueryServer?>(nil)
-        let sessions = Mutex<Controller?>(nil)
-        let deliver: @Sendable (OSCPacket, OSCPeer) -> Void = { packet, peer in
-            let delivered: Bool
-            if case .webSocket = peer.transport {
-                // Meters make way first for a WebSocket that falls behind.
-                delivered = webSockets.withLock { $0 }?.send(packet, to: peer, droppable: Self.isMeters(packet)) ?? false
-            } else {
-                delivered = server.send(packet, to: peer)
-            }
-            // A connection found gone takes its subscriptions with it (a timed
-            // bundle's /subscribe may come due after its sender has left).
-            if !delivered && peer.transport != .udp { sessions.withLock { $0 }?.depart(peer) }
-        }
-        // Feedback comes encoded, each bundle once for all its subscribers.
-        let deliverEncoded: @Sendable ([UInt8], OSCPeer) -> Void = { bytes, peer in
-            let delivered = if case .webSocket = peer.transport {
-                webSockets.withLock { $0 }?.send(encoded: bytes, to: peer) ?? false
-            } else {
-                server.send(encoded: bytes, to: peer)
-            }
-            if !delivered && peer.transport != .udp { sessions.withLock { $0 }?.depart(peer) }
-        }
-        // Feedback to a TCP connection or a WebSocket goes as fast as the
-        // client reads: as much as its socket or queue has room for.
-        let room: @Sendable (OSCPeer) -> Int = { peer in
-            if case .webSocket = peer.transport {
-                return webSockets.withLock { $0 }?.room(for: peer, packetSize: FeedbackHub.datagramLimit) ?? 0
-            }
-            return server.room(for: peer, packetSize: FeedbackHub.datagramLimit)
-        }
+        // Every packet for a client goes back the way the client came (`ReplyRoutes`).
+        let routes = ReplyRoutes(server: server)
+        let deliver: @Sendable (OSCPacket, OSCPeer) -> Void = { routes.deliver($0, to: $1) }
+        let deliverEncoded: @Sendable ([UInt8], OSCPeer) -> Void = { routes.deliver(encoded: $0, to: $1) }
+        let room: @Sendable (OSCPeer) -> Int = { routes.room(for: $0) }
         feedback = FeedbackHub(lease: configuration.subscriptionLease, logger: logger, sendEncoded: deliverEncoded, room: room)
         meters = MeterStream(mixer: mixer, lease: configuration.subscriptionLease, logger: logger, send: deliver)
         scheduler = BundleScheduler(clock: host)
@@ -139,7 +111,7 @@ final class Rig {
                  .statusSubscribers: .int32(Int32(feedback.count)),
                  .statusMeterSubscribers: .int32(Int32(meters.count)),
                  .statusDenied: .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }())),
-                 .statusDroppedFrames: .int32(Int32(clamping: webSockets.withLock { $0 }?.droppedFrameCount(for: peer) ?? 0))]
+                 .statusDroppedFrames: .int32(Int32(clamping: routes.webSockets.withLock { $0 }?.droppedFrameCount(for: peer) ?? 0))]
             },
             keeper: keeper, stateChanged: { keeper.changed() },
             // A rig that changed size: its ports follow at once (the
@@ -152,7 +124,7 @@ final class Rig {
                 let number = resizes.count.add(1, ordering: .relaxed).newValue
                 namespaces.async {
                     guard number == resizes.count.load(ordering: .relaxed),
-                          let discovery = webSockets.withLock({ $0 }), let controller = sessions.withLock({ $0 }) else { return }
+                          let discovery = routes.webSockets.withLock({ $0 }), let controller = routes.sessions.withLock({ $0 }) else { return }
                     let change = discovery.replaceModel(with: RigNamespace(controller: controller))
                     logger.info("OSCQuery: namespace follows the size (\(change.removed.count) paths removed, \(change.added.count) added)")
                     // What building it took, and the namespace it replaced, go back too.
@@ -164,8 +136,10 @@ final class Rig {
                 namespaces.asyncAfter(deadline: .now() + .milliseconds(50)) { FreedMemory.giveBack() }
             })
         let controller = controller
-        sessions.withLock { $0 = controller }
-        surfaces = try Self.surfaces(configuration, controller: controller, door: door, logger: logger)
+        routes.sessions.withLock { $0 = controller }
+        let surfaces = try Self.surfaces(configuration, controller: controller, door: door, logger: logger)
+        self.surfaces = surfaces
+        routes.surfaces.withLock { $0 = surfaces }
         // Saves that start failing during the show, or succeed again: every subscriber is told.
         keeper.onSaving { _ in controller.publishStateSaved() }
         discovery = configuration.httpPort.map { port in
@@ -181,7 +155,7 @@ final class Rig {
                                                                      text: PageDescription.json(catalogue, counts: catalogue.counts(of: initial.scene)))]) { $1 },
                 listeners: listeners ?? OSCQueryListeners())
         }
-        webSockets.withLock { $0 = discovery }
+        routes.webSockets.withLock { $0 = discovery }
         if let discovery { discoveryDenied.withLock { $0 = { discovery.deniedCount } } }
         if let path = configuration.access {
             let rules = try AccessRules.load(path: path, outputs: Mixer.channelLimit)

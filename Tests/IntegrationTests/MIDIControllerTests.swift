@@ -73,6 +73,31 @@ extension Integration {
         }
     }
 
+    @Test func theControllerIsSentWhatItsBindingsShow() async throws {
+        try await Self.withController { rig, midi in
+            let events = try await midi.record("crosspoint:desk_out", seconds: 3, on: rig.jack) {
+                // Changes from another client: a fader, a switch's LED, the
+                // pitch bend's fader, and a fade as it moves.
+                try await rig.sendAndSettle("/source/1/fader", .float(0.5))
+                try await rig.sendAndSettle("/source/1/mute", .int32(1))
+                try await rig.sendAndSettle("/master/fader", .float(1))
+                try rig.osc.send("/source/1/fader", .float(0.25), .float(1))
+                try await Task.sleep(for: .milliseconds(1300))
+                // The controller's own move is not sent back to it.
+                try await midi.send(["B0.07.10"], to: "crosspoint:desk_in", on: rig.jack)
+            }
+            let bytes = events.map(\.bytes)
+            #expect(bytes.prefix(3) == ["B0.07.40", "90.24.7F", "E0.7F.7F"], "\(bytes)")
+            let fade = events.dropFirst(3).filter { $0.bytes.hasPrefix("B0.07.") }
+            #expect(fade.count >= 5, "the fade shown as it moves: \(bytes)")
+            #expect(fade.last?.bytes == "B0.07.20", "it ends where the fade ends: \(bytes)")
+            #expect(!bytes.contains("B0.07.10"), "\(bytes)")
+            // At most 50 updates a second: no two of the fade's closer than 20 ms... less a period.
+            let gaps = zip(fade.dropFirst(), fade).map { $0.ms - $1.ms }
+            #expect(gaps.allSatisfy { $0 >= 18 }, "\(gaps)")
+        }
+    }
+
     @Test func aPickupControlIsIgnoredUntilItMeetsTheRigsValue() async throws {
         try await Self.withController { rig, midi in
             let jack = rig.jack
@@ -102,9 +127,9 @@ extension Integration {
             let log = rig.crosspoint.standardError
             let refusals = log.components(separatedBy: "surface desk: /source/1/fader").count - 1
             #expect(refusals == 1, "\(rig.diagnostics)")
-            // It is sent nothing, and subscribed by nothing.
+            // It follows the rig (a read-only client may), subscribed once: its own session.
             try rig.osc.send("/status")
-            #expect(try await rig.osc.waitFor(address: "/status/subscribers").arguments == [.int32(0)])
+            #expect(try await rig.osc.waitFor(address: "/status/subscribers").arguments == [.int32(1)])
         }
     }
 

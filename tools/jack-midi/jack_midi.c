@@ -8,6 +8,11 @@
  *   jack_midi flood DEST RATE SECONDS SEED
  *       sends RATE events a second for SECONDS: random lengths (1-8 bytes,
  *       now and then a SysEx start cut short) of random bytes.
+ *   jack_midi record SOURCE SECONDS
+ *       connects SOURCE (e.g. crosspoint:desk_out) to its input port, prints
+ *       "ready", and after SECONDS prints each event it received as a line
+ *       "MS HEX.HEX.HEX" (MS: milliseconds since ready, by JACK's frame
+ *       clock), then "received N".
  *
  * Prints "sent N" when done and exits 0; 1 with a reason on stderr if JACK
  * or DEST cannot be reached. The server is JACK_DEFAULT_SERVER's.
@@ -26,10 +31,30 @@ static unsigned char queue[MOST][16];
 static int lengths[MOST];
 static atomic_int queued = 0; /* written by main */
 static atomic_int taken = 0;  /* written by process */
-static jack_port_t *out;
+static jack_port_t *out, *in;
+static unsigned char heard[MOST][16];
+static int heardLengths[MOST];
+static jack_nframes_t heardAt[MOST];
+static atomic_int heardCount = 0;
+static jack_client_t *client;
 
 static int process(jack_nframes_t frames, void *arg) {
     (void)arg;
+    if (in) {
+        void *buffer = jack_port_get_buffer(in, frames);
+        jack_nframes_t start = jack_last_frame_time(client);
+        jack_midi_event_t event;
+        for (uint32_t i = 0; i < jack_midi_get_event_count(buffer); i++) {
+            int n = atomic_load(&heardCount);
+            if (n >= MOST || jack_midi_event_get(&event, buffer, i) != 0) break;
+            int length = event.size < 16 ? (int)event.size : 16;
+            memcpy(heard[n], event.buffer, length);
+            heardLengths[n] = length;
+            heardAt[n] = start + event.time;
+            atomic_store(&heardCount, n + 1);
+        }
+        return 0;
+    }
     void *buffer = jack_port_get_buffer(out, frames);
     jack_midi_clear_buffer(buffer);
     int t = atomic_load(&taken), q = atomic_load(&queued);
@@ -70,12 +95,36 @@ static int parse(const char *text, unsigned char *bytes) {
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: jack_midi send DEST GAP_MS MESSAGE... | jack_midi flood DEST RATE SECONDS SEED\n");
+        fprintf(stderr, "usage: jack_midi send DEST GAP_MS MESSAGE... | jack_midi flood DEST RATE SECONDS SEED"
+                        " | jack_midi record SOURCE SECONDS\n");
         return 1;
     }
     jack_status_t status;
-    jack_client_t *client = jack_client_open("jack-midi", JackNoStartServer, &status);
+    client = jack_client_open("jack-midi", JackNoStartServer, &status);
     if (!client) { fprintf(stderr, "jack-midi: cannot open a client (status 0x%x)\n", status); return 1; }
+    if (strcmp(argv[1], "record") == 0) {
+        in = jack_port_register(client, "in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
+        if (!in) { fprintf(stderr, "jack-midi: cannot register a port\n"); return 1; }
+        jack_set_process_callback(client, process, NULL);
+        if (jack_activate(client)) { fprintf(stderr, "jack-midi: cannot activate\n"); return 1; }
+        char ours[300];
+        snprintf(ours, sizeof ours, "%s:in", jack_get_client_name(client));
+        if (jack_connect(client, argv[2], ours)) { fprintf(stderr, "jack-midi: cannot connect %s\n", argv[2]); return 1; }
+        jack_nframes_t ready = jack_frame_time(client);
+        double rate = jack_get_sample_rate(client);
+        printf("ready\n");
+        fflush(stdout);
+        sleep_ms(atof(argv[3]) * 1000);
+        int n = atomic_load(&heardCount);
+        for (int i = 0; i < n; i++) {
+            printf("%.1f ", (double)(int32_t)(heardAt[i] - ready) * 1000 / rate);
+            for (int j = 0; j < heardLengths[i]; j++) printf(j ? ".%02X" : "%02X", heard[i][j]);
+            printf("\n");
+        }
+        printf("received %d\n", n);
+        jack_client_close(client);
+        return 0;
+    }
     out = jack_port_register(client, "out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
     if (!out) { fprintf(stderr, "jack-midi: cannot register a port\n"); return 1; }
     jack_set_process_callback(client, process, NULL);

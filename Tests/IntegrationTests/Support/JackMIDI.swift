@@ -31,6 +31,26 @@ struct JackMIDI {
         try await run(["flood", port, "\(rate)", "\(seconds)", "\(seed)"], on: jack, timeout: .seconds(seconds * 3 + 10))
     }
 
+    /// Records what `port` sends for `seconds`: starts recording, runs
+    /// `during`, and returns each event as (milliseconds since the start,
+    /// hex bytes joined by '.').
+    func record(_ port: String, seconds: Double, on jack: JackServer,
+                during: () async throws -> Void) async throws -> [(ms: Double, bytes: String)] {
+        let process = try ChildProcess(executable: executable, arguments: ["record", port, "\(seconds)"],
+                                       environment: jack.clientEnvironment, label: "jack-midi record")
+        defer { process.terminate() }
+        try await process.waitForOutput(containing: "ready", in: [.standardOutput], timeout: .seconds(10))
+        try await during()
+        guard try await process.waitForExit(timeout: .seconds(Int(seconds) + 10)) == .exited(0) else {
+            throw RigError("jack-midi record: \(process.diagnostics())")
+        }
+        return process.standardOutput.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let ms = Double(parts[0]) else { return nil }
+            return (ms, String(parts[1]))
+        }
+    }
+
     private func run(_ arguments: [String], on jack: JackServer, timeout: Duration) async throws {
         let process = try ChildProcess(executable: executable, arguments: arguments,
                                        environment: jack.clientEnvironment, label: "jack-midi")

@@ -1,0 +1,53 @@
+import MIDI
+import OSC
+import Synchronization
+
+/// What a MIDI controller is sent (docs/surfaces.md, "Feedback to the
+/// controller"): each surface is subscribed to the rig's feedback as any
+/// client is, so it gets the full state at start and every change since,
+/// paced by the feedback thread as fast as its ring takes them
+/// (`room(for:)`). Of each packet, the values at a binding's address
+/// become MIDI on `NAME_out` (`MIDIBinding.message(showing:)`): faders'
+/// and knobs' positions, switches' LEDs. Its own moves are not echoed back.
+extension SurfaceDesk {
+    /// A packet for surface `name`, from any thread that delivers to
+    /// clients; false if there is no such surface.
+    public func deliver(_ packet: OSCPacket, to name: String) -> Bool {
+        guard let s = wires.names.firstIndex(of: name) else { return false }
+        let bindings = feedback[s]
+        let events = packet.messages.flatMap { message -> [[UInt8]] in
+            guard let bound = bindings[message.address], let value = Self.number(message.arguments.first) else { return [] }
+            return bound.map { $0.message(showing: value) }
+        }
+        guard !events.isEmpty else { return true }
+        // One producer at a time: the ring's other end is the audio thread.
+        sending.withLock { _ in
+            for event in events { event.withUnsafeBufferPointer { _ = wires.outgoing[s].push($0.baseAddress!, count: $0.count) } }
+        }
+        return true
+    }
+
+    /// The same, encoded (feedback comes so, once for every subscriber).
+    public func deliver(encoded bytes: [UInt8], to name: String) -> Bool {
+        guard let packet = try? OSCCodec.decode(bytes) else { return wires.names.contains(name) }
+        return deliver(packet, to: name)
+    }
+
+    /// How many feedback packets surface `name` takes now: its ring's room,
+    /// counted generously (a packet's values become at most a few hundred
+    /// bytes of MIDI).
+    public func room(for name: String) -> Int {
+        guard let s = wires.names.firstIndex(of: name) else { return 0 }
+        return wires.outgoing[s].room / 512
+    }
+
+    static func number(_ argument: OSCArgument?) -> Float? {
+        switch argument {
+        case .float(let value): value.isFinite ? value : nil
+        case .int32(let value): Float(value)
+        case .double(let value): value.isFinite ? Float(value) : nil
+        case .bool(let value): value ? 1 : 0
+        default: nil
+        }
+    }
+}
