@@ -24,4 +24,10 @@ extension JackClient {
         }
         return nil
     }
+
+    /// For each of the surfaces' ports, in order (`NAME_in`, `NAME_out`, …), the ports connected to it.
+    func midiConnections() -> [Set<String>] { midiPorts.map(connectedNames) }
+
+    /// Every other client's MIDI port with `flags`.
+    func midiPorts(flags: JackPortFlags) -> [String] { ports(flags: flags, type: "8 bit raw midi") }
 }

@@ -239,9 +239,9 @@ final class JackClient: @unchecked Sendable {
 
     /// Ports of other clients whose names match `pattern` (a regular
     /// expression, as `jack_get_ports` takes; nil: all), with the given
-    /// flags, in JACK's port order.
-    func ports(matching pattern: String? = nil, flags: JackPortFlags) -> [String] {
-        guard let list = jack_get_ports(handle, pattern, nil, UInt(flags.rawValue)) else { return [] }
+    /// flags and of `type` (nil: any; "8 bit raw midi": MIDI), in JACK's port order.
+    func ports(matching pattern: String? = nil, flags: JackPortFlags, type: String? = nil) -> [String] {
+        guard let list = jack_get_ports(handle, pattern, type, UInt(flags.rawValue)) else { return [] }
         defer { jack_free(list) }
         var names: [String] = []
         var index = 0

@@ -17,6 +17,10 @@ extension JackHost {
         public var scene: @Sendable () -> Scene
         /// Told which sources a port is connected to, when that changes.
         public var presence: @Sendable ([Bool]) -> Void
+        /// Told which surfaces (by place in `Options.surfaces`) have their
+        /// output port connected again after it was connected to nothing:
+        /// their hardware came (back).
+        public var surfacesJoined: @Sendable ([Int]) -> Void = { _ in }
         /// Told the other clients' output ports, in JACK's order, when they change.
         public var ports: @Sendable ([String]) -> Void
         /// Asked to give clients free sources (`--auto-sources`).
@@ -60,6 +64,8 @@ extension JackHost {
         var unplaced: Set<String> = []
         /// Sources (0-based) given to a client whose patch the rig has not shown yet.
         var taken: Set<Int> = []
+        /// Per surface, whether its output port was connected at the last look.
+        var surfacesHeard: [Bool] = []
     }
 
     /// With no server: nothing feeds any source and there are no ports to
@@ -83,6 +89,7 @@ extension JackHost {
         var ports: [String]?
         var presence: [Bool]?
         var claims: [Claim] = []
+        var surfacesJoined: [Int] = []
     }
 
     /// What the supervisor read of JACK, under the host's lock, for the
@@ -194,6 +201,8 @@ extension JackHost {
                 if client.connect(from, to) { logger.info("connected \(from) -> \(to) (\(flag))") }
             }
         }
+        if survey.portsChanged { connectSurfaces(client) }
+        report.surfacesJoined = surfacesJoined(client, seen: &seen)
         let touched = !plan.connect.isEmpty || !plan.disconnect.isEmpty || !plan.lateInputs.isEmpty || survey.portsChanged
         let feeds = touched ? client.inputFeeds() : survey.feeds
         let presence = feeds.map { !$0.isEmpty }

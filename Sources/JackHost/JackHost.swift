@@ -31,6 +31,10 @@ public final class JackHost: @unchecked Sendable {
         /// The MIDI surfaces' rings (`serve --midi`): a MIDI input port
         /// `NAME_in` and output port `NAME_out` each; nil: none.
         public var surfaces: SurfaceWires?
+        /// Per surface name, a regular expression for the hardware's MIDI
+        /// ports: `NAME_in` is connected from the output ports it matches,
+        /// `NAME_out` to the input ports, whenever they appear (`--surface-connect`).
+        public var surfaceConnect: [String: String] = [:]
         /// Start a server when none is running, so; nil: never.
         public var autostart: Autostart? = Autostart()
 
@@ -115,6 +119,7 @@ public final class JackHost: @unchecked Sendable {
             connect(client, ours: client.fullOutputNames, pattern: options.connectOutputs, flags: JackPortIsInput, inbound: false)
             connect(client, ours: client.fullTalkNames, pattern: options.connectTalkbacks, flags: JackPortIsOutput, inbound: true)
             connect(client, ours: client.fullListenNames, pattern: options.connectListen, flags: JackPortIsInput, inbound: false)
+            connectSurfaces(client)
         }
     }
 
@@ -167,6 +172,7 @@ public final class JackHost: @unchecked Sendable {
             if let ports = report.ports { watch.ports(ports) }
             if let presence = report.presence { watch.presence(presence) }
             if !report.claims.isEmpty { watch.claim(report.claims) }
+            if !report.surfacesJoined.isEmpty { watch.surfacesJoined(report.surfacesJoined) }
             if context.serverGone.load(ordering: .sequentiallyConsistent) {
                 handleServerLoss()
             } else if context.connectionsChanged.exchange(false, ordering: .relaxed) {

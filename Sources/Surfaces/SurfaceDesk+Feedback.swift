@@ -10,6 +10,20 @@ import Synchronization
 /// become MIDI on `NAME_out` (`MIDIBinding.message(showing:)`): faders'
 /// and knobs' positions, switches' LEDs. Its own moves are not echoed back.
 extension SurfaceDesk {
+    /// Surfaces whose hardware came (back): each is subscribed again, so
+    /// it is sent the full state at once (faders, LEDs), then changes.
+    public func refresh(_ places: [Int]) {
+        for s in places where s < wires.count { subscribe(s) }
+    }
+
+    /// Subscribes surface `s` to feedback, as far as loopback is let in.
+    func subscribe(_ s: Int) {
+        var peer = peers[s]
+        peer.access = admission.access(for: [127, 0, 0, 1])
+        guard peer.access != .denied else { return }
+        _ = controller.handle(.message(OSCMessage("/subscribe")), from: peer)
+    }
+
     /// A packet for surface `name`, from any thread that delivers to
     /// clients; false if there is no such surface.
     public func deliver(_ packet: OSCPacket, to name: String) -> Bool {

@@ -70,11 +70,7 @@ public final class SurfaceDesk: @unchecked Sendable {
 
     func run() {
         // Each surface follows the rig from the start: the full state, then every change.
-        for s in 0..<wires.count {
-            var peer = peers[s]
-            peer.access = admission.access(for: [127, 0, 0, 1])
-            if peer.access != .denied { _ = controller.handle(.message(OSCMessage("/subscribe")), from: peer) }
-        }
+        for s in 0..<wires.count { subscribe(s) }
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: MIDIRing.longestEvent)
         defer { bytes.deallocate() }
         var dropped = [Int](repeating: 0, count: wires.count)

@@ -1,6 +1,7 @@
 import Access
 import JSON
 import Logging
+import PortPatterns
 import MIDI
 import RigControl
 import Surfaces
@@ -24,6 +25,25 @@ extension Rig {
             guard seen.insert(name).inserted else { return "--midi '\(name)' is given twice" }
         }
         return nil
+    }
+
+    /// A `--surface-connect` entry, `NAME=RE`: the controller's name (one
+    /// of `names`) and the expression, or what is wrong with it.
+    static func surfaceConnection(_ entry: String, names: [String]) -> Result<(String, String), SurfaceConnectError> {
+        guard let equals = entry.firstIndex(of: "=") else { return .failure(.init("'\(entry.escapingControlCharacters().cut(to: 64))' is not NAME=RE")) }
+        let name = String(entry[..<equals]), pattern = String(entry[entry.index(after: equals)...])
+        guard names.contains(name) else {
+            return .failure(.init("'\(name.escapingControlCharacters().cut(to: 40))' is no --midi controller (\(names.joined(separator: ", ")))"))
+        }
+        if let problem = PortPattern.problem(pattern) ?? (pattern.isEmpty ? "empty" : nil) {
+            return .failure(.init("\(name): \(problem)"))
+        }
+        return .success((name, pattern))
+    }
+
+    struct SurfaceConnectError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 
     /// The desk of the controllers the configuration names, each map read

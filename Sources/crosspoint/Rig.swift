@@ -218,7 +218,7 @@ final class Rig {
         // patchbay as JACK aliases of their ports.
         // Sources are fed by their patches; what feeds each, and which
         // ports there are, come back to the rig (docs/sources.md).
-        host.supervise(JackHost.Watch(
+        var watch = JackHost.Watch(
             scene: {
                 let scene = controller.scene
                 return JackHost.Watch.Scene(inputs: scene.sources.map(\.name), outputs: scene.outputs.map(\.name),
@@ -228,7 +228,10 @@ final class Rig {
             },
             presence: { controller.reportPresence($0) },
             ports: { controller.reportPorts($0) },
-            claim: { claims in controller.claimSources(claims.map { ($0.source, $0.pair, $0.patch, $0.name) }) }))
+            claim: { claims in controller.claimSources(claims.map { ($0.source, $0.pair, $0.patch, $0.name) }) })
+        // A controller plugged (back) in is brought up to date at once.
+        if let surfaces { watch.surfacesJoined = { surfaces.refresh($0) } }
+        host.supervise(watch)
         signals.forEach { $0.cancel() }
         reload?.cancel()
         stop()

@@ -119,6 +119,9 @@ struct Serve: ParsableCommand {
     @Option(help: "The map file (JSON) of the controller given with --midi in the same order: which CC, note or pitch bend sets which parameter, in which form.")
     var midiMap: [String] = []
 
+    @Option(help: "NAME=RE: connect the MIDI controller NAME's ports to the hardware's JACK MIDI ports matching the regular expression RE (NAME_in from its outputs, NAME_out to its inputs), at the start and whenever they appear; a controller plugged back in is brought up to date at once. Repeatable.")
+    var surfaceConnect: [String] = []
+
     @Option(help: "A JACK client whose name matches this regular expression, and whose ports no patch names, takes the first free source (two or more ports: the first free pair, linked) with a patch naming its ports (docs/sources.md).")
     var autoSources: String?
 
@@ -195,6 +198,21 @@ struct Serve: ParsableCommand {
             throw ValidationError("--tcp-idle-timeout must be 0-86400 seconds")
         }
         if let problem = Rig.midiProblem(names: midi, maps: midiMap) { throw ValidationError(problem) }
+        _ = try surfaceConnections()
+    }
+
+    /// `--surface-connect NAME=RE`, by name.
+    private func surfaceConnections() throws -> [String: String] {
+        var connections: [String: String] = [:]
+        for entry in surfaceConnect {
+            switch Rig.surfaceConnection(entry, names: midi) {
+            case .success(let (name, pattern)):
+                guard connections[name] == nil else { throw ValidationError("--surface-connect: \(name) is given twice") }
+                connections[name] = pattern
+            case .failure(let problem): throw ValidationError("--surface-connect: \(problem)")
+            }
+        }
+        return connections
     }
 
     private func accessPolicy() throws -> AccessPolicy {
@@ -252,6 +270,7 @@ struct Serve: ParsableCommand {
         host.talkbacks = try bankCounts()[.talkback] ?? 0
         host.autoSources = autoSources
         host.surfaces = midi.isEmpty ? nil : SurfaceWires(names: midi)
+        host.surfaceConnect = try surfaceConnections()
         host.autostart = noAutostart ? nil : JackHost.Autostart(driver: autostartDriver, device: autostartDevice,
                                                                 period: autostartPeriod, rate: autostartRate)
         var osc = OSCServer.Options()

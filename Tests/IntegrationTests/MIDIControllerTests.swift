@@ -98,6 +98,22 @@ extension Integration {
         }
     }
 
+    @Test func hardwareThatAppearsIsConnectedAndBroughtUpToDate() async throws {
+        try await Self.withController(arguments: ["--surface-connect", "desk=jack-midi.*:in"]) { rig, midi in
+            try await rig.sendAndSettle("/source/1/fader", .float(0.5))
+            try await rig.sendAndSettle("/source/1/mute", .int32(1))
+            // The controller comes: within a second it is connected and sent
+            // its bindings' values (the full state), without any change.
+            for _ in 1...2 {
+                let events = try await midi.record("-", seconds: 1.5, on: rig.jack) {}
+                let bytes = events.map(\.bytes)
+                #expect(bytes.contains("B0.07.40") && bytes.contains("90.24.7F"), "\(bytes)\n\(rig.diagnostics)")
+                #expect((events.first?.ms ?? 2000) < 1000, "\(events)")
+            }
+            #expect(rig.crosspoint.standardError.contains("(--surface-connect)"), "\(rig.diagnostics)")
+        }
+    }
+
     @Test func aPickupControlIsIgnoredUntilItMeetsTheRigsValue() async throws {
         try await Self.withController { rig, midi in
             let jack = rig.jack
@@ -160,6 +176,12 @@ extension Integration {
             (#"{"version": 1, "bindings": [{"control": "cc", "channel": 1, "number": 1, "address": "/source/1/mute", "form": "fader"}]}"#,
              "bindings[0].address"),
         ]
+        // (And a --surface-connect for no controller is refused before anything starts.)
+        let refused = try ChildProcess(executable: CrosspointRig.binary,
+                                       arguments: ["serve", "--no-autostart", "--surface-connect", "pads=nano.*"],
+                                       label: "crosspoint serve")
+        #expect(try await refused.waitForExit(timeout: .seconds(10)) == .exited(64), "\(refused.diagnostics())")
+        #expect(refused.standardError.contains("--surface-connect: 'pads' is no --midi controller"), "\(refused.diagnostics())")
         for (index, (text, field)) in cases.enumerated() {
             let path = directory.appendingPathComponent("bad\(index).json").path
             try text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -9,8 +9,9 @@
  *       sends RATE events a second for SECONDS: random lengths (1-8 bytes,
  *       now and then a SysEx start cut short) of random bytes.
  *   jack_midi record SOURCE SECONDS
- *       connects SOURCE (e.g. crosspoint:desk_out) to its input port, prints
- *       "ready", and after SECONDS prints each event it received as a line
+ *       connects SOURCE (e.g. crosspoint:desk_out) to its input port (SOURCE
+ *       "-": waits to be connected), prints "ready", and after SECONDS
+ *       prints each event it received as a line
  *       "MS HEX.HEX.HEX" (MS: milliseconds since ready, by JACK's frame
  *       clock), then "received N".
  *
@@ -109,7 +110,10 @@ int main(int argc, char **argv) {
         if (jack_activate(client)) { fprintf(stderr, "jack-midi: cannot activate\n"); return 1; }
         char ours[300];
         snprintf(ours, sizeof ours, "%s:in", jack_get_client_name(client));
-        if (jack_connect(client, argv[2], ours)) { fprintf(stderr, "jack-midi: cannot connect %s\n", argv[2]); return 1; }
+        if (strcmp(argv[2], "-") != 0 && jack_connect(client, argv[2], ours)) {
+            fprintf(stderr, "jack-midi: cannot connect %s\n", argv[2]);
+            return 1;
+        }
         jack_nframes_t ready = jack_frame_time(client);
         double rate = jack_get_sample_rate(client);
         printf("ready\n");

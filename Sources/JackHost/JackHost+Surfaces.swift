@@ -1,0 +1,38 @@
+import CJack
+import PortPatterns
+
+/// The surfaces' hardware (`serve --surface-connect NAME=RE`,
+/// docs/surfaces.md): `NAME_in` connected from every MIDI output port
+/// the expression matches (`PortPattern`, as the patches match) and
+/// `NAME_out` to every MIDI input port it matches, at the start and whenever ports appear; and a surface whose
+/// output port is connected again after being connected to nothing is
+/// reported (`Watch.surfacesJoined`), so the rig brings it up to date.
+extension JackHost {
+    /// Under the host's lock.
+    func connectSurfaces(_ client: JackClient) {
+        guard let surfaces = options.surfaces else { return }
+        for (s, name) in surfaces.names.enumerated() {
+            guard let text = options.surfaceConnect[name], let pattern = try? PortPattern(text) else { continue }
+            let (input, output) = ("\(client.name):\(name)_in", "\(client.name):\(name)_out")
+            let connected = client.midiConnections()
+            guard s < connected.count / 2 else { continue }
+            for port in client.midiPorts(flags: JackPortIsOutput)
+            where pattern.matches(port) && !connected[2 * s].contains(port) {
+                if client.connect(port, input) { logger.info("connected \(port) -> \(input) (--surface-connect)") }
+            }
+            for port in client.midiPorts(flags: JackPortIsInput)
+            where pattern.matches(port) && !connected[2 * s + 1].contains(port) {
+                if client.connect(output, port) { logger.info("connected \(output) -> \(port) (--surface-connect)") }
+            }
+        }
+    }
+
+    /// Under the host's lock: the surfaces whose output port has a
+    /// connection now and had none at the last look.
+    func surfacesJoined(_ client: JackClient, seen: inout Seen) -> [Int] {
+        let connected = client.midiConnections()
+        let heard = stride(from: 1, to: connected.count, by: 2).map { !connected[$0].isEmpty }
+        defer { seen.surfacesHeard = heard }
+        return heard.indices.filter { heard[$0] && !(seen.surfacesHeard.indices.contains($0) && seen.surfacesHeard[$0]) }
+    }
+}
