@@ -229,7 +229,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "OSC", "JSON"]),
-        .testTarget(name: "SurfacesTests", dependencies: ["Surfaces", "MIDI", "RigControl", "OSC", "JSON"]),
+        .testTarget(name: "SurfacesTests", dependencies: ["Surfaces", "MIDI", "RigControl", "Catalogue", "OSC", "JSON"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "MixCore", "SceneModel", "Catalogue", "JSON"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "OSCOracle", "SystemSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),

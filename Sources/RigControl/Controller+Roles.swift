@@ -43,6 +43,11 @@ extension Controller {
     /// The role `peer` acts in now (`Sessions.role`).
     func role(of peer: OSCPeer) -> Role { sessions.role(of: peer) }
 
+    /// Binds the rig's MIDI controller `name` to the access file's role
+    /// `role` (`serve --surface-role`): its moves reach what that role may
+    /// change, whatever the loopback address's role (docs/surfaces.md).
+    public func bindSurface(_ name: String, role: String) { sessions.bindSurface(name, role: role) }
+
     /// Whether `role` may do what `message` asks of every one of `targets`:
     /// a pattern that reaches anything outside the role is refused whole.
     func permits(_ role: Role, _ targets: [Target], _ message: OSCMessage) -> Bool {

@@ -15,6 +15,9 @@ final class Sessions: @unchecked Sendable {
         var attempts = LoginAttempts()
         var allowance = QueryAllowance()
         var roll = SessionRoll()
+        /// The rig's MIDI controllers bound to a role of the access file,
+        /// by name (`serve --surface-role NAME=ROLE`).
+        var surfaceRoles: [String: String] = [:]
     }
 
     private let state = Mutex(State())
@@ -34,6 +37,10 @@ final class Sessions: @unchecked Sendable {
         if peer.access == .readOnly { return .readOnly }
         return state.withLock { state in
             guard let rules = state.rules else { return .full }
+            // A controller bound to a role has it, as long as the rules have it.
+            if case .surface(let name) = peer.transport, let bound = state.surfaceRoles[name] {
+                return rules.roles[bound] ?? Role(name: "none", control: .none)
+            }
             if let role = state.logins.role(of: peer) { return role }
             // Not let in by the rules now (a connection opened before a
             // reload): it may only read.
@@ -56,6 +63,11 @@ final class Sessions: @unchecked Sendable {
             }
             return (loggedOut, shutOut)
         }
+    }
+
+    /// Binds the MIDI controller `name` to the access file's role `role`.
+    func bindSurface(_ name: String, role: String) {
+        state.withLock { $0.surfaceRoles[name] = role }
     }
 
     /// What a `/login` with `code` comes to, before any reply.

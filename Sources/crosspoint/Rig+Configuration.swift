@@ -51,5 +51,7 @@ extension Rig {
         var scene: String?
         /// Each MIDI controller's map file, in the order of `host.surfaces`.
         var midiMaps: [String] = []
+        /// `--surface-role`: controllers bound to a role of the access file, by name.
+        var surfaceRoles: [String: String] = [:]
     }
 }

@@ -27,21 +27,28 @@ extension Rig {
         return nil
     }
 
-    /// A `--surface-connect` entry, `NAME=RE`: the controller's name (one
-    /// of `names`) and the expression, or what is wrong with it.
-    static func surfaceConnection(_ entry: String, names: [String]) -> Result<(String, String), SurfaceConnectError> {
-        guard let equals = entry.firstIndex(of: "=") else { return .failure(.init("'\(entry.escapingControlCharacters().cut(to: 64))' is not NAME=RE")) }
-        let name = String(entry[..<equals]), pattern = String(entry[entry.index(after: equals)...])
+    /// A `--surface-connect` (`NAME=RE`) or `--surface-role` (`NAME=ROLE`)
+    /// entry: the controller's name (one of `names`) and the rest, or what
+    /// is wrong with it. `check`: what is wrong with the rest, or nil.
+    static func surfaceEntry(_ entry: String, names: [String],
+                             check: (String) -> String?) -> Result<(String, String), SurfaceEntryError> {
+        guard let equals = entry.firstIndex(of: "=") else {
+            return .failure(.init("'\(entry.escapingControlCharacters().cut(to: 64))' is not NAME=…"))
+        }
+        let name = String(entry[..<equals]), rest = String(entry[entry.index(after: equals)...])
         guard names.contains(name) else {
             return .failure(.init("'\(name.escapingControlCharacters().cut(to: 40))' is no --midi controller (\(names.joined(separator: ", ")))"))
         }
-        if let problem = PortPattern.problem(pattern) ?? (pattern.isEmpty ? "empty" : nil) {
-            return .failure(.init("\(name): \(problem)"))
-        }
-        return .success((name, pattern))
+        if let problem = check(rest) { return .failure(.init("\(name): \(problem)")) }
+        return .success((name, rest))
     }
 
-    struct SurfaceConnectError: Error, CustomStringConvertible {
+    /// Why `text` cannot be a `--surface-connect` expression, or nil.
+    static func surfacePatternProblem(_ text: String) -> String? {
+        PortPattern.problem(text) ?? (text.isEmpty ? "empty" : nil)
+    }
+
+    struct SurfaceEntryError: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
     }
@@ -61,6 +68,10 @@ extension Rig {
             } catch {
                 throw StartFailure(description: "--midi-map: \(error)")
             }
+        }
+        for (name, role) in configuration.surfaceRoles.sorted(by: { $0.key < $1.key }) {
+            controller.bindSurface(name, role: role)
+            logger.notice("surface \(name): acts in the role \(role)")
         }
         return SurfaceDesk(controller: controller, wires: wires, surfaces: surfaces, admission: door, logger: logger)
     }

@@ -122,6 +122,9 @@ struct Serve: ParsableCommand {
     @Option(help: "NAME=RE: connect the MIDI controller NAME's ports to the hardware's JACK MIDI ports matching the regular expression RE (NAME_in from its outputs, NAME_out to its inputs), at the start and whenever they appear; a controller plugged back in is brought up to date at once. Repeatable.")
     var surfaceConnect: [String] = []
 
+    @Option(help: "NAME=ROLE: the MIDI controller NAME acts in the access file's role ROLE (needs --access): its controls reach only what that role may change. Repeatable.")
+    var surfaceRole: [String] = []
+
     @Option(help: "A JACK client whose name matches this regular expression, and whose ports no patch names, takes the first free source (two or more ports: the first free pair, linked) with a patch naming its ports (docs/sources.md).")
     var autoSources: String?
 
@@ -199,20 +202,40 @@ struct Serve: ParsableCommand {
         }
         if let problem = Rig.midiProblem(names: midi, maps: midiMap) { throw ValidationError(problem) }
         _ = try surfaceConnections()
+        _ = try surfaceRoles()
     }
 
     /// `--surface-connect NAME=RE`, by name.
     private func surfaceConnections() throws -> [String: String] {
-        var connections: [String: String] = [:]
-        for entry in surfaceConnect {
-            switch Rig.surfaceConnection(entry, names: midi) {
-            case .success(let (name, pattern)):
-                guard connections[name] == nil else { throw ValidationError("--surface-connect: \(name) is given twice") }
-                connections[name] = pattern
-            case .failure(let problem): throw ValidationError("--surface-connect: \(problem)")
+        try surfaceEntries("--surface-connect", surfaceConnect, check: Rig.surfacePatternProblem)
+    }
+
+    /// `--surface-role NAME=ROLE`, by name: roles of the access file.
+    private func surfaceRoles() throws -> [String: String] {
+        guard !surfaceRole.isEmpty else { return [:] }
+        guard let access else { throw ValidationError("--surface-role needs --access: the role is one of the access file's") }
+        let roles: [String]
+        do {
+            roles = Array(try AccessRules.load(path: access, outputs: Mixer.channelLimit).roles.keys).sorted()
+        } catch {
+            throw ValidationError("--access: \(error)")
+        }
+        return try surfaceEntries("--surface-role", surfaceRole) { role in
+            roles.contains(role) ? nil : "'\(role.escapingControlCharacters().cut(to: 40))' is no role of the access file (\(roles.joined(separator: ", ")))"
+        }
+    }
+
+    private func surfaceEntries(_ flag: String, _ entries: [String], check: (String) -> String?) throws -> [String: String] {
+        var found: [String: String] = [:]
+        for entry in entries {
+            switch Rig.surfaceEntry(entry, names: midi, check: check) {
+            case .success(let (name, value)):
+                guard found[name] == nil else { throw ValidationError("\(flag): \(name) is given twice") }
+                found[name] = value
+            case .failure(let problem): throw ValidationError("\(flag): \(problem)")
             }
         }
-        return connections
+        return found
     }
 
     private func accessPolicy() throws -> AccessPolicy {
@@ -289,7 +312,8 @@ struct Serve: ParsableCommand {
             state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
             stateOptional: stateOptional,
             scene: scene,
-            midiMaps: midiMap)
+            midiMaps: midiMap,
+            surfaceRoles: try surfaceRoles())
         do {
             try Rig(configuration, logger: logger).run()
         } catch {

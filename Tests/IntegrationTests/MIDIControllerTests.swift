@@ -149,6 +149,26 @@ extension Integration {
         }
     }
 
+    @Test func aControllerBoundToARoleReachesOnlyWhatTheRoleMayChange() async throws {
+        let directory = try CrosspointRig.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let access = directory.appendingPathComponent("access.json")
+        try """
+            { "version": 1,
+              "roles": { "engineer": { "control": "all" }, "keys": { "control": { "outputs": [1] } } },
+              "clients": [ { "from": "127.0.0.0/8", "role": "engineer" } ] }
+            """.write(to: access, atomically: true, encoding: .utf8)
+        // The keyboard player's controller, on the engineer's machine: only output 1's mix.
+        try await Self.withController(arguments: ["--access", access.path, "--surface-role", "desk=keys"]) { rig, midi in
+            try await midi.send(["B1.14.7F", "B0.07.10", "B0.07.20"], to: "crosspoint:desk_in", on: rig.jack)
+            #expect(abs(try await Self.number(rig, "/matrix/2/1/db") - 12) < 0.01, "its own mix: /matrix/2/1 moved")
+            #expect(try await Self.number(rig, "/source/1/fader") == 0.75, "a source's level is not the role's")
+            let log = rig.crosspoint.standardError
+            #expect(log.contains("surface desk: acts in the role keys"), "\(rig.diagnostics)")
+            #expect(log.components(separatedBy: "surface desk: /source/1/fader").count - 1 == 1, "refused, logged once\n\(rig.diagnostics)")
+        }
+    }
+
     @Test func aFloodOfRandomMIDIIsSurvived() async throws {
         try await Self.withController { rig, midi in
             let jack = rig.jack
@@ -182,6 +202,12 @@ extension Integration {
                                        label: "crosspoint serve")
         #expect(try await refused.waitForExit(timeout: .seconds(10)) == .exited(64), "\(refused.diagnostics())")
         #expect(refused.standardError.contains("--surface-connect: 'pads' is no --midi controller"), "\(refused.diagnostics())")
+        let roleless = try ChildProcess(executable: CrosspointRig.binary,
+                                        arguments: ["serve", "--no-autostart", "--midi", "desk", "--midi-map", "x.json",
+                                                    "--surface-role", "desk=drums"],
+                                        label: "crosspoint serve")
+        #expect(try await roleless.waitForExit(timeout: .seconds(10)) == .exited(64), "\(roleless.diagnostics())")
+        #expect(roleless.standardError.contains("--surface-role needs --access"), "\(roleless.diagnostics())")
         for (index, (text, field)) in cases.enumerated() {
             let path = directory.appendingPathComponent("bad\(index).json").path
             try text.write(toFile: path, atomically: true, encoding: .utf8)

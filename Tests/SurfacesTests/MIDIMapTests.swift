@@ -1,3 +1,4 @@
+import Catalogue
 import Foundation
 import JSON
 import RigControl
@@ -60,5 +61,25 @@ import Testing
         for text in [#"{"version": 2, "bindings": []}"#, "not json", #"{"bindings": []}"#] {
             #expect(throws: FileError.self) { try MIDIMap.decode(Data(text.utf8), file: "map.json", space: space) }
         }
+    }
+}
+
+/// A parameter added to the catalogue is bound with no surface code: the
+/// map resolves any address the rig's address space has.
+@Suite struct MIDIMapCatalogueTests {
+    @Test func laterKindsOfParameterAreBoundAsTheCatalogueDescribesThem() throws {
+        let space = AddressSpace(counts: [.source: 4, .output: 4, .talkback: 2], catalogue: Catalogue())
+        let text = #"""
+            {"version": 1, "bindings": [
+              {"control": "cc", "channel": 1, "number": 1, "address": "/source/1/eq/2/gain", "form": "value", "mode": "pickup"},
+              {"control": "note", "channel": 1, "number": 60, "address": "/talkback/1/talk", "form": "momentary"},
+              {"control": "cc", "channel": 1, "number": 2, "address": "/output/2/limiter/ceiling", "form": "value"}
+            ]}
+            """#
+        let map = try MIDIMap.decode(Data(text.utf8), file: "map.json", space: space)
+        let gain = try #require(map.binding(MIDIControl(kind: .controlChange, channel: 1, number: 1)))
+        #expect(gain.range == -15...15 && gain.value(at: 0.5) == 0)
+        #expect(map.binding(MIDIControl(kind: .note, channel: 1, number: 60))?.target == "/talkback/1/talk")
+        #expect(map.binding(MIDIControl(kind: .controlChange, channel: 1, number: 2))?.target == "/output/2/limiter/ceiling")
     }
 }
