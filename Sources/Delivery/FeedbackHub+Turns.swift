@@ -102,7 +102,7 @@ extension FeedbackHub {
                 // Nothing it waits for can go before `nextDue`: passed by.
                 if let next = subscriber.nextDue, now < next { continue }
                 let budget = Self.budget(subscriber, room: rooms[destination], now: now,
-                                         stallsEnd: !destination.isWebSocket)
+                                         stallsEnd: !destination.isWebSocket && !destination.isSurface)
                 let packets = Self.take(from: subscriber, now: now, budget: budget)
                 if case .datagrams = subscriber.pace { subscriber.allowance -= Double(packets.count) }
                 if !packets.isEmpty { result.append((destination, packets)) }

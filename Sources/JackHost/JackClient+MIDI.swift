@@ -30,4 +30,10 @@ extension JackClient {
 
     /// Every other client's MIDI port with `flags`.
     func midiPorts(flags: JackPortFlags) -> [String] { ports(flags: flags, type: "8 bit raw midi") }
+
+    /// The surfaces' ports' full names, in order (`NAME_in`, `NAME_out`, …).
+    var fullMIDINames: [String] {
+        guard let surfaces = context.surfaces else { return [] }
+        return surfaces.names.prefix(midiPorts.count / 2).flatMap { ["\(name):\($0)_in", "\(name):\($0)_out"] }
+    }
 }

@@ -285,7 +285,7 @@ final class JackClient: @unchecked Sendable {
     /// Every connection of our ports, as (our port, other port) by full names.
     func connections() -> [(ours: String, theirs: String)] {
         var result: [(String, String)] = []
-        for port in fullInputNames + fullOutputNames + fullTalkNames + fullListenNames {
+        for port in fullInputNames + fullOutputNames + fullTalkNames + fullListenNames + fullMIDINames {
             guard let handle = jack_port_by_name(self.handle, port),
                   let list = jack_port_get_all_connections(self.handle, handle) else { continue }
             defer { jack_free(list) }

@@ -64,7 +64,7 @@ extension JackHost {
         var unplaced: Set<String> = []
         /// Sources (0-based) given to a client whose patch the rig has not shown yet.
         var taken: Set<Int> = []
-        /// Per surface, whether its output port was connected at the last look.
+        /// Per surface, whether its output port was connected at the last look of this client.
         var surfacesHeard: [Bool] = []
     }
 

@@ -33,6 +33,10 @@ extension JackHost {
         let connected = client.midiConnections()
         let heard = stride(from: 1, to: connected.count, by: 2).map { !connected[$0].isEmpty }
         defer { seen.surfacesHeard = heard }
+        // (At a client's first look every connected surface counts as come:
+        // one connected before the rig's first look is sent the full state a
+        // second time, which costs a few packets; one that came between the
+        // desk's subscription and that look would otherwise miss it.)
         return heard.indices.filter { heard[$0] && !(seen.surfacesHeard.indices.contains($0) && seen.surfacesHeard[$0]) }
     }
 }

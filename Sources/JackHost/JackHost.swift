@@ -175,6 +175,8 @@ public final class JackHost: @unchecked Sendable {
             if !report.surfacesJoined.isEmpty { watch.surfacesJoined(report.surfacesJoined) }
             if context.serverGone.load(ordering: .sequentiallyConsistent) {
                 handleServerLoss()
+                // The next client is new, even at the freed one's address.
+                seen.client = nil
             } else if context.connectionsChanged.exchange(false, ordering: .relaxed) {
                 state.withLock { state in
                     if let client = state.client { state.connections = client.connections() }

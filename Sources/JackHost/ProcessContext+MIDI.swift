@@ -28,11 +28,18 @@ extension ProcessContext {
                let buffer = jack_port_get_buffer(port, frames) {
                 jack_midi_clear_buffer(buffer)
                 let scratch = midiScratch
-                while let count = outgoing[s].pop(into: scratch) {
-                    // A full port takes no more this period: the event is lost, and counted.
-                    if jack_midi_event_write(buffer, 0, scratch, count) != 0 {
+                // What the port has no room for this period waits for the
+                // next; an event larger than an empty port takes is dropped,
+                // counted, and so is one a write refuses all the same.
+                var written = 0
+                while let length = outgoing[s].nextLength() {
+                    let fits = length <= jack_midi_max_event_size(buffer)
+                    if !fits && written > 0 { break }
+                    guard let count = outgoing[s].pop(into: scratch) else { break }
+                    if fits && jack_midi_event_write(buffer, 0, scratch, count) == 0 {
+                        written &+= 1
+                    } else {
                         outgoing[s].noteDropped()
-                        break
                     }
                 }
             }

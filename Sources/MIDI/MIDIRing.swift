@@ -66,6 +66,16 @@ public struct MIDIRing: @unchecked Sendable {
     @_noLocks
     public func noteDropped() { counters[2].add(1, ordering: .relaxed) }
 
+    /// Consumer: the next event's length, without taking it; nil if there is none.
+    @_noLocks
+    public func nextLength() -> Int? {
+        let tail = counters[1].load(ordering: .relaxed)
+        let head = counters[0].load(ordering: .acquiring)
+        guard head &- tail >= 2 else { return nil }
+        let mask = capacity &- 1
+        return Int(storage[tail & mask]) | Int(storage[(tail &+ 1) & mask]) << 8
+    }
+
     /// Consumer: the next event's bytes into `into` (room for
     /// `longestEvent`), and its length; nil if there is none.
     @_noLocks

@@ -40,8 +40,10 @@ struct SessionRoll {
             entries[key]?.lastHeard = now
             return nil
         }
-        let fromHost = entries.filter { $0.key.host == key.host }
-        let crowd = fromHost.count >= Self.perHost ? fromHost : entries.count >= Self.total ? entries : [:]
+        // (The rig's own MIDI controllers are never the ones to go: they are not a crowd.)
+        let others = entries.filter { !$0.key.isSurface }
+        let fromHost = others.filter { $0.key.host == key.host }
+        let crowd = fromHost.count >= Self.perHost ? fromHost : entries.count >= Self.total ? others : [:]
         let evicted = crowd.min { $0.value.lastHeard < $1.value.lastHeard }.map { (session: $0.key, among: crowd.count) }
         if let evicted { entries.removeValue(forKey: evicted.session) }
         entries[key] = Entry(lastHeard: now, kinds: [kind])

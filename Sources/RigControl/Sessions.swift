@@ -56,7 +56,11 @@ final class Sessions: @unchecked Sendable {
             state.rules = rules
             let loggedOut = state.logins.renew(with: rules)
             guard let rules else { return (loggedOut, []) }
-            let shutOut = state.roll.all.filter { rules.role(for: $0.address.ipBytes) == nil }
+            // (A controller bound to a role is let in by it, not by its address.)
+            let shutOut = state.roll.all.filter { session in
+                if case .surface(let name) = session.transport, state.surfaceRoles[name] != nil { return false }
+                return rules.role(for: session.address.ipBytes) == nil
+            }
             for session in shutOut {
                 state.roll.depart(session)
                 state.logins.remove(session)

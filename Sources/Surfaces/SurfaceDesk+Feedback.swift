@@ -16,10 +16,9 @@ extension SurfaceDesk {
         for s in places where s < wires.count { subscribe(s) }
     }
 
-    /// Subscribes surface `s` to feedback, as far as loopback is let in.
+    /// Subscribes surface `s` to feedback, if it is let in (`peer(_:)`).
     func subscribe(_ s: Int) {
-        var peer = peers[s]
-        peer.access = admission.access(for: [127, 0, 0, 1])
+        let peer = peer(s)
         guard peer.access != .denied else { return }
         _ = controller.handle(.message(OSCMessage("/subscribe")), from: peer)
     }
@@ -48,11 +47,11 @@ extension SurfaceDesk {
     }
 
     /// How many feedback packets surface `name` takes now: its ring's room,
-    /// counted generously (a packet's values become at most a few hundred
-    /// bytes of MIDI).
+    /// counted so that a packet whose every value is bound, some twice,
+    /// still fits (2 KiB of MIDI a packet).
     public func room(for name: String) -> Int {
         guard let s = wires.names.firstIndex(of: name) else { return 0 }
-        return wires.outgoing[s].room / 512
+        return wires.outgoing[s].room / (2 * MIDIRing.longestEvent)
     }
 
     static func number(_ argument: OSCArgument?) -> Float? {

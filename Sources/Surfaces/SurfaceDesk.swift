@@ -28,6 +28,9 @@ public final class SurfaceDesk: @unchecked Sendable {
     /// Who is let in (the rig's access door): a surface is let in as far
     /// as the loopback address is, asked again for every event.
     let admission: any Admission
+    /// Per surface, whether it is bound to a role (`--surface-role`): then
+    /// the role alone says what it may do, wherever loopback is let in.
+    let bound: [Bool]
     /// Each surface's bindings and pick-up state; only the desk's thread uses them.
     let surfaces: Mutex<[MIDISurface]>
     /// Per surface, its bindings by the address the rig's feedback says
@@ -39,9 +42,10 @@ public final class SurfaceDesk: @unchecked Sendable {
     let running = Atomic<Bool>(false)
 
     public init(controller: Controller, wires: SurfaceWires, surfaces: [MIDISurface], admission: any Admission,
-                logger: Logger) {
+                boundToRoles: Set<String> = [], logger: Logger) {
         self.controller = controller
         self.admission = admission
+        bound = wires.names.map(boundToRoles.contains)
         self.wires = wires
         self.logger = logger
         self.surfaces = Mutex(surfaces)
@@ -74,6 +78,7 @@ public final class SurfaceDesk: @unchecked Sendable {
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: MIDIRing.longestEvent)
         defer { bytes.deallocate() }
         var dropped = [Int](repeating: 0, count: wires.count)
+        var unsentDropped = [Int](repeating: 0, count: wires.count)
         var lastEvent = ContinuousClock.now
         while !stopping.load(ordering: .relaxed) {
             var any = false
@@ -88,6 +93,11 @@ public final class SurfaceDesk: @unchecked Sendable {
                     logger.warning("surface \(wires.names[s]): \(lost - dropped[s]) MIDI events dropped (more than the rig could take in time, or empty, or longer than \(MIDIRing.longestEvent) bytes)")
                     dropped[s] = lost
                 }
+                let unsent = wires.outgoing[s].dropped
+                if unsent != unsentDropped[s] {
+                    logger.warning("surface \(wires.names[s]): \(unsent - unsentDropped[s]) MIDI events not sent (its port or ring was full)")
+                    unsentDropped[s] = unsent
+                }
             }
             if any {
                 lastEvent = .now
@@ -99,8 +109,7 @@ public final class SurfaceDesk: @unchecked Sendable {
 
     /// One bound control's move, sent on to the controller.
     func take(_ message: MIDIMessage, surface s: Int) {
-        var peer = peers[s]
-        peer.access = admission.access(for: [127, 0, 0, 1])
+        let peer = peer(s)
         guard peer.access != .denied else {
             once(s, "the access rules let no client in from 127.0.0.1: its controls do nothing")
             return
@@ -116,6 +125,13 @@ public final class SurfaceDesk: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Surface `s`'s peer, let in as far as loopback is (or fully, if bound to a role).
+    func peer(_ s: Int) -> OSCPeer {
+        var peer = peers[s]
+        peer.access = bound[s] ? .full : admission.access(for: [127, 0, 0, 1])
+        return peer
     }
 
     /// Logs `text` for surface `s`, the first time only.

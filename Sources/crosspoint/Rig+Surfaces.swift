@@ -73,6 +73,7 @@ extension Rig {
             controller.bindSurface(name, role: role)
             logger.notice("surface \(name): acts in the role \(role)")
         }
-        return SurfaceDesk(controller: controller, wires: wires, surfaces: surfaces, admission: door, logger: logger)
+        return SurfaceDesk(controller: controller, wires: wires, surfaces: surfaces, admission: door,
+                           boundToRoles: Set(configuration.surfaceRoles.keys), logger: logger)
     }
 }
