@@ -66,6 +66,10 @@ extension JackHost {
         var taken: Set<Int> = []
         /// Per surface, whether its output port was connected at the last look of this client.
         var surfacesHeard: [Bool] = []
+        /// A `--surface-connect` connection failed (JACK refuses one to a
+        /// client that registered its port but is not active yet): the
+        /// supervisor looks again at its next turn.
+        var surfacesPending = false
     }
 
     /// With no server: nothing feeds any source and there are no ports to
@@ -129,7 +133,7 @@ extension JackHost {
         }
         let portsChanged = context.portsChanged.exchange(false, ordering: .relaxed)
         let connectionsChanged = context.feedsChanged.exchange(false, ordering: .relaxed)
-        guard portsChanged || connectionsChanged || patches != seen.patches || links != seen.links || seen.presence == nil
+        guard portsChanged || connectionsChanged || seen.surfacesPending || patches != seen.patches || links != seen.links || seen.presence == nil
         else { return nil }
         let late = portsChanged || seen.presence == nil
         (seen.patches, seen.links) = (patches, links)
@@ -201,7 +205,7 @@ extension JackHost {
                 if client.connect(from, to) { logger.info("connected \(from) -> \(to) (\(flag))") }
             }
         }
-        if survey.portsChanged { connectSurfaces(client) }
+        if survey.portsChanged || seen.surfacesPending { seen.surfacesPending = !connectSurfaces(client) }
         report.surfacesJoined = surfacesJoined(client, seen: &seen)
         let touched = !plan.connect.isEmpty || !plan.disconnect.isEmpty || !plan.lateInputs.isEmpty || survey.portsChanged
         let feeds = touched ? client.inputFeeds() : survey.feeds

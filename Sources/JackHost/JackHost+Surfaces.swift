@@ -8,9 +8,11 @@ import PortPatterns
 /// output port is connected again after being connected to nothing is
 /// reported (`Watch.surfacesJoined`), so the rig brings it up to date.
 extension JackHost {
-    /// Under the host's lock.
-    func connectSurfaces(_ client: JackClient) {
-        guard let surfaces = options.surfaces else { return }
+    /// Under the host's lock: whether every connection wanted is made.
+    @discardableResult
+    func connectSurfaces(_ client: JackClient) -> Bool {
+        guard let surfaces = options.surfaces else { return true }
+        var made = true
         for (s, name) in surfaces.names.enumerated() {
             guard let text = options.surfaceConnect[name], let pattern = try? PortPattern(text) else { continue }
             let (input, output) = ("\(client.name):\(name)_in", "\(client.name):\(name)_out")
@@ -18,13 +20,22 @@ extension JackHost {
             guard s < connected.count / 2 else { continue }
             for port in client.midiPorts(flags: JackPortIsOutput)
             where pattern.matches(port) && !connected[2 * s].contains(port) {
-                if client.connect(port, input) { logger.info("connected \(port) -> \(input) (--surface-connect)") }
+                if client.connect(port, input) {
+                    logger.info("connected \(port) -> \(input) (--surface-connect)")
+                } else {
+                    made = false
+                }
             }
             for port in client.midiPorts(flags: JackPortIsInput)
             where pattern.matches(port) && !connected[2 * s + 1].contains(port) {
-                if client.connect(output, port) { logger.info("connected \(output) -> \(port) (--surface-connect)") }
+                if client.connect(output, port) {
+                    logger.info("connected \(output) -> \(port) (--surface-connect)")
+                } else {
+                    made = false
+                }
             }
         }
+        return made
     }
 
     /// Under the host's lock: the surfaces whose output port has a
