@@ -1,3 +1,4 @@
+import Catalogue
 import MIDI
 import OSC
 import Synchronization
@@ -20,7 +21,7 @@ extension SurfaceDesk {
     func subscribe(_ s: Int) {
         let peer = peer(s)
         guard peer.access != .denied else { return }
-        _ = controller.handle(.message(OSCMessage("/subscribe")), from: peer)
+        _ = controller.handle(.message(OSCMessage(Command.Name.subscribe.rawValue)), from: peer)
     }
 
     /// A packet for surface `name`, from any thread that delivers to

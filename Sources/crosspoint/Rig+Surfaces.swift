@@ -18,7 +18,7 @@ extension Rig {
         var seen: Set<String> = []
         for name in names {
             guard (1...32).contains(name.utf8.count),
-                  name.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 < 128 && Character(UnicodeScalar($0)).isLetter) || ($0 < 128 && Character(UnicodeScalar($0)).isNumber) })
+                  name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
             else {
                 return "--midi '\(name.escapingControlCharacters().cut(to: 40))': a name is 1-32 letters, digits, '-' or '_' (its ports are NAME_in and NAME_out)"
             }

@@ -208,6 +208,14 @@ extension Integration {
                                         label: "crosspoint serve")
         #expect(try await roleless.waitForExit(timeout: .seconds(10)) == .exited(64), "\(roleless.diagnostics())")
         #expect(roleless.standardError.contains("--surface-role needs --access"), "\(roleless.diagnostics())")
+        // A name that would make odd port names, and a --midi without its map.
+        for (arguments, said) in [(["--midi", "desk:1", "--midi-map", "x.json"], "a name is 1-32 letters, digits"),
+                                  (["--midi", "desk"], "--midi and --midi-map come in pairs")] {
+            let serve = try ChildProcess(executable: CrosspointRig.binary, arguments: ["serve", "--no-autostart"] + arguments,
+                                         label: "crosspoint serve")
+            #expect(try await serve.waitForExit(timeout: .seconds(10)) == .exited(64), "\(serve.diagnostics())")
+            #expect(serve.standardError.contains(said), "\(serve.diagnostics())")
+        }
         for (index, (text, field)) in cases.enumerated() {
             let path = directory.appendingPathComponent("bad\(index).json").path
             try text.write(toFile: path, atomically: true, encoding: .utf8)

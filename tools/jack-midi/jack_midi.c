@@ -94,6 +94,25 @@ static int parse(const char *text, unsigned char *bytes) {
     return n;
 }
 
+/* Registers our port NAME (input or output), activates, and connects it
+ * with `other` ("-": nobody, for a record that waits to be connected).
+ * NULL, said why on stderr, if any step fails. */
+static jack_port_t *open_port(const char *name, int input, const char *other) {
+    jack_port_t *port = jack_port_register(client, name, JACK_DEFAULT_MIDI_TYPE,
+                                           input ? JackPortIsInput : JackPortIsOutput, 0);
+    if (!port) { fprintf(stderr, "jack-midi: cannot register a port\n"); return NULL; }
+    if (input) in = port; else out = port;
+    jack_set_process_callback(client, process, NULL);
+    if (jack_activate(client)) { fprintf(stderr, "jack-midi: cannot activate\n"); return NULL; }
+    char ours[300];
+    snprintf(ours, sizeof ours, "%s:%s", jack_get_client_name(client), name);
+    if (strcmp(other, "-") != 0 && (input ? jack_connect(client, other, ours) : jack_connect(client, ours, other))) {
+        fprintf(stderr, "jack-midi: cannot connect %s\n", other);
+        return NULL;
+    }
+    return port;
+}
+
 int main(int argc, char **argv) {
     if (argc < 4) {
         fprintf(stderr, "usage: jack_midi send DEST GAP_MS MESSAGE... | jack_midi flood DEST RATE SECONDS SEED"
@@ -104,16 +123,7 @@ int main(int argc, char **argv) {
     client = jack_client_open("jack-midi", JackNoStartServer, &status);
     if (!client) { fprintf(stderr, "jack-midi: cannot open a client (status 0x%x)\n", status); return 1; }
     if (strcmp(argv[1], "record") == 0) {
-        in = jack_port_register(client, "in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
-        if (!in) { fprintf(stderr, "jack-midi: cannot register a port\n"); return 1; }
-        jack_set_process_callback(client, process, NULL);
-        if (jack_activate(client)) { fprintf(stderr, "jack-midi: cannot activate\n"); return 1; }
-        char ours[300];
-        snprintf(ours, sizeof ours, "%s:in", jack_get_client_name(client));
-        if (strcmp(argv[2], "-") != 0 && jack_connect(client, argv[2], ours)) {
-            fprintf(stderr, "jack-midi: cannot connect %s\n", argv[2]);
-            return 1;
-        }
+        if (!open_port("in", 1, argv[2])) return 1;
         jack_nframes_t ready = jack_frame_time(client);
         double rate = jack_get_sample_rate(client);
         printf("ready\n");
@@ -129,13 +139,7 @@ int main(int argc, char **argv) {
         jack_client_close(client);
         return 0;
     }
-    out = jack_port_register(client, "out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
-    if (!out) { fprintf(stderr, "jack-midi: cannot register a port\n"); return 1; }
-    jack_set_process_callback(client, process, NULL);
-    if (jack_activate(client)) { fprintf(stderr, "jack-midi: cannot activate\n"); return 1; }
-    char ours[300];
-    snprintf(ours, sizeof ours, "%s:out", jack_get_client_name(client));
-    if (jack_connect(client, ours, argv[2])) { fprintf(stderr, "jack-midi: cannot connect to %s\n", argv[2]); return 1; }
+    if (strcmp(argv[2], "-") == 0 || !open_port("out", 0, argv[2])) return 1;
     long sent = 0;
     if (strcmp(argv[1], "send") == 0) {
         double gap = atof(argv[3]);
