@@ -205,8 +205,12 @@ extension JackHost {
                 if client.connect(from, to) { logger.info("connected \(from) -> \(to) (\(flag))") }
             }
         }
-        if survey.portsChanged || seen.surfacesPending { seen.surfacesPending = !connectSurfaces(client) }
-        report.surfacesJoined = surfacesJoined(client, seen: &seen)
+        var came: Set<Int> = []
+        if survey.portsChanged || seen.surfacesPending {
+            let surfaces = connectSurfaces(client)
+            (seen.surfacesPending, came) = (!surfaces.made, surfaces.came)
+        }
+        report.surfacesJoined = surfacesJoined(client, came: came, seen: &seen)
         let touched = !plan.connect.isEmpty || !plan.disconnect.isEmpty || !plan.lateInputs.isEmpty || survey.portsChanged
         let feeds = touched ? client.inputFeeds() : survey.feeds
         let presence = feeds.map { !$0.isEmpty }

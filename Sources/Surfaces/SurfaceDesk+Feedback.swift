@@ -12,9 +12,30 @@ import Synchronization
 /// and knobs' positions, switches' LEDs. Its own moves are not echoed back.
 extension SurfaceDesk {
     /// Surfaces whose hardware came (back): each is subscribed again, so
-    /// it is sent the full state at once (faders, LEDs), then changes.
+    /// it is sent the full state (faders, LEDs), then changes, within
+    /// `refreshDelay`. Not at once: JACK's process graph takes a new
+    /// connection at a later cycle than `jack_connect` returns, and MIDI
+    /// written to the port before then reaches nobody (a clean CI run
+    /// caught a controller that came and was sent nothing).
     public func refresh(_ places: [Int]) {
-        for s in places where s < wires.count { subscribe(s) }
+        let due = ContinuousClock.now + Self.refreshDelay
+        refreshes.withLock { refreshes in
+            for s in places where s < wires.count { refreshes[s] = due }
+        }
+    }
+
+    /// Several periods of the longest JACK runs at (2048 frames at 44.1 kHz
+    /// is 46 ms), and too short for a hand on a fader to notice.
+    static let refreshDelay = Duration.milliseconds(100)
+
+    /// The surfaces whose refresh has fallen due, taken.
+    func dueRefreshes() -> [Int] {
+        let now = ContinuousClock.now
+        return refreshes.withLock { refreshes in
+            let due = refreshes.filter { $0.value <= now }.keys.sorted()
+            for s in due { refreshes[s] = nil }
+            return due
+        }
     }
 
     /// Subscribes surface `s` to feedback, if it is let in (`peer(_:)`).

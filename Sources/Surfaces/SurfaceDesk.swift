@@ -38,6 +38,9 @@ public final class SurfaceDesk: @unchecked Sendable {
     let feedback: [[String: [MIDIBinding]]]
     /// Held while a packet's MIDI goes into an outgoing ring: one producer at a time.
     let sending = Mutex<Void>(())
+    /// Surfaces whose hardware came (back), and when to bring each up to
+    /// date (`refresh(_:)`); the desk's thread takes them as they fall due.
+    let refreshes = Mutex<[Int: ContinuousClock.Instant]>([:])
     let stopping = Atomic<Bool>(false)
     let running = Atomic<Bool>(false)
 
@@ -82,6 +85,7 @@ public final class SurfaceDesk: @unchecked Sendable {
         var lastEvent = ContinuousClock.now
         while !stopping.load(ordering: .relaxed) {
             var any = false
+            for s in dueRefreshes() { subscribe(s) }
             for s in 0..<wires.count {
                 while let count = wires.incoming[s].pop(into: bytes) {
                     any = true
