@@ -162,7 +162,7 @@ let package = Package(
         // MIDI controllers on the control side: the map file, the bindings
         // from controls to the catalogue's parameters, pick-up (docs/surfaces.md).
         .target(name: "Surfaces", dependencies: [
-            "MIDI", "RigControl", "Catalogue", "OSC", "JSON", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            "MIDI", "RigControl", "Catalogue", "OSC", "JSON", "Presets", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // OSCQuery discovery: the namespace as JSON over HTTP, value streaming

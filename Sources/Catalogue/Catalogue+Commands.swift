@@ -10,6 +10,9 @@ extension Catalogue {
     public static let defaultMeterRate: Double = 20
     /// How many sources, and how many outputs, a rig may have (`/rig/inputs`, `/rig/outputs`, `serve`).
     public static let channels: ClosedRange<Double> = 1...Double(Mixer.channelLimit)
+    /// How long `/midi/learn` waits for a control to move, in seconds: a
+    /// learn left armed must not catch a hand on a fader minutes later.
+    public static let learnWindow: Double = 30
     /// Ports a subscriber may name (tablets never listen on privileged ones).
     public static let subscriberPorts: ClosedRange<Double> = 1024...65535
 
@@ -94,6 +97,12 @@ extension Catalogue {
             Command(.login, "Log this session in with a code from the access file: it takes the code's role",
                     .text, [], button: nil, answers: true),
             Command(.logout, "Back to the role of the address this session sends from", answers: true),
+            Command(.midiLearn, "MIDI learn: the next control moved on a MIDI controller (serve --midi) within "
+                    + "\(Int(Self.learnWindow)) s is bound to this parameter, and the controller's map file rewritten; "
+                    + "replies /midi/learning now and /midi/learnt when bound", .text, [], button: nil, effect: .changes,
+                    answers: true),
+            Command(.midiForget, "Removes every MIDI controller's bindings of this parameter, rewriting their map files; "
+                    + "replies /midi/forgotten", .text, [], button: nil, effect: .changes, answers: true),
             Command(.role, "Replies /role with this session's role: its name, its control (all, none or outputs), and its outputs",
                     answers: true),
         ]

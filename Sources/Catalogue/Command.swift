@@ -35,6 +35,8 @@ public struct Command: Sendable {
         case login = "/login"
         case logout = "/logout"
         case role = "/role"
+        case midiLearn = "/midi/learn"
+        case midiForget = "/midi/forget"
 
         public var address: String { rawValue }
     }

@@ -45,6 +45,8 @@ extension Controller {
             return message.arguments.isEmpty ? nil : resize(name, targets, message, from: peer)
         case .stateNoteAck:
             return acknowledgeStateNote()
+        case .midiLearn, .midiForget:
+            return midiLearn(name, targets, message, from: peer)
         case .matrixMap, .matrixClear, .listenClear, .status, .ping:
             return nil
         }

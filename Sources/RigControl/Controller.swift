@@ -26,7 +26,8 @@ import SystemSupport
 /// - `presets` (`PresetDesk`): the preset commands and the store;
 /// - `scheduler` (`BundleScheduler`): timed bundles waiting for their time;
 /// - `jack` (`JackView`): what the JACK supervisor last saw of the other
-///   clients' ports (`/jack/ports`).
+///   clients' ports (`/jack/ports`);
+/// - `learning` (`Learning`): MIDI learn's requests, for the surface desk.
 ///
 /// Each owns its state and its lock; the lock order is in
 /// docs/architecture.md. A packet's changes reach the audio thread together
@@ -41,6 +42,8 @@ public final class Controller: @unchecked Sendable {
     let presets: PresetDesk
     let jack = JackView()
     let otherRigs = OtherRigs()
+    /// MIDI learn's requests for the surface desk; nil: no controllers.
+    public let learning: Learning?
     /// Where bundles for the future wait; nil: they apply at once.
     let scheduler: BundleScheduler?
     /// For what happens outside a message (a session gone, rules reloaded);
@@ -71,7 +74,7 @@ public final class Controller: @unchecked Sendable {
                 smoothingSeconds: Float, directOuts: DirectTap = .off, logger: Logger,
                 subscriptions: Subscriptions = Subscriptions(),
                 scheduler: BundleScheduler? = nil, status: @escaping @Sendable (OSCPeer) -> [Reply.Name: OSCArgument] = { _ in [:] },
-                keeper: StateKeeper? = nil, stateChanged: @escaping @Sendable () -> Void = {},
+                keeper: StateKeeper? = nil, learning: Learning? = nil, stateChanged: @escaping @Sendable () -> Void = {},
                 resized: @escaping @Sendable () -> Void = {}) {
         self.mixer = mixer
         self.catalogue = catalogue
@@ -83,6 +86,7 @@ public final class Controller: @unchecked Sendable {
         self.scheduler = scheduler
         statusReport = status
         self.keeper = keeper
+        self.learning = learning
         self.resized = resized
         self.logger = logger
     }

@@ -68,6 +68,14 @@ extension MIDIMap {
         let address = try text("address")
         let form = try choice("form", MIDIBinding.Form.self)
         let mode = entry["mode"] == nil ? MIDIBinding.Mode.jump : try choice("mode", MIDIBinding.Mode.self)
+        return try binding(control, address, form: form, mode: mode, at: at, reader: reader, space: space)
+    }
+
+    /// `control` bound to `address` in `form` and `mode`, if the rig and
+    /// the control allow it (a binding read from the file, or learnt).
+    static func binding(_ control: MIDIControl, _ address: String, form: MIDIBinding.Form, mode: MIDIBinding.Mode,
+                        at: String, reader: FieldReader, space: AddressSpace) throws(FileError) -> MIDIBinding {
+        let kind = control.kind
         let (target, range) = try resolve(address, form: form, at: "\(at).address", reader: reader, space: space)
         if mode == .pickup && !form.isContinuous {
             throw reader.error("\(at).mode", "pickup is for the forms that set a value across the travel (fader, db, volume, value), not \(form.rawValue)")

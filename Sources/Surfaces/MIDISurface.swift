@@ -5,7 +5,10 @@ import OSC
 /// stands against the rig for pick-up. Only `SurfaceDesk`'s thread touches it.
 public struct MIDISurface: Sendable {
     public let name: String
-    public let map: MIDIMap
+    /// Its bindings: the map file's, then as learn changes them.
+    public private(set) var map: MIDIMap
+    /// The map file (`--midi-map`), rewritten by learn; nil: kept in memory only.
+    public let file: String?
     /// Per control in pick-up mode: the share of its travel it last sent
     /// (nil: not engaged) and where it was last (nil: never moved).
     var sent: [MIDIControl: Float] = [:]
@@ -17,9 +20,21 @@ public struct MIDISurface: Sendable {
     /// What has been logged of it: each text once.
     var logged: Set<String> = []
 
-    public init(name: String, map: MIDIMap) {
+    public init(name: String, map: MIDIMap, file: String? = nil) {
         self.name = name
         self.map = map
+        self.file = file
+    }
+
+    /// Takes `map` in place of its own; the controls in `changed` start
+    /// afresh (not engaged, not held).
+    public mutating func use(_ map: MIDIMap, changed: [MIDIControl]) {
+        self.map = map
+        for control in changed {
+            sent[control] = nil
+            lastPosition[control] = nil
+            held[control] = nil
+        }
     }
 
     /// What `message` asks of the rig: the messages to send (none if it is

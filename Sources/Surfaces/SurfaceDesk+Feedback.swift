@@ -49,17 +49,26 @@ extension SurfaceDesk {
     /// clients; false if there is no such surface.
     public func deliver(_ packet: OSCPacket, to name: String) -> Bool {
         guard let s = wires.names.firstIndex(of: name) else { return false }
-        let bindings = feedback[s]
+        let bindings = feedback.withLock { $0[s] }
         let events = packet.messages.flatMap { message -> [[UInt8]] in
             guard let bound = bindings[message.address], let value = Self.number(message.arguments.first) else { return [] }
             return bound.map { $0.message(showing: value) }
         }
-        guard !events.isEmpty else { return true }
+        push(events, to: s)
+        return true
+    }
+
+    /// Puts MIDI events in surface `s`'s outgoing ring, for the audio thread to send.
+    func push(_ events: [UInt8]..., to s: Int) { push(events, to: s) }
+
+    func push(_ events: [[UInt8]], to s: Int) {
+        guard !events.isEmpty else { return }
         // One producer at a time: the ring's other end is the audio thread.
         sending.withLock { _ in
-            for event in events { event.withUnsafeBufferPointer { _ = wires.outgoing[s].push($0.baseAddress!, count: $0.count) } }
+            for event in events where !event.isEmpty {
+                event.withUnsafeBufferPointer { _ = wires.outgoing[s].push($0.baseAddress!, count: $0.count) }
+            }
         }
-        return true
     }
 
     /// The same, encoded (feedback comes so, once for every subscriber).

@@ -34,8 +34,11 @@ public final class SurfaceDesk: @unchecked Sendable {
     /// Each surface's bindings and pick-up state; only the desk's thread uses them.
     let surfaces: Mutex<[MIDISurface]>
     /// Per surface, its bindings by the address the rig's feedback says
-    /// their values at (`SurfaceDesk+Feedback.swift`); fixed.
-    let feedback: [[String: [MIDIBinding]]]
+    /// their values at (`SurfaceDesk+Feedback.swift`); changed by learn.
+    /// Never held while the controller is called.
+    let feedback: Mutex<[[String: [MIDIBinding]]]>
+    /// MIDI learn's requests (`SurfaceDesk+Learning.swift`); nil: none come.
+    let learning: Learning?
     /// Held while a packet's MIDI goes into an outgoing ring: one producer at a time.
     let sending = Mutex<Void>(())
     /// Surfaces whose hardware came (back), and when to bring each up to
@@ -45,14 +48,15 @@ public final class SurfaceDesk: @unchecked Sendable {
     let running = Atomic<Bool>(false)
 
     public init(controller: Controller, wires: SurfaceWires, surfaces: [MIDISurface], admission: any Admission,
-                boundToRoles: Set<String> = [], logger: Logger) {
+                boundToRoles: Set<String> = [], learning: Learning? = nil, logger: Logger) {
         self.controller = controller
         self.admission = admission
         bound = wires.names.map(boundToRoles.contains)
         self.wires = wires
         self.logger = logger
         self.surfaces = Mutex(surfaces)
-        feedback = surfaces.map { Dictionary(grouping: $0.map.bindings, by: \.feedbackAddress) }
+        feedback = Mutex(surfaces.map { Self.byFeedbackAddress($0.map) })
+        self.learning = learning
         let loopback = SocketAddress.resolve(host: "127.0.0.1", port: 0)
         guard let loopback else { preconditionFailure("127.0.0.1 is always an address") }
         peers = wires.names.map { OSCPeer(address: loopback, transport: .surface($0)) }
@@ -86,10 +90,12 @@ public final class SurfaceDesk: @unchecked Sendable {
         while !stopping.load(ordering: .relaxed) {
             var any = false
             for s in dueRefreshes() { subscribe(s) }
+            forgetWaiting()
             for s in 0..<wires.count {
                 while let count = wires.incoming[s].pop(into: bytes) {
                     any = true
-                    guard let message = MIDIMessage(UnsafeBufferPointer(start: bytes, count: count)) else { continue }
+                    guard let message = MIDIMessage(UnsafeBufferPointer(start: bytes, count: count)),
+                          !learn(message, surface: s) else { continue }
                     take(message, surface: s)
                 }
                 let lost = wires.incoming[s].dropped

@@ -63,7 +63,7 @@ extension Rig {
         for (name, path) in zip(wires.names, configuration.midiMaps) {
             do {
                 let map = try MIDIMap.load(path: path, space: controller.addressSpace)
-                surfaces.append(MIDISurface(name: name, map: map))
+                surfaces.append(MIDISurface(name: name, map: map, file: path))
                 logger.notice("surface \(name): \(map.bindings.count) bindings from \(path), on ports \(name)_in and \(name)_out")
             } catch {
                 throw StartFailure(description: "--midi-map: \(error)")
@@ -74,6 +74,6 @@ extension Rig {
             logger.notice("surface \(name): acts in the role \(role)")
         }
         return SurfaceDesk(controller: controller, wires: wires, surfaces: surfaces, admission: door,
-                           boundToRoles: Set(configuration.surfaceRoles.keys), logger: logger)
+                           boundToRoles: Set(configuration.surfaceRoles.keys), learning: controller.learning, logger: logger)
     }
 }

@@ -113,7 +113,8 @@ final class Rig {
                  .statusDenied: .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }())),
                  .statusDroppedFrames: .int32(Int32(clamping: routes.webSockets.withLock { $0 }?.droppedFrameCount(for: peer) ?? 0))]
             },
-            keeper: keeper, stateChanged: { keeper.changed() },
+            keeper: keeper, learning: configuration.host.surfaces.map { Learning(controllers: $0.names) },
+            stateChanged: { keeper.changed() },
             // A rig that changed size: its ports follow at once (the
             // supervisor), OSCQuery's namespace soon after (its own queue:
             // 200,000 nodes at 256x256 take a while to describe).
