@@ -18,6 +18,8 @@ public final class Learning: Sendable {
         public let inDecibels: Bool
         /// Who asked: told what was learnt, or why a control cannot be.
         public let peer: OSCPeer
+        /// Which arming it is: a learn armed again (by anyone) is another.
+        public let serial: Int
         let until: ContinuousClock.Instant
         /// Reasons already sent for controls that do not suit it: each once.
         var refused: Set<String> = []
@@ -31,7 +33,7 @@ public final class Learning: Sendable {
 
     /// The plain MIDI controllers' names (`serve --midi`): those that learn.
     public let controllers: [String]
-    private let state = Mutex<(armed: Armed?, forgets: [Forget])>((nil, []))
+    private let state = Mutex<(armed: Armed?, forgets: [Forget], serial: Int)>((nil, [], 0))
     /// Whether a learn may be armed, read by the desk for every event without the lock.
     private let armedFlag = Atomic<Bool>(false)
     /// Forgets waiting at once, at most: more are refused.
@@ -45,7 +47,10 @@ public final class Learning: Sendable {
     /// place of any armed before.
     func arm(_ address: String, inDecibels: Bool, for peer: OSCPeer) {
         let until = ContinuousClock.now + .seconds(Catalogue.learnWindow)
-        state.withLock { $0.armed = Armed(address: address, inDecibels: inDecibels, peer: peer, until: until) }
+        state.withLock { state in
+            state.serial += 1
+            state.armed = Armed(address: address, inDecibels: inDecibels, peer: peer, serial: state.serial, until: until)
+        }
         armedFlag.store(true, ordering: .releasing)
     }
 
@@ -68,20 +73,20 @@ public final class Learning: Sendable {
         }
     }
 
-    /// Ends the learn of `address` (it was bound), if it is still the one armed.
-    public func learnt(_ address: String) {
+    /// Ends the learn `armed` (it was bound, or cannot be), if it is still the one armed.
+    public func end(_ armed: Armed) {
         state.withLock { state in
-            guard state.armed?.address == address else { return }
+            guard state.armed?.serial == armed.serial else { return }
             state.armed = nil
             armedFlag.store(false, ordering: .releasing)
         }
     }
 
-    /// Whether `reason` is new for the armed learn of `address` (so it is
-    /// sent once, however often the unsuited control moves).
-    public func firstRefusal(_ reason: String, of address: String) -> Bool {
+    /// Whether `reason` is new for the learn `armed` (so it is sent once,
+    /// however often the unsuited control moves).
+    public func firstRefusal(_ reason: String, of armed: Armed) -> Bool {
         state.withLock { state in
-            guard state.armed?.address == address else { return false }
+            guard state.armed?.serial == armed.serial else { return false }
             return state.armed?.refused.insert(reason).inserted ?? false
         }
     }

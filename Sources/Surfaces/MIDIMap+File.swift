@@ -10,7 +10,8 @@ import RigControl
 /// the file and the field named, and nothing of the file is used.
 extension MIDIMap {
     public static let version = 1
-    static let maximumBindings = 4096
+    /// Every control a controller can have: 128 CCs and 128 notes on each of 16 channels, and 16 pitch bends.
+    public static let maximumBindings = 2 * 128 * 16 + 16
 
     /// Reads the file at `path` for the rig `space` describes.
     public static func load(path: String, space: AddressSpace) throws(FileError) -> MIDIMap {

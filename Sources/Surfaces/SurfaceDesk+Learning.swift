@@ -11,19 +11,28 @@ import SystemSupport
 /// change is used, so what the controller does is always what its file says.
 extension SurfaceDesk {
     /// Whether `message` was learn's: a control moving (a note on, a CC,
-    /// pitch bend) while a learn waits is bound, or its learner told once why
-    /// it cannot be; either way it does not also act on the rig.
+    /// pitch bend) on a controller that learns, while a learn waits, is
+    /// bound and does not also act on the rig. One that cannot be the
+    /// parameter acts as usual, and its learner is told once why.
     func learn(_ message: MIDIMessage, surface s: Int) -> Bool {
         guard let learning, let armed = learning.armed() else { return false }
         if case .note(_, _, 0) = message { return false }
+        if bound[s] || peer(s).access != .full {
+            // Its map is the engineer's, not the role's; and a controller
+            // let in read-only could not use what it learnt.
+            let reason = "\(wires.names[s]) does not learn: it is bound to a role, or let in only as far as 127.0.0.1 is"
+            if learning.firstRefusal(reason, of: armed) { refuse(.midiLearn, reason, to: armed.peer) }
+            return false
+        }
         switch MIDIMap.learnt(message, address: armed.address, inDecibels: armed.inDecibels,
                                     space: controller.addressSpace) {
         case .failure(let error):
-            if learning.firstRefusal(error.problem, of: armed.address) {
+            if learning.firstRefusal(error.problem, of: armed) {
                 refuse(.midiLearn, error.problem, to: armed.peer)
             }
+            return false
         case .success(let binding):
-            learning.learnt(armed.address)
+            learning.end(armed)
             let surface = surfaces.withLock { $0[s] }
             guard use(surface.map.replacing(binding), on: s, changed: [binding.control], for: .midiLearn,
                       peer: armed.peer) else { return true }
@@ -61,6 +70,10 @@ extension SurfaceDesk {
     private func use(_ map: MIDIMap, on s: Int, changed: [MIDIControl], for command: Command.Name,
                      peer: OSCPeer) -> Bool {
         let (name, file) = surfaces.withLock { ($0[s].name, $0[s].file) }
+        guard map.bindings.count <= MIDIMap.maximumBindings else {
+            refuse(command, "the map of \(name) has \(MIDIMap.maximumBindings) bindings, the most a map may have", to: peer)
+            return false
+        }
         if let file {
             do {
                 try AtomicFile.write(map.encoded(), to: URL(fileURLWithPath: file))

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Access
 import JSON
 import Logging
@@ -23,6 +24,10 @@ extension Rig {
                 return "--midi '\(name.escapingControlCharacters().cut(to: 40))': a name is 1-32 letters, digits, '-' or '_' (its ports are NAME_in and NAME_out)"
             }
             guard seen.insert(name).inserted else { return "--midi '\(name)' is given twice" }
+        }
+        var files: Set<String> = []
+        for map in maps where !files.insert(URL(fileURLWithPath: map).standardizedFileURL.path).inserted {
+            return "--midi-map '\(map.escapingControlCharacters().cut(to: 80))' is given for two controllers: learn rewrites a controller's whole map, so each has a file of its own"
         }
         return nil
     }

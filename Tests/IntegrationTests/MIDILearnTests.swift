@@ -70,7 +70,13 @@ extension Integration {
             try rig.osc.send("/midi/forget", .string("/source/4/mute"))
             let forgotten = try await rig.osc.waitFor(address: "/midi/forgotten", timeout: .seconds(3))
             #expect(forgotten.arguments == [.string("/source/4/mute"), .int32(1)])
-            try await midi.send(["B0.15.00", "B0.15.7F"], to: "crosspoint:desk_in", on: rig.jack)
+            // CC 21 again, then a control still bound: once that has acted, CC 21 has been taken too.
+            try await midi.send(["B0.15.00", "B0.15.7F", "B0.07.7F"], to: "crosspoint:desk_in", on: rig.jack)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while try await MIDIControllerTests.number(rig, "/source/1/fader") != 1, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await MIDIControllerTests.number(rig, "/source/1/fader") == 1)
             #expect(try await MIDIControllerTests.number(rig, "/source/4/mute") == 1, "no longer bound")
             let written = try Self.bindings(path)
             #expect(written.count == 9 && !written.contains { $0.contains("/source/4/mute") }, "\(written)")

@@ -1,0 +1,115 @@
+import OSC
+
+/// What the surface shows of the rig: its feedback turned into pitch bend
+/// for the motor faders, LEDs, LED rings and the LCD, and its meters into
+/// channel pressure, each for the unit that holds the strip.
+extension MackieConsole {
+    /// One MIDI event for one unit: its place in the desk's wires, and the bytes.
+    public typealias Event = (wire: Int, bytes: [UInt8])
+
+    /// The MIDI that shows `message`, one of the rig's values, wherever the view shows it.
+    public func show(_ message: OSCMessage) -> [Event] {
+        guard let places = shown[message.address], let argument = message.arguments.first else { return [] }
+        return places.compactMap { place -> Event? in
+            if place.strip < 0 {
+                guard let value = Self.number(argument) else { return nil }
+                return (units[0], Mackie.fader(Mackie.masterChannel - 1, at: value))
+            }
+            let (unit, k) = place.strip.quotientAndRemainder(dividingBy: Mackie.stripsPerUnit)
+            let wire = units[unit], extender = unit > 0
+            switch place.what {
+            case .name:
+                guard case .string(let name) = argument else { return nil }
+                return (wire, Mackie.lcd(extender: extender, offset: k * Mackie.lcdWidth, Self.cell(name)))
+            case .decibels:
+                guard let value = Self.number(argument) else { return nil }
+                return (wire, Mackie.lcd(extender: extender, offset: 56 + k * Mackie.lcdWidth, Self.cell(Self.decibels(value))))
+            case .fader:
+                guard let value = Self.number(argument) else { return nil }
+                return (wire, Mackie.fader(k, at: value))
+            case .pan:
+                return (wire, Mackie.ring(k, pan: Self.number(argument)))
+            case .button(let row):
+                guard let value = Self.number(argument) else { return nil }
+                return (wire, Mackie.led(row + k, value >= 0.5))
+            }
+        }
+    }
+
+    /// The meters of the strips that show one of `message`'s (`/meters/source`, `/meters/output`).
+    public func meters(_ message: OSCMessage) -> [Event] {
+        strips.enumerated().compactMap { i, strip -> Event? in
+            guard let strip, let meter = strip.meter, meter.rawValue == message.address,
+                  message.arguments.indices.contains(strip.meterChannel),
+                  let decibels = Self.number(message.arguments[strip.meterChannel]) else { return nil }
+            let (unit, k) = i.quotientAndRemainder(dividingBy: Mackie.stripsPerUnit)
+            return (units[unit], Mackie.meter(k, decibels: decibels))
+        }
+    }
+
+    /// What the view shows besides the rig's values: the strips' colours,
+    /// empty strips blanked (fader down, ring, LEDs and LCD off), the
+    /// first strip's number on the two-character display, and the
+    /// assignment and SELECT LEDs saying the mode.
+    public func frame() -> [Event] {
+        var events: [Event] = []
+        for (unit, wire) in units.enumerated() {
+            let extender = unit > 0
+            let base = unit * Mackie.stripsPerUnit
+            let present = (0..<Mackie.stripsPerUnit).map { strips.indices.contains(base + $0) && strips[base + $0] != nil }
+            events.append((wire, Mackie.colours(extender: extender, present.map { $0 ? view.mode.colour : 0 })))
+            for k in 0..<Mackie.stripsPerUnit {
+                let strip = present[k] ? strips[base + k] : nil
+                // SELECT lit on the output whose mix sends on fader shows; off otherwise.
+                events.append((wire, Mackie.led(Mackie.select + k, view.mode == .outputs && strip?.number == picked)))
+                guard let strip else {
+                    events += [(wire, Mackie.fader(k, at: 0)), (wire, Mackie.ring(k, pan: nil)),
+                               (wire, Mackie.lcd(extender: extender, offset: k * Mackie.lcdWidth, Self.cell(""))),
+                               (wire, Mackie.lcd(extender: extender, offset: 56 + k * Mackie.lcdWidth, Self.cell("")))]
+                    events += [Mackie.rec, Mackie.solo, Mackie.mute].map { (wire, Mackie.led($0 + k, false)) }
+                    continue
+                }
+                if strip.pan == nil { events.append((wire, Mackie.ring(k, pan: nil))) }
+                for (address, row) in [(strip.rec, Mackie.rec), (strip.solo, Mackie.solo), (strip.mute, Mackie.mute)]
+                where address == nil {
+                    events.append((wire, Mackie.led(row + k, false)))
+                }
+            }
+        }
+        guard let first = units.first else { return events }
+        events += Mackie.twoCharacters(String((view.first + 1) % 100)).map { (first, $0) }
+        let lit: Int
+        switch view.mode {
+        case .sources: lit = Mackie.track
+        case .sends: lit = Mackie.send
+        case .outputs: lit = Mackie.pan
+        case .dcas: lit = Mackie.plugIn
+        }
+        events += [Mackie.track, Mackie.send, Mackie.pan, Mackie.plugIn].map { (first, Mackie.led($0, $0 == lit)) }
+        return events
+    }
+
+    /// A strip's LCD cell: six characters and a space between strips.
+    static func cell(_ text: String) -> String {
+        let cut = String(text.prefix(Mackie.lcdWidth - 1))
+        return cut + String(repeating: " ", count: Mackie.lcdWidth - cut.count)
+    }
+
+    /// A level in dB as the LCD shows it: "-12.5", "+3.0", "-inf".
+    static func decibels(_ value: Float) -> String {
+        guard value > -90 else { return "-inf" }
+        let tenths = Int((value * 10).rounded())
+        let sign = tenths > 0 ? "+" : tenths < 0 ? "-" : ""
+        return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
+    }
+
+    static func number(_ argument: OSCArgument) -> Float? {
+        switch argument {
+        case .float(let value): value
+        case .int32(let value): Float(value)
+        case .double(let value): Float(value)
+        case .bool(let value): value ? 1 : 0
+        default: nil
+        }
+    }
+}

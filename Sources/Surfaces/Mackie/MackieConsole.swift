@@ -1,0 +1,116 @@
+import OSC
+import RigControl
+
+/// One Mackie Control surface: its units joined left to right (`serve
+/// --mcu NAME`, repeated), what they show (`MackieView`), what each of
+/// their controls asks of the rig, and the MIDI that shows the rig's
+/// values on them (`MackieConsole+Showing.swift`). A value: the desk keeps
+/// it under a lock of its own, and calls the rig only outside it.
+public struct MackieConsole: Sendable {
+    /// What a control asks: the desk carries it out.
+    public enum Request: Sendable, Equatable {
+        /// Send the rig this message (a fader, a V-pot's steps, a touch).
+        case send(OSCMessage)
+        /// Turn this switch over (REC, SOLO, MUTE).
+        case toggle(String)
+        /// The view changed (a bank, a mode): show everything again.
+        case view
+    }
+
+    /// Each unit's place in the desk's wires, left to right; the first holds the master fader.
+    public let units: [Int]
+    public private(set) var view: MackieView
+    /// The strips as the view shows them now, and the master fader's level.
+    var strips: [MackieStrip?] = []
+    var master: (fader: String, decibels: String)?
+    /// For each address the surface shows, what of which strip shows it (-1: the master fader).
+    var shown: [String: [(strip: Int, what: MackieShown)]] = [:]
+    /// The output sends on fader shows: the last one picked with SELECT in outputs.
+    var picked = 1
+
+    public init(units: [Int]) {
+        self.units = units
+        view = MackieView(width: units.count * Mackie.stripsPerUnit)
+    }
+
+    /// The strips of the view on `space`'s rig (after a change of view or of the rig's size).
+    public mutating func look(_ space: AddressSpace) {
+        view.move(by: 0, space: space)
+        strips = view.strips(space)
+        master = view.master(space)
+        shown = [:]
+        for (i, strip) in strips.enumerated() {
+            for (address, what) in strip?.shown ?? [] { shown[address, default: []].append((i, what)) }
+        }
+        if let master {
+            shown[master.fader, default: []].append((-1, .fader))
+        }
+    }
+
+    /// Every address the surface shows a value of: what to ask the rig when the view changes.
+    public var addresses: [String] { shown.keys.sorted() }
+
+    /// What `message` from unit `unit` (0-based, left to right) asks.
+    public mutating func take(_ message: MIDIMessage, unit: Int, space: AddressSpace) -> Request? {
+        let base = unit * Mackie.stripsPerUnit, strips = strips
+        let strip = { (k: Int) -> MackieStrip? in strips.indices.contains(base + k) ? strips[base + k] : nil }
+        switch message {
+        case .pitchBend(let channel, let value):
+            let position = Float(value) / 16383
+            if channel == Mackie.masterChannel, unit == 0, let master {
+                return .send(OSCMessage(master.fader, [.float(position)]))
+            }
+            guard channel <= Mackie.stripsPerUnit, let strip = strip(channel - 1) else { return nil }
+            return .send(OSCMessage(strip.fader, [.float(position)]))
+        case .controlChange(_, let number, let value):
+            guard (Mackie.vPot..<Mackie.vPot + Mackie.stripsPerUnit).contains(number),
+                  let pan = strip(number - Mackie.vPot)?.pan else { return nil }
+            // A step is 1/64 of the pan's travel from the centre to a side.
+            return .send(OSCMessage(pan + "/delta", [.float(Float(Mackie.steps(value)) / 64)]))
+        case .note(_, let note, let velocity):
+            let pressed = velocity > 0
+            switch note {
+            case Mackie.faderTouch..<Mackie.faderTouch + Mackie.stripsPerUnit:
+                guard let strip = strip(note - Mackie.faderTouch) else { return nil }
+                return .send(OSCMessage(strip.fader + "/touch", [.int32(pressed ? 1 : 0)]))
+            case Mackie.masterTouch:
+                guard unit == 0, let master else { return nil }
+                return .send(OSCMessage(master.fader + "/touch", [.int32(pressed ? 1 : 0)]))
+            default:
+                guard pressed else { return nil }
+                return press(note, strip: strip, space: space)
+            }
+        }
+    }
+
+    /// A button pressed: a strip's, or one that changes the view.
+    mutating func press(_ note: Int, strip: (Int) -> MackieStrip?, space: AddressSpace) -> Request? {
+        let row = note / Mackie.stripsPerUnit, k = note % Mackie.stripsPerUnit
+        switch note {
+        case Mackie.rec..<Mackie.select:
+            let address = [strip(k)?.rec, strip(k)?.solo, strip(k)?.mute][row]
+            return address.map { .toggle($0) }
+        case Mackie.select..<Mackie.select + Mackie.stripsPerUnit:
+            // In outputs, SELECT picks the output whose mix the faders become.
+            guard view.mode == .outputs, let output = strip(k)?.number else { return nil }
+            picked = output
+            return change { $0.choose(.sends(output: output), space: space) }
+        case Mackie.track: return change { $0.choose(.sources, space: space) }
+        case Mackie.send: return change { [picked] in $0.choose(.sends(output: picked), space: space) }
+        case Mackie.pan: return change { $0.choose(.outputs, space: space) }
+        case Mackie.plugIn: return change { $0.choose(.dcas, space: space) }
+        case Mackie.bankLeft: return change { [width = view.width] in $0.move(by: -width, space: space) }
+        case Mackie.bankRight: return change { [width = view.width] in $0.move(by: width, space: space) }
+        case Mackie.channelLeft: return change { $0.move(by: -1, space: space) }
+        case Mackie.channelRight: return change { $0.move(by: 1, space: space) }
+        default: return nil
+        }
+    }
+
+    /// `.view` if `edit` changed the view (which is then looked at again), else nothing.
+    private mutating func change(_ edit: (inout MackieView) -> Void) -> Request? {
+        let before = view
+        edit(&view)
+        return view == before ? nil : .view
+    }
+}
