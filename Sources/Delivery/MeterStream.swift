@@ -122,7 +122,7 @@ public final class MeterStream: @unchecked Sendable {
             var due: [(OSCPeer, [OSCPacket])] = []
             subscribers.withLock { subscribers in
                 if let lease {
-                    for client in subscribers.compactMap({ now - $0.value.lastSeen > lease ? $0.key : nil }) {
+                    for client in subscribers.compactMap({ !$0.key.isSurface && now - $0.value.lastSeen > lease ? $0.key : nil }) {
                         logger.info("\(client): meter subscription lapsed")
                         subscribers.removeValue(forKey: client)
                     }

@@ -49,6 +49,10 @@ extension SurfaceDesk {
     /// clients; false if there is no such surface.
     public func deliver(_ packet: OSCPacket, to name: String) -> Bool {
         guard let s = wires.names.firstIndex(of: name) else { return false }
+        if mackieUnits[s] != nil {
+            showMackie(packet)
+            return true
+        }
         let bindings = feedback.withLock { $0[s] }
         let events = packet.messages.flatMap { message -> [[UInt8]] in
             guard let bound = bindings[message.address], let value = Self.number(message.arguments.first) else { return [] }

@@ -39,6 +39,12 @@ public final class SurfaceDesk: @unchecked Sendable {
     let feedback: Mutex<[[String: [MIDIBinding]]]>
     /// MIDI learn's requests (`SurfaceDesk+Learning.swift`); nil: none come.
     let learning: Learning?
+    /// The Mackie Control surface (`SurfaceDesk+Mackie.swift`), if any, and
+    /// which unit of it each of its wires is.
+    let mackie: Mutex<MackieConsole?>
+    let mackieUnits: [Int: Int]
+    /// The wire of its first unit: its peer is the surface's, to the rig.
+    let mackieFirst: Int?
     /// Held while a packet's MIDI goes into an outgoing ring: one producer at a time.
     let sending = Mutex<Void>(())
     /// Surfaces whose hardware came (back), and when to bring each up to
@@ -48,7 +54,8 @@ public final class SurfaceDesk: @unchecked Sendable {
     let running = Atomic<Bool>(false)
 
     public init(controller: Controller, wires: SurfaceWires, surfaces: [MIDISurface], admission: any Admission,
-                boundToRoles: Set<String> = [], learning: Learning? = nil, logger: Logger) {
+                boundToRoles: Set<String> = [], learning: Learning? = nil, mackie: MackieConsole? = nil,
+                logger: Logger) {
         self.controller = controller
         self.admission = admission
         bound = wires.names.map(boundToRoles.contains)
@@ -57,6 +64,9 @@ public final class SurfaceDesk: @unchecked Sendable {
         self.surfaces = Mutex(surfaces)
         feedback = Mutex(surfaces.map { Self.byFeedbackAddress($0.map) })
         self.learning = learning
+        self.mackie = Mutex(mackie)
+        mackieFirst = mackie?.units.first
+        mackieUnits = Dictionary(uniqueKeysWithValues: (mackie?.units ?? []).enumerated().map { ($1, $0) })
         let loopback = SocketAddress.resolve(host: "127.0.0.1", port: 0)
         guard let loopback else { preconditionFailure("127.0.0.1 is always an address") }
         peers = wires.names.map { OSCPeer(address: loopback, transport: .surface($0)) }
@@ -81,7 +91,8 @@ public final class SurfaceDesk: @unchecked Sendable {
 
     func run() {
         // Each surface follows the rig from the start: the full state, then every change.
-        for s in 0..<wires.count { subscribe(s) }
+        for s in 0..<wires.count where mackieUnits[s] == nil { subscribe(s) }
+        startMackie()
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: MIDIRing.longestEvent)
         defer { bytes.deallocate() }
         var dropped = [Int](repeating: 0, count: wires.count)
@@ -89,14 +100,19 @@ public final class SurfaceDesk: @unchecked Sendable {
         var lastEvent = ContinuousClock.now
         while !stopping.load(ordering: .relaxed) {
             var any = false
-            for s in dueRefreshes() { subscribe(s) }
+            let due = dueRefreshes()
+            for s in due where mackieUnits[s] == nil { subscribe(s) }
+            if due.contains(where: { mackieUnits[$0] != nil }) { showMackie() }
             forgetWaiting()
             for s in 0..<wires.count {
                 while let count = wires.incoming[s].pop(into: bytes) {
                     any = true
-                    guard let message = MIDIMessage(UnsafeBufferPointer(start: bytes, count: count)),
-                          !learn(message, surface: s) else { continue }
-                    take(message, surface: s)
+                    guard let message = MIDIMessage(UnsafeBufferPointer(start: bytes, count: count)) else { continue }
+                    if let unit = mackieUnits[s] {
+                        takeMackie(message, unit: unit)
+                    } else if !learn(message, surface: s) {
+                        take(message, surface: s)
+                    }
                 }
                 let lost = wires.incoming[s].dropped
                 if lost != dropped[s] {
@@ -127,12 +143,16 @@ public final class SurfaceDesk: @unchecked Sendable {
         let outgoing = surfaces.withLock { surfaces in
             surfaces[s].messages(for: message) { current($0, from: peer) }
         }
-        for osc in outgoing {
-            for reply in controller.handle(.message(osc), from: peer) {
-                for error in reply.messages where error.address == "/error" {
-                    let text = error.arguments.map { "\($0)" }.joined(separator: " ")
-                    once(s, "\(osc.address): \(text.escapingControlCharacters().cut())")
-                }
+        for osc in outgoing { act(osc, surface: s, peer: peer) }
+    }
+
+    /// Hands `osc` to the controller from surface `s`; an `/error` it
+    /// answers is logged once.
+    func act(_ osc: OSCMessage, surface s: Int, peer: OSCPeer) {
+        for reply in controller.handle(.message(osc), from: peer) {
+            for error in reply.messages where error.address == "/error" {
+                let text = error.arguments.map { "\($0)" }.joined(separator: " ")
+                once(s, "\(osc.address): \(text.escapingControlCharacters().cut())")
             }
         }
     }

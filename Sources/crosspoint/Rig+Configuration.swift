@@ -51,6 +51,8 @@ extension Rig {
         var scene: String?
         /// Each MIDI controller's map file, in the order of `host.surfaces`.
         var midiMaps: [String] = []
+        /// The Mackie Control units (`--mcu`), left to right; their wires follow the `--midi` controllers'.
+        var mackie: [String] = []
         /// `--surface-role`: controllers bound to a role of the access file, by name.
         var surfaceRoles: [String: String] = [:]
     }

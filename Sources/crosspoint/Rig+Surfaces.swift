@@ -12,18 +12,18 @@ import Surfaces
 /// rig's address space, and the desk that runs them.
 extension Rig {
     /// Why `--midi` and `--midi-map` cannot make controllers, or nil.
-    static func midiProblem(names: [String], maps: [String]) -> String? {
+    static func midiProblem(names: [String], maps: [String], mackie: [String] = []) -> String? {
         guard names.count == maps.count else {
             return "--midi and --midi-map come in pairs, in the same order: \(names.count) --midi, \(maps.count) --midi-map"
         }
         var seen: Set<String> = []
-        for name in names {
+        for name in names + mackie {
             guard (1...32).contains(name.utf8.count),
                   name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
             else {
-                return "--midi '\(name.escapingControlCharacters().cut(to: 40))': a name is 1-32 letters, digits, '-' or '_' (its ports are NAME_in and NAME_out)"
+                return "--midi or --mcu '\(name.escapingControlCharacters().cut(to: 40))': a name is 1-32 letters, digits, '-' or '_' (its ports are NAME_in and NAME_out)"
             }
-            guard seen.insert(name).inserted else { return "--midi '\(name)' is given twice" }
+            guard seen.insert(name).inserted else { return "--midi or --mcu '\(name)' is given twice" }
         }
         var files: Set<String> = []
         for map in maps where !files.insert(URL(fileURLWithPath: map).standardizedFileURL.path).inserted {
@@ -42,7 +42,7 @@ extension Rig {
         }
         let name = String(entry[..<equals]), rest = String(entry[entry.index(after: equals)...])
         guard names.contains(name) else {
-            return .failure(.init("'\(name.escapingControlCharacters().cut(to: 40))' is no --midi controller (\(names.joined(separator: ", ")))"))
+            return .failure(.init("'\(name.escapingControlCharacters().cut(to: 40))' is no --midi controller or --mcu unit (\(names.joined(separator: ", ")))"))
         }
         if let problem = check(rest) { return .failure(.init("\(name): \(problem)")) }
         return .success((name, rest))
@@ -74,11 +74,20 @@ extension Rig {
                 throw StartFailure(description: "--midi-map: \(error)")
             }
         }
+        // A Mackie Control unit's wire holds no map of its own: the console has them all.
+        for name in wires.names.dropFirst(configuration.midiMaps.count) {
+            surfaces.append(MIDISurface(name: name, map: MIDIMap([])))
+        }
+        let units = Array(configuration.midiMaps.count..<wires.count)
+        if !units.isEmpty {
+            logger.notice("Mackie Control: \(units.count * Mackie.stripsPerUnit) strips on \(units.map { wires.names[$0] }.joined(separator: ", ")) (ports NAME_in and NAME_out; the first has the master fader)")
+        }
         for (name, role) in configuration.surfaceRoles.sorted(by: { $0.key < $1.key }) {
             controller.bindSurface(name, role: role)
             logger.notice("surface \(name): acts in the role \(role)")
         }
         return SurfaceDesk(controller: controller, wires: wires, surfaces: surfaces, admission: door,
-                           boundToRoles: Set(configuration.surfaceRoles.keys), learning: controller.learning, logger: logger)
+                           boundToRoles: Set(configuration.surfaceRoles.keys), learning: controller.learning,
+                           mackie: units.isEmpty ? nil : MackieConsole(units: units), logger: logger)
     }
 }

@@ -113,7 +113,7 @@ final class Rig {
                  .statusDenied: .int32(Int32(clamping: server.denied + discoveryDenied.withLock { $0 }())),
                  .statusDroppedFrames: .int32(Int32(clamping: routes.webSockets.withLock { $0 }?.droppedFrameCount(for: peer) ?? 0))]
             },
-            keeper: keeper, learning: configuration.host.surfaces.map { Learning(controllers: $0.names) },
+            keeper: keeper, learning: configuration.midiMaps.isEmpty ? nil : Learning(controllers: configuration.host.surfaces.map { Array($0.names.prefix(configuration.midiMaps.count)) } ?? []),
             stateChanged: { keeper.changed() },
             // A rig that changed size: its ports follow at once (the
             // supervisor), OSCQuery's namespace soon after (its own queue:

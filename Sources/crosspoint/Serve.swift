@@ -119,6 +119,9 @@ struct Serve: ParsableCommand {
     @Option(help: "The map file (JSON) of the controller given with --midi in the same order: which CC, note or pitch bend sets which parameter, in which form.")
     var midiMap: [String] = []
 
+    @Option(help: "A Mackie Control surface (an X-Touch, an MCU Pro, a BCF2000 in its Mackie mode) on JACK MIDI ports NAME_in and NAME_out (docs/surfaces.md, Mackie Control). Repeatable: the units given are joined left to right, 8 strips each (an X-Touch, then its Extender).")
+    var mcu: [String] = []
+
     @Option(help: "NAME=RE: connect the MIDI controller NAME's ports to the hardware's JACK MIDI ports matching the regular expression RE (NAME_in from its outputs, NAME_out to its inputs), at the start and whenever they appear; a controller plugged back in is brought up to date at once. Repeatable.")
     var surfaceConnect: [String] = []
 
@@ -200,7 +203,7 @@ struct Serve: ParsableCommand {
         guard tcpIdleTimeout >= 0 && tcpIdleTimeout <= 86_400 else {
             throw ValidationError("--tcp-idle-timeout must be 0-86400 seconds")
         }
-        if let problem = Rig.midiProblem(names: midi, maps: midiMap) { throw ValidationError(problem) }
+        if let problem = Rig.midiProblem(names: midi, maps: midiMap, mackie: mcu) { throw ValidationError(problem) }
         _ = try surfaceConnections()
         _ = try surfaceRoles()
     }
@@ -228,7 +231,7 @@ struct Serve: ParsableCommand {
     private func surfaceEntries(_ flag: String, _ entries: [String], check: (String) -> String?) throws -> [String: String] {
         var found: [String: String] = [:]
         for entry in entries {
-            switch Rig.surfaceEntry(entry, names: midi, check: check) {
+            switch Rig.surfaceEntry(entry, names: midi + mcu, check: check) {
             case .success(let (name, value)):
                 guard found[name] == nil else { throw ValidationError("\(flag): \(name) is given twice") }
                 found[name] = value
@@ -292,7 +295,7 @@ struct Serve: ParsableCommand {
         host.connectListen = connectListen
         host.talkbacks = try bankCounts()[.talkback] ?? 0
         host.autoSources = autoSources
-        host.surfaces = midi.isEmpty ? nil : SurfaceWires(names: midi)
+        host.surfaces = midi.isEmpty && mcu.isEmpty ? nil : SurfaceWires(names: midi + mcu)
         host.surfaceConnect = try surfaceConnections()
         host.autostart = noAutostart ? nil : JackHost.Autostart(driver: autostartDriver, device: autostartDevice,
                                                                 period: autostartPeriod, rate: autostartRate)
@@ -312,7 +315,7 @@ struct Serve: ParsableCommand {
             state: state.map { URL(fileURLWithPath: $0) } ?? StateKeeper.defaultURL(clientName: jackName),
             stateOptional: stateOptional,
             scene: scene,
-            midiMaps: midiMap,
+            midiMaps: midiMap, mackie: mcu,
             surfaceRoles: try surfaceRoles())
         do {
             try Rig(configuration, logger: logger).run()

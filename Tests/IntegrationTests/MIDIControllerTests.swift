@@ -170,18 +170,23 @@ extension Integration {
     }
 
     @Test func aFloodOfRandomMIDIIsSurvived() async throws {
-        try await Self.withController { rig, midi in
+        // A plain controller and a Mackie Control surface, each flooded.
+        try await Self.withController(arguments: ["--mcu", "xt"]) { rig, midi in
             let jack = rig.jack
             try await midi.flood("crosspoint:desk_in", rate: 10_000, seconds: 1, seed: 1, on: jack)
+            try await midi.flood("crosspoint:xt_in", rate: 10_000, seconds: 1, seed: 3, on: jack)
             let warmed = WebSocketBoundsTests.residentMiB(rig.crosspoint.pid)
             // 10,000 events a second of random bytes and SysEx cut short.
             try await midi.flood("crosspoint:desk_in", rate: 10_000, seconds: 4, seed: 2, on: jack)
+            try await midi.flood("crosspoint:xt_in", rate: 10_000, seconds: 3, seed: 4, on: jack)
             try await rig.ping()
             let after = WebSocketBoundsTests.residentMiB(rig.crosspoint.pid)
             #expect(after - warmed < 2, "resident \(warmed) -> \(after) MiB")
-            // Still answering, and still taking the controller.
+            // Still answering, and still taking both.
             try await midi.send(["B0.07.20"], to: "crosspoint:desk_in", on: jack)
             #expect(abs(try await Self.number(rig, "/source/1/fader") - 32.0 / 127) < 1e-6)
+            try await midi.send(["90.28.7F", "90.2E.7F", "90.2E.7F", "E1.00.40"], to: "crosspoint:xt_in", on: jack)
+            #expect(abs(try await Self.number(rig, "/source/2/fader") - 8192.0 / 16383) < 1.0 / 16383)
         }
     }
 

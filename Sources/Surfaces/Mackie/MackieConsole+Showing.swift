@@ -11,6 +11,8 @@ extension MackieConsole {
     public func show(_ message: OSCMessage) -> [Event] {
         guard let places = shown[message.address], let argument = message.arguments.first else { return [] }
         return places.compactMap { place -> Event? in
+            // A fader under a finger is never moved: the rig sends its value on release.
+            if place.what == .fader && touched.contains(place.strip) { return nil }
             if place.strip < 0 {
                 guard let value = Self.number(argument) else { return nil }
                 return (units[0], Mackie.fader(Mackie.masterChannel - 1, at: value))
@@ -77,7 +79,8 @@ extension MackieConsole {
             }
         }
         guard let first = units.first else { return events }
-        events += Mackie.twoCharacters(String((view.first + 1) % 100)).map { (first, $0) }
+        let number = (view.first + 1) % 100
+        events += Mackie.twoCharacters(number < 10 ? "0\(number)" : "\(number)").map { (first, $0) }
         let lit: Int
         switch view.mode {
         case .sources: lit = Mackie.track

@@ -27,6 +27,17 @@ public struct MackieConsole: Sendable {
     var shown: [String: [(strip: Int, what: MackieShown)]] = [:]
     /// The output sends on fader shows: the last one picked with SELECT in outputs.
     var picked = 1
+    /// The faders a finger is on (strips, -1 the master): the rig never moves them.
+    var touched: Set<Int> = []
+    /// The outputs of the role the surface acts in, when it may change only
+    /// their mixes (a performer's): it shows sends on fader for them alone.
+    public private(set) var roleOutputs: [Int]?
+
+    /// The surface acts in a role that may change only `outputs`' mixes
+    /// (nil: more): sends on fader of the first, SEND stepping through them.
+    public mutating func restrict(to outputs: [Int]?) {
+        roleOutputs = outputs.flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     public init(units: [Int]) {
         self.units = units
@@ -35,6 +46,11 @@ public struct MackieConsole: Sendable {
 
     /// The strips of the view on `space`'s rig (after a change of view or of the rig's size).
     public mutating func look(_ space: AddressSpace) {
+        if let outputs = roleOutputs {
+            if case .sends(let m) = view.mode, outputs.contains(m) {} else {
+                view.choose(.sends(output: outputs[0]), space: space)
+            }
+        }
         view.move(by: 0, space: space)
         strips = view.strips(space)
         master = view.master(space)
@@ -71,10 +87,14 @@ public struct MackieConsole: Sendable {
             let pressed = velocity > 0
             switch note {
             case Mackie.faderTouch..<Mackie.faderTouch + Mackie.stripsPerUnit:
+                let i = base + note - Mackie.faderTouch
+                if pressed { touched.insert(i) } else { touched.remove(i) }
                 guard let strip = strip(note - Mackie.faderTouch) else { return nil }
                 return .send(OSCMessage(strip.fader + "/touch", [.int32(pressed ? 1 : 0)]))
             case Mackie.masterTouch:
-                guard unit == 0, let master else { return nil }
+                guard unit == 0 else { return nil }
+                if pressed { touched.insert(-1) } else { touched.remove(-1) }
+                guard let master else { return nil }
                 return .send(OSCMessage(master.fader + "/touch", [.int32(pressed ? 1 : 0)]))
             default:
                 guard pressed else { return nil }
@@ -86,6 +106,12 @@ public struct MackieConsole: Sendable {
     /// A button pressed: a strip's, or one that changes the view.
     mutating func press(_ note: Int, strip: (Int) -> MackieStrip?, space: AddressSpace) -> Request? {
         let row = note / Mackie.stripsPerUnit, k = note % Mackie.stripsPerUnit
+        if let outputs = roleOutputs, note >= Mackie.select {
+            // A performer's surface: SEND steps through the role's outputs; no other view.
+            guard note == Mackie.send, case .sends(let m) = view.mode else { return pressBanks(note, space: space) }
+            let next = outputs[((outputs.firstIndex(of: m) ?? -1) + 1) % outputs.count]
+            return change { $0.choose(.sends(output: next), space: space) }
+        }
         switch note {
         case Mackie.rec..<Mackie.select:
             let address = [strip(k)?.rec, strip(k)?.solo, strip(k)?.mute][row]
@@ -99,11 +125,18 @@ public struct MackieConsole: Sendable {
         case Mackie.send: return change { [picked] in $0.choose(.sends(output: picked), space: space) }
         case Mackie.pan: return change { $0.choose(.outputs, space: space) }
         case Mackie.plugIn: return change { $0.choose(.dcas, space: space) }
-        case Mackie.bankLeft: return change { [width = view.width] in $0.move(by: -width, space: space) }
-        case Mackie.bankRight: return change { [width = view.width] in $0.move(by: width, space: space) }
-        case Mackie.channelLeft: return change { $0.move(by: -1, space: space) }
-        case Mackie.channelRight: return change { $0.move(by: 1, space: space) }
-        default: return nil
+        default: return pressBanks(note, space: space)
+        }
+    }
+
+    /// BANK and CHANNEL ◀ ▶.
+    mutating func pressBanks(_ note: Int, space: AddressSpace) -> Request? {
+        switch note {
+        case Mackie.bankLeft: change { [width = view.width] in $0.move(by: -width, space: space) }
+        case Mackie.bankRight: change { [width = view.width] in $0.move(by: width, space: space) }
+        case Mackie.channelLeft: change { $0.move(by: -1, space: space) }
+        case Mackie.channelRight: change { $0.move(by: 1, space: space) }
+        default: nil
         }
     }
 

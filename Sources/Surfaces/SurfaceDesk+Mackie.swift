@@ -1,0 +1,104 @@
+import Catalogue
+import OSC
+import RigControl
+
+/// The Mackie Control surface on the desk (docs/surfaces.md, "Mackie
+/// Control"): its controls handed to the rig as the first unit's peer, and
+/// the rig's values and meters shown on it. It is subscribed to feedback
+/// and to meters once; a change of view asks the rig for what the strips
+/// now show.
+extension SurfaceDesk {
+    /// Meters on the surface, per second: the units' LEDs fall back on their own between updates.
+    static let mackieMeterRate: Float = 10
+
+    /// The first look: the strips laid out, then the full state and meters.
+    func startMackie() {
+        guard let first = mackieFirst else { return }
+        askRole(first)
+        let space = controller.addressSpace
+        push(mackie.withLock { console in
+            console?.look(space)
+            return console?.frame() ?? []
+        })
+        let peer = peer(first)
+        guard peer.access != .denied else { return }
+        subscribe(first)
+        _ = controller.handle(.message(OSCMessage(Command.Name.metersSubscribe.rawValue,
+                                                  [.float(Self.mackieMeterRate)])), from: peer)
+    }
+
+    /// Everything the view shows, sent again: its layout, then each value, asked of the rig.
+    func showMackie() {
+        guard let first = mackieFirst else { return }
+        askRole(first)
+        let space = controller.addressSpace
+        let (frame, addresses) = mackie.withLock { console in
+            console?.look(space)
+            return (console?.frame() ?? [], console?.addresses ?? [])
+        }
+        push(frame)
+        let peer = peer(first)
+        guard peer.access != .denied else { return }
+        for address in addresses {
+            for reply in controller.handle(.message(OSCMessage(address)), from: peer) {
+                for message in reply.messages where message.address == address {
+                    push(mackie.withLock { $0?.show(message) ?? [] })
+                }
+            }
+        }
+    }
+
+    /// The rig's feedback or meters for the surface.
+    func showMackie(_ packet: OSCPacket) {
+        push(mackie.withLock { console in
+            guard let console else { return [] }
+            return packet.messages.flatMap { $0.address.hasPrefix("/meters/") ? console.meters($0) : console.show($0) }
+        })
+    }
+
+    /// One control of unit `unit` moved.
+    func takeMackie(_ message: MIDIMessage, unit: Int) {
+        guard let first = mackieFirst else { return }
+        let peer = peer(first)
+        guard peer.access != .denied else {
+            once(first, "the access rules let no client in from 127.0.0.1: its controls do nothing")
+            return
+        }
+        let space = controller.addressSpace
+        switch mackie.withLock({ $0?.take(message, unit: unit, space: space) }) {
+        case .send(let osc):
+            act(osc, surface: first, peer: peer)
+        case .toggle(let address):
+            for reply in controller.handle(.message(OSCMessage(address)), from: peer) {
+                for message in reply.messages where message.address == address {
+                    guard let now = MackieConsole.number(message.arguments.first ?? .int32(0)) else { continue }
+                    act(OSCMessage(address, [.int32(now >= 0.5 ? 0 : 1)]), surface: first, peer: peer)
+                }
+            }
+        case .view:
+            showMackie()
+        case nil:
+            break
+        }
+    }
+
+    /// Asks the rig the role the surface acts in (`/role`): one that may
+    /// change only some outputs' mixes keeps it on their sends on fader.
+    func askRole(_ first: Int) {
+        var outputs: [Int]?
+        for reply in controller.handle(.message(OSCMessage(Command.Name.role.rawValue)), from: peer(first)) {
+            for message in reply.messages where message.address == Command.Name.role.rawValue {
+                guard message.arguments.count >= 2, case .string("outputs") = message.arguments[1] else { continue }
+                outputs = message.arguments.dropFirst(2).compactMap { argument in
+                    if case .int32(let m) = argument { Int(m) } else { nil }
+                }
+            }
+        }
+        mackie.withLock { $0?.restrict(to: outputs) }
+    }
+
+    /// Events for the units, each into its wire's outgoing ring.
+    func push(_ events: [MackieConsole.Event]) {
+        for event in events { push(event.bytes, to: event.wire) }
+    }
+}
