@@ -20,32 +20,55 @@ extension SurfaceDesk {
             console?.look(space)
             return console?.frame() ?? []
         })
+        subscribeMackie(first)
+    }
+
+    /// Subscribes the surface to feedback and meters, once it is let in
+    /// (a rule reloaded later may let in a surface denied at the start).
+    func subscribeMackie(_ first: Int) {
         let peer = peer(first)
-        guard peer.access != .denied else { return }
+        guard peer.access != .denied, !mackieSubscribed.exchange(true, ordering: .relaxed) else { return }
         subscribe(first)
         _ = controller.handle(.message(OSCMessage(Command.Name.metersSubscribe.rawValue,
                                                   [.float(Self.mackieMeterRate)])), from: peer)
     }
 
-    /// Everything the view shows, sent again: its layout, then each value, asked of the rig.
+    /// Everything the view shows, sent again: its layout, then each value,
+    /// asked of the rig. (A touch outlives a unit that comes back: its
+    /// release may yet come; one that never does lapses, `MackieConsole.touchHold`.)
     func showMackie() {
         guard let first = mackieFirst else { return }
         askRole(first)
+        subscribeMackie(first)
         let space = controller.addressSpace
         let (frame, addresses) = mackie.withLock { console in
             console?.look(space)
             return (console?.frame() ?? [], console?.addresses ?? [])
         }
         push(frame)
-        let peer = peer(first)
+        for address in addresses { echoMackie(address, peer: peer(first)) }
+    }
+
+    /// Shows the rig's value at `address` (it does not feed a client's own change back).
+    func echoMackie(_ address: String, peer: OSCPeer) {
         guard peer.access != .denied else { return }
-        for address in addresses {
-            for reply in controller.handle(.message(OSCMessage(address)), from: peer) {
-                for message in reply.messages where message.address == address {
-                    push(mackie.withLock { $0?.show(message) ?? [] })
-                }
+        for reply in controller.handle(.message(OSCMessage(address)), from: peer) {
+            for message in reply.messages where message.address == address {
+                push(mackie.withLock { $0?.show(message) ?? [] })
             }
         }
+    }
+
+    /// A rig that changed size (`/rig/inputs`, `/rig/outputs`): the strips follow at once.
+    func followRigSize() {
+        guard mackieFirst != nil else { return }
+        let space = controller.addressSpace
+        let size = [space.inputs, space.outputs, space.dcas]
+        let changed = mackieSize.withLock { seen in
+            defer { seen = size }
+            return !seen.isEmpty && seen != size
+        }
+        if changed { showMackie() }
     }
 
     /// The rig's feedback or meters for the surface.
@@ -66,13 +89,15 @@ extension SurfaceDesk {
         }
         let space = controller.addressSpace
         switch mackie.withLock({ $0?.take(message, unit: unit, space: space) }) {
-        case .send(let osc):
-            act(osc, surface: first, peer: peer)
+        case .send(let osc, let echo):
+            if act(osc, surface: first, peer: peer), let echo { echoMackie(echo, peer: peer) }
         case .toggle(let address):
             for reply in controller.handle(.message(OSCMessage(address)), from: peer) {
                 for message in reply.messages where message.address == address {
-                    guard let now = MackieConsole.number(message.arguments.first ?? .int32(0)) else { continue }
-                    act(OSCMessage(address, [.int32(now >= 0.5 ? 0 : 1)]), surface: first, peer: peer)
+                    guard let now = MackieConsole.number(message.arguments.first ?? .int32(0)),
+                          act(OSCMessage(address, [.int32(now >= 0.5 ? 0 : 1)]), surface: first, peer: peer)
+                    else { continue }
+                    echoMackie(address, peer: peer)
                 }
             }
         case .view:

@@ -45,6 +45,9 @@ public final class SurfaceDesk: @unchecked Sendable {
     let mackieUnits: [Int: Int]
     /// The wire of its first unit: its peer is the surface's, to the rig.
     let mackieFirst: Int?
+    /// Whether it is subscribed to feedback and meters; the rig's size it last showed.
+    let mackieSubscribed = Atomic<Bool>(false)
+    let mackieSize = Mutex<[Int]>([])
     /// Held while a packet's MIDI goes into an outgoing ring: one producer at a time.
     let sending = Mutex<Void>(())
     /// Surfaces whose hardware came (back), and when to bring each up to
@@ -103,6 +106,7 @@ public final class SurfaceDesk: @unchecked Sendable {
             let due = dueRefreshes()
             for s in due where mackieUnits[s] == nil { subscribe(s) }
             if due.contains(where: { mackieUnits[$0] != nil }) { showMackie() }
+            followRigSize()
             forgetWaiting()
             for s in 0..<wires.count {
                 while let count = wires.incoming[s].pop(into: bytes) {
@@ -147,14 +151,18 @@ public final class SurfaceDesk: @unchecked Sendable {
     }
 
     /// Hands `osc` to the controller from surface `s`; an `/error` it
-    /// answers is logged once.
-    func act(_ osc: OSCMessage, surface s: Int, peer: OSCPeer) {
+    /// answers is logged once. Whether it was taken (no `/error`).
+    @discardableResult
+    func act(_ osc: OSCMessage, surface s: Int, peer: OSCPeer) -> Bool {
+        var taken = true
         for reply in controller.handle(.message(osc), from: peer) {
             for error in reply.messages where error.address == "/error" {
                 let text = error.arguments.map { "\($0)" }.joined(separator: " ")
                 once(s, "\(osc.address): \(text.escapingControlCharacters().cut())")
+                taken = false
             }
         }
+        return taken
     }
 
     /// Surface `s`'s peer, let in as far as loopback is (or fully, if bound to a role).

@@ -205,7 +205,9 @@ struct Serve: ParsableCommand {
         }
         if let problem = Rig.midiProblem(names: midi, maps: midiMap, mackie: mcu) { throw ValidationError(problem) }
         _ = try surfaceConnections()
-        _ = try surfaceRoles()
+        for name in try surfaceRoles().keys where mcu.dropFirst().contains(name) {
+            throw ValidationError("--surface-role: \(name) is not the first --mcu unit: a Mackie Control surface acts in one role, named by its first unit (\(mcu[0]))")
+        }
     }
 
     /// `--surface-connect NAME=RE`, by name.

@@ -213,9 +213,19 @@ extension Integration {
                                         label: "crosspoint serve")
         #expect(try await roleless.waitForExit(timeout: .seconds(10)) == .exited(64), "\(roleless.diagnostics())")
         #expect(roleless.standardError.contains("--surface-role needs --access"), "\(roleless.diagnostics())")
-        // A name that would make odd port names, and a --midi without its map.
+        // A name that would make odd port names, a --midi without its map, one
+        // map for two controllers (learn rewrites a whole map), a name given
+        // twice, and a Mackie Control surface's role named by a unit not its first.
+        let access = directory.appendingPathComponent("access.json")
+        try #"{"version": 1, "roles": {"drums": {"control": {"outputs": [2]}}}, "clients": [{"from": "127.0.0.0/8", "role": "drums"}]}"#
+            .write(to: access, atomically: true, encoding: .utf8)
         for (arguments, said) in [(["--midi", "desk:1", "--midi-map", "x.json"], "a name is 1-32 letters, digits"),
-                                  (["--midi", "desk"], "--midi and --midi-map come in pairs")] {
+                                  (["--midi", "desk"], "--midi and --midi-map come in pairs"),
+                                  (["--midi", "a", "--midi-map", "x.json", "--midi", "b", "--midi-map", "./x.json"],
+                                   "is given for two controllers"),
+                                  (["--midi", "xt", "--midi-map", "x.json", "--mcu", "xt"], "'xt' is given twice"),
+                                  (["--access", access.path, "--mcu", "xt", "--mcu", "xte", "--surface-role", "xte=drums"],
+                                   "xte is not the first --mcu unit")] {
             let serve = try ChildProcess(executable: CrosspointRig.binary, arguments: ["serve", "--no-autostart"] + arguments,
                                          label: "crosspoint serve")
             #expect(try await serve.waitForExit(timeout: .seconds(10)) == .exited(64), "\(serve.diagnostics())")

@@ -17,7 +17,9 @@ One module per section of the report, each measuring and writing its own:
    discovery.py and discovery_report.py (OSCQuery at 8x8, 64x64 and 256x256), page.py (the
    control page in headless Chromium), resize.py (changing size while it plays), groups.py (8 DCAs
    and 8 mute groups in the kernel, settled, beside no groups and, with --baseline-binary, a
-   build from before groups).
+   build from before groups), paths.py, stages.py, talk.py (the kernel's SIMD paths, EQ and
+   limiters, talkbacks), surfaces.py (MIDI control surfaces: an OSC change to the Mackie Control
+   unit's pitch bend, and serve's CPU with two units following 16 fades).
 
 report.py writes the report and splices sections into it; jackrig.py is the private jackd each
 benchmark runs on, procstat.py reads CPU and memory from /proc, common.py the rest they share.
@@ -50,6 +52,7 @@ import resize
 import groups
 import report
 import stages
+import surfaces
 import talk
 import saves
 import timing
@@ -74,8 +77,9 @@ def arguments():
     parser.add_argument("--fanout-rounds", type=int, default=3)
     parser.add_argument("--fanout-seconds", type=float, default=10, help="of dragging per round (and as long idle)")
     parser.add_argument("--fullstate-rounds", type=int, default=3)
+    parser.add_argument("--surfaces-rounds", type=int, default=3)
     parser.add_argument("--only", choices=["recall", "saves", "timing", "fanout", "fullstate", "discovery", "page", "resize", "groups", "paths",
-                                                     "stages", "talk"],
+                                                     "stages", "talk", "surfaces"],
                         help="run only this benchmark and replace its section and targets in an existing --out "
                              "(an --out that does not exist gets that section alone)")
     parser.add_argument("--baseline-binary", help="for groups: a crosspoint binary from before groups, measured beside; "
@@ -125,6 +129,8 @@ def measure(name, args, workdir):
         return stages.stages_benchmarks(b, args.rounds, args.seconds, log)
     if name == "talk":
         return talk.talk_benchmarks(b, args.rounds, args.seconds, log)
+    if name == "surfaces":
+        return surfaces.surfaces_benchmarks(b, workdir, Rig, 1 if args.quick else args.surfaces_rounds, log)
     raise ValueError(name)
 
 
@@ -153,6 +159,8 @@ def section(name, result, args, binary):
         return stages.stages_report(result, binary, verdict), stages.TARGET
     if name == "talk":
         return talk.talk_report(result, binary, verdict), talk.TARGET
+    if name == "surfaces":
+        return surfaces.surfaces_report(result, binary, verdict), surfaces.TARGET
     raise ValueError(name)
 
 
@@ -163,7 +171,7 @@ FULL_RUN = [("kernel", None), ("peer", "whole process beside jack_mix_box"), ("o
             ("fullstate", "full state on /subscribe"), ("discovery", "discovery"), ("page", "the control page"),
             ("resize", "changing size while it plays"), ("groups", "DCAs and mute groups in the kernel"),
             ("paths", "the kernel on every SIMD path"), ("stages", "EQ and limiters in the kernel"),
-            ("talk", "talkbacks and the listen in the kernel")]
+            ("talk", "talkbacks and the listen in the kernel"), ("surfaces", "MIDI control surfaces")]
 
 
 def write_full_run(args, info, started, results):
@@ -177,7 +185,7 @@ def write_full_run(args, info, started, results):
                 memory.memory_report(results["memory"], results["peer"])]
     report.write_report(args.out, args, info, started, finished, sections, report.full_run_commands(args, binary))
     timing.splice(args.out, timing.timing_report(results["timing"], binary), "")
-    for name in ("fanout", "fullstate", "discovery", "page", "resize", "groups", "paths", "stages", "talk"):
+    for name in ("fanout", "fullstate", "discovery", "page", "resize", "groups", "paths", "stages", "talk", "surfaces"):
         (lines, targets), prefix = section(name, results[name], args, binary)
         note = fanout_report.full_run_note(results[name]) if name == "fanout" else "(From the run above.)"
         report.splice_section(args.out, lines, targets, prefix, note)

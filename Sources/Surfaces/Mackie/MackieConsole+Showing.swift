@@ -12,7 +12,7 @@ extension MackieConsole {
         guard let places = shown[message.address], let argument = message.arguments.first else { return [] }
         return places.compactMap { place -> Event? in
             // A fader under a finger is never moved: the rig sends its value on release.
-            if place.what == .fader && touched.contains(place.strip) { return nil }
+            if place.what == .fader && isTouched(place.strip) { return nil }
             if place.strip < 0 {
                 guard let value = Self.number(argument) else { return nil }
                 return (units[0], Mackie.fader(Mackie.masterChannel - 1, at: value))
@@ -92,10 +92,11 @@ extension MackieConsole {
         return events
     }
 
-    /// A strip's LCD cell: six characters and a space between strips.
+    /// A strip's LCD cell: six characters of 7-bit ASCII (others as '?')
+    /// and a space between strips, so that no name runs into the next cell.
     static func cell(_ text: String) -> String {
-        let cut = String(text.prefix(Mackie.lcdWidth - 1))
-        return cut + String(repeating: " ", count: Mackie.lcdWidth - cut.count)
+        let ascii = text.unicodeScalars.prefix(Mackie.lcdWidth - 1).map { $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }
+        return String(ascii) + String(repeating: " ", count: Mackie.lcdWidth - ascii.count)
     }
 
     /// A level in dB as the LCD shows it: "-12.5", "+3.0", "-inf".

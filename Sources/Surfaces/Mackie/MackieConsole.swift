@@ -9,9 +9,11 @@ import RigControl
 public struct MackieConsole: Sendable {
     /// What a control asks: the desk carries it out.
     public enum Request: Sendable, Equatable {
-        /// Send the rig this message (a fader, a V-pot's steps, a touch).
-        case send(OSCMessage)
-        /// Turn this switch over (REC, SOLO, MUTE).
+        /// Send the rig this message (a fader, a V-pot's steps, a touch),
+        /// then show what it changed at `echo` (the rig does not feed a
+        /// client's own change back to it: the LCD's dB, the V-pot's ring).
+        case send(OSCMessage, echo: String?)
+        /// Turn this switch over (REC, SOLO, MUTE), then light its LED.
         case toggle(String)
         /// The view changed (a bank, a mode): show everything again.
         case view
@@ -27,8 +29,12 @@ public struct MackieConsole: Sendable {
     var shown: [String: [(strip: Int, what: MackieShown)]] = [:]
     /// The output sends on fader shows: the last one picked with SELECT in outputs.
     var picked = 1
-    /// The faders a finger is on (strips, -1 the master): the rig never moves them.
-    var touched: Set<Int> = []
+    /// The faders a finger is on (strips, -1 the master), and since when:
+    /// the rig never moves them, for `touchHold` at most (a release lost
+    /// in a flood, or a unit unplugged under a finger, must not freeze a
+    /// motor fader for the rest of the show).
+    var touched: [Int: ContinuousClock.Instant] = [:]
+    static let touchHold = Duration.seconds(10)
     /// The outputs of the role the surface acts in, when it may change only
     /// their mixes (a performer's): it shows sends on fader for them alone.
     public private(set) var roleOutputs: [Int]?
@@ -63,6 +69,15 @@ public struct MackieConsole: Sendable {
         }
     }
 
+    mutating func touch(_ i: Int, _ on: Bool) {
+        touched[i] = on ? .now : nil
+    }
+
+    /// Whether a finger is on fader `i` (a touch older than `touchHold` is forgotten).
+    func isTouched(_ i: Int) -> Bool {
+        touched[i].map { ContinuousClock.now - $0 < Self.touchHold } ?? false
+    }
+
     /// Every address the surface shows a value of: what to ask the rig when the view changes.
     public var addresses: [String] { shown.keys.sorted() }
 
@@ -74,28 +89,27 @@ public struct MackieConsole: Sendable {
         case .pitchBend(let channel, let value):
             let position = Float(value) / 16383
             if channel == Mackie.masterChannel, unit == 0, let master {
-                return .send(OSCMessage(master.fader, [.float(position)]))
+                return .send(OSCMessage(master.fader, [.float(position)]), echo: nil)
             }
             guard channel <= Mackie.stripsPerUnit, let strip = strip(channel - 1) else { return nil }
-            return .send(OSCMessage(strip.fader, [.float(position)]))
+            return .send(OSCMessage(strip.fader, [.float(position)]), echo: strip.decibels)
         case .controlChange(_, let number, let value):
             guard (Mackie.vPot..<Mackie.vPot + Mackie.stripsPerUnit).contains(number),
                   let pan = strip(number - Mackie.vPot)?.pan else { return nil }
             // A step is 1/64 of the pan's travel from the centre to a side.
-            return .send(OSCMessage(pan + "/delta", [.float(Float(Mackie.steps(value)) / 64)]))
+            return .send(OSCMessage(pan + "/delta", [.float(Float(Mackie.steps(value)) / 64)]), echo: pan)
         case .note(_, let note, let velocity):
             let pressed = velocity > 0
             switch note {
             case Mackie.faderTouch..<Mackie.faderTouch + Mackie.stripsPerUnit:
-                let i = base + note - Mackie.faderTouch
-                if pressed { touched.insert(i) } else { touched.remove(i) }
+                touch(base + note - Mackie.faderTouch, pressed)
                 guard let strip = strip(note - Mackie.faderTouch) else { return nil }
-                return .send(OSCMessage(strip.fader + "/touch", [.int32(pressed ? 1 : 0)]))
+                return .send(OSCMessage(strip.fader + "/touch", [.int32(pressed ? 1 : 0)]), echo: nil)
             case Mackie.masterTouch:
                 guard unit == 0 else { return nil }
-                if pressed { touched.insert(-1) } else { touched.remove(-1) }
+                touch(-1, pressed)
                 guard let master else { return nil }
-                return .send(OSCMessage(master.fader + "/touch", [.int32(pressed ? 1 : 0)]))
+                return .send(OSCMessage(master.fader + "/touch", [.int32(pressed ? 1 : 0)]), echo: nil)
             default:
                 guard pressed else { return nil }
                 return press(note, strip: strip, space: space)

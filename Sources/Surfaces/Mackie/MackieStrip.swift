@@ -24,8 +24,10 @@ public struct MackieStrip: Sendable, Equatable {
 
     /// Strip `place` of `strip`'s kind: each role the catalogue's parameter
     /// of that name (a level for the fader); nil if the kind has no level.
+    /// `soloAndMute`: whether SOLO and MUTE reach the strip's own (not in
+    /// sends on fader, where the source's mute would silence it everywhere).
     static func make(_ strip: Parameter.Strip, _ place: Parameter.Place, number: Int, named: Parameter.Place,
-                     meter: Reply.Name?, space: AddressSpace) -> MackieStrip? {
+                     meter: Reply.Name?, soloAndMute: Bool = true, space: AddressSpace) -> MackieStrip? {
         let catalogue = space.catalogue
         func index(_ strip: Parameter.Strip, _ predicate: (Parameter) -> Bool) -> Int? {
             catalogue.parameters.firstIndex { $0.strip == strip && predicate($0) }
@@ -40,8 +42,9 @@ public struct MackieStrip: Sendable, Equatable {
             fader: space.address(.parameter(level, place, .fader)),
             decibels: space.address(.parameter(level, place, .decibels)),
             pan: strip == .crosspoint ? nil : address("pan", at: place, of: strip),
-            rec: address("listen", at: named, of: owner), solo: address("solo", at: named, of: owner),
-            mute: address("mute", at: named, of: owner), meter: meter, meterChannel: number - 1)
+            rec: address("listen", at: named, of: owner),
+            solo: soloAndMute ? address("solo", at: named, of: owner) : nil,
+            mute: soloAndMute ? address("mute", at: named, of: owner) : nil, meter: meter, meterChannel: number - 1)
     }
 
     /// The kind of strip a place is one of, for the names of a crosspoint's source.

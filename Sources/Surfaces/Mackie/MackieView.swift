@@ -13,8 +13,9 @@ public struct MackieView: Sendable, Equatable {
         /// The DCAs: their levels and mutes.
         case dcas
         /// Sends on fader: output `output`'s mix, a crosspoint a strip
-        /// (`/matrix/{n}/{output}`), with its sources' names, buttons and
-        /// meters; the master fader is the output's level.
+        /// (`/matrix/{n}/{output}`), with its sources' names, listen (REC)
+        /// and meters; the master fader is the output's level. SOLO and
+        /// MUTE do nothing: a source's mute would silence it everywhere.
         case sends(output: Int)
 
         /// The X-Touch's scribble strip colour of the mode (white, yellow, blue, green).
@@ -76,7 +77,7 @@ public struct MackieView: Sendable, Equatable {
             case .sends(let m):
                 guard m <= space.outputs else { return nil }
                 return MackieStrip.make(.crosspoint, .crosspoint(input: n, output: m), number: n, named: .source(n),
-                                        meter: .metersSource, space: space)
+                                        meter: .metersSource, soloAndMute: false, space: space)
             }
         }
     }
