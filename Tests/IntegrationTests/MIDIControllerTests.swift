@@ -169,24 +169,50 @@ extension Integration {
         }
     }
 
+    /// The xruns the rig has counted (`/status/xruns`).
+    static func xruns(_ rig: CrosspointRig) async throws -> Int {
+        _ = try rig.osc.drain()
+        try rig.osc.send("/status")
+        guard case .int32(let count) = try await rig.osc.waitFor(address: "/status/xruns").argument(0) else { return -1 }
+        return Int(count)
+    }
+
     @Test func aFloodOfRandomMIDIIsSurvived() async throws {
-        // A plain controller and a Mackie Control surface, each flooded.
+        // A plain controller and a Mackie Control surface, flooded at once.
         try await Self.withController(arguments: ["--mcu", "xt"]) { rig, midi in
             let jack = rig.jack
             try await midi.flood("crosspoint:desk_in", rate: 10_000, seconds: 1, seed: 1, on: jack)
             try await midi.flood("crosspoint:xt_in", rate: 10_000, seconds: 1, seed: 3, on: jack)
             let warmed = WebSocketBoundsTests.residentMiB(rig.crosspoint.pid)
-            // 10,000 events a second of random bytes and SysEx cut short.
-            try await midi.flood("crosspoint:desk_in", rate: 10_000, seconds: 4, seed: 2, on: jack)
-            try await midi.flood("crosspoint:xt_in", rate: 10_000, seconds: 3, seed: 4, on: jack)
-            try await rig.ping()
+            // The same rig without MIDI for 10 s: its xruns are what this machine makes anyway.
+            let quietStart = try await Self.xruns(rig)
+            try await Task.sleep(for: .seconds(10))
+            let quiet = try await Self.xruns(rig) - quietStart
+            // 10,000 events a second into each for 30 s: random bytes, SysEx cut short.
+            let floodStart = try await Self.xruns(rig)
+            async let desk: Void = midi.flood("crosspoint:desk_in", rate: 10_000, seconds: 30, seed: 2, on: jack)
+            async let surface: Void = midi.flood("crosspoint:xt_in", rate: 10_000, seconds: 30, seed: 4, on: jack)
+            _ = try await (desk, surface)
+            let flooded = try await Self.xruns(rig) - floodStart
             let after = WebSocketBoundsTests.residentMiB(rig.crosspoint.pid)
             #expect(after - warmed < 2, "resident \(warmed) -> \(after) MiB")
+            // No more xruns a second than without MIDI (2 allowed for a machine's chance).
+            let allowed: Double = Double(quiet) * 3 + 2
+            #expect(Double(flooded) <= allowed, "xruns: \(flooded) in 30 s flooded, \(quiet) in 10 s quiet")
+            print("MIDI flood: xruns \(flooded) in 30 s flooded, \(quiet) in 10 s without; resident \(warmed) -> \(after) MiB")
             // Still answering, and still taking both.
             try await midi.send(["B0.07.20"], to: "crosspoint:desk_in", on: jack)
             #expect(abs(try await Self.number(rig, "/source/1/fader") - 32.0 / 127) < 1e-6)
-            try await midi.send(["90.28.7F", "90.2E.7F", "90.2E.7F", "E1.00.40"], to: "crosspoint:xt_in", on: jack)
+            try await midi.send(["90.28.7F", "90.2E.7F", "90.2E.7F", "90.68.00", "90.69.00", "E1.00.40"],
+                                to: "crosspoint:xt_in", on: jack)
             #expect(abs(try await Self.number(rig, "/source/2/fader") - 8192.0 / 16383) < 1.0 / 16383)
+            // And its motor faders still follow the rig (no touch left from the flood holds them).
+            let events = try await midi.record("crosspoint:xt_out", seconds: 1, on: jack) {
+                try await Task.sleep(for: .milliseconds(300))
+                try await rig.sendAndSettle("/source/1/fader", .float(0.5))
+            }
+            let shown: [String] = events.map(\.bytes).filter { !$0.hasPrefix("D0") }
+            #expect(shown.contains("E0.00.40"), "\(shown)")
         }
     }
 

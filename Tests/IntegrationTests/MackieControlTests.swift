@@ -71,6 +71,21 @@ extension Integration {
         }
     }
 
+    @Test func aFadeArrivesAsItMovesAndEndsExactly() async throws {
+        try await Self.withSurface { rig, midi in
+            let events = try await midi.record("crosspoint:xt_out", seconds: 3, on: rig.jack) {
+                try await Task.sleep(for: .milliseconds(300))
+                try rig.osc.send("/source/3/fader", .float(0.25), .float(2))
+            }
+            let fade = events.filter { $0.bytes.hasPrefix("E2.") }
+            #expect(fade.count >= 20, "a 2 s fade shown as it moves: \(fade.map(\.bytes))")
+            #expect(fade.last?.bytes == "E2.00.20", "it ends at the fade's end, 0.25 exactly: \(fade.map(\.bytes))")
+            // At most 50 updates a second: no two closer than 20 ms (less a period).
+            let gaps = zip(fade.dropFirst(), fade).map { $0.ms - $1.ms }
+            #expect(gaps.allSatisfy { $0 >= 18 }, "\(gaps)")
+        }
+    }
+
     @Test func buttonsLightTheirLEDsAndTheStripsFollowTheRigsSize() async throws {
         try await Self.withSurface { rig, midi in
             // The rig does not feed a client's own change back: the surface
