@@ -28,7 +28,8 @@ extension SurfaceDesk {
     func subscribeMackie(_ first: Int) {
         let peer = peer(first)
         guard peer.access != .denied, !mackieSubscribed.exchange(true, ordering: .relaxed) else { return }
-        subscribe(first)
+        // Levels as the surface shows them only: the fader's position and dB (not the linear gain).
+        _ = controller.handle(.message(OSCMessage(Command.Name.subscribeForms.rawValue, [.string("fader,db")])), from: peer)
         _ = controller.handle(.message(OSCMessage(Command.Name.metersSubscribe.rawValue,
                                                   [.float(Self.mackieMeterRate)])), from: peer)
     }
@@ -59,9 +60,15 @@ extension SurfaceDesk {
         }
     }
 
-    /// A rig that changed size (`/rig/inputs`, `/rig/outputs`): the strips follow at once.
+    /// A rig that changed size (`/rig/inputs`, `/rig/outputs`): the strips
+    /// follow, within a tenth of a second.
     func followRigSize() {
         guard mackieFirst != nil else { return }
+        let now = ContinuousClock.now
+        guard mackieSizeLook.withLock({ last in
+            defer { if now - last >= .milliseconds(100) { last = now } }
+            return now - last >= .milliseconds(100)
+        }) else { return }
         let space = controller.addressSpace
         let size = [space.inputs, space.outputs, space.dcas]
         let changed = mackieSize.withLock { seen in
@@ -74,8 +81,9 @@ extension SurfaceDesk {
     /// The rig's feedback or meters for the surface.
     func showMackie(_ packet: OSCPacket) {
         push(mackie.withLock { console in
-            guard let console else { return [] }
-            return packet.messages.flatMap { $0.address.hasPrefix("/meters/") ? console.meters($0) : console.show($0) }
+            packet.messages.flatMap { message -> [MackieConsole.Event] in
+                (message.address.hasPrefix("/meters/") ? console?.meters(message) : console?.show(message)) ?? []
+            }
         })
     }
 

@@ -48,6 +48,7 @@ public final class SurfaceDesk: @unchecked Sendable {
     /// Whether it is subscribed to feedback and meters; the rig's size it last showed.
     let mackieSubscribed = Atomic<Bool>(false)
     let mackieSize = Mutex<[Int]>([])
+    let mackieSizeLook = Mutex<ContinuousClock.Instant>(.now)
     /// Held while a packet's MIDI goes into an outgoing ring: one producer at a time.
     let sending = Mutex<Void>(())
     /// Surfaces whose hardware came (back), and when to bring each up to
@@ -107,6 +108,7 @@ public final class SurfaceDesk: @unchecked Sendable {
             for s in due where mackieUnits[s] == nil { subscribe(s) }
             if due.contains(where: { mackieUnits[$0] != nil }) { showMackie() }
             followRigSize()
+            if mackieFirst != nil { push(mackie.withLock { $0?.dueTexts() ?? [] }) }
             forgetWaiting()
             for s in 0..<wires.count {
                 while let count = wires.incoming[s].pop(into: bytes) {

@@ -1,3 +1,4 @@
+import Foundation
 import OSC
 import RigControl
 import Surfaces
@@ -60,5 +61,19 @@ import Testing
         #expect(console.show(OSCMessage("/dca/1/mute", [.int32(1)])).map(\.bytes) == [Mackie.led(Mackie.mute, true)])
         _ = console.take(.note(channel: 1, number: Mackie.faderTouch, velocity: 0), unit: 0, space: space)
         #expect(console.show(OSCMessage("/dca/1/fader", [.float(0.5)])).map(\.bytes) == [Mackie.fader(0, at: 0.5)])
+    }
+
+    @Test func aMovingLevelsTextIsWrittenTenTimesASecondAndEndsOnItsLastValue() async throws {
+        var console = MackieConsole(units: [0])
+        console.look(space)
+        let text = { (db: String) in Mackie.lcd(extender: false, offset: 56, db.padding(toLength: 7, withPad: " ", startingAt: 0)) }
+        #expect(console.show(OSCMessage("/source/1/db", [.float(-10)])).map(\.bytes) == [text("-10.0")])
+        #expect(console.show(OSCMessage("/source/1/db", [.float(-11)])).isEmpty, "held back: within 100 ms")
+        #expect(console.show(OSCMessage("/source/1/db", [.float(-12)])).isEmpty)
+        #expect(console.show(OSCMessage("/source/2/db", [.float(-3)])).count == 1, "each strip on its own")
+        #expect(console.dueTexts().isEmpty)
+        try await Task.sleep(for: .milliseconds(120))
+        #expect(console.dueTexts().map(\.bytes) == [text("-12.0")], "the last value, once")
+        #expect(console.dueTexts().isEmpty)
     }
 }

@@ -7,34 +7,61 @@ extension MackieConsole {
     /// One MIDI event for one unit: its place in the desk's wires, and the bytes.
     public typealias Event = (wire: Int, bytes: [UInt8])
 
-    /// The MIDI that shows `message`, one of the rig's values, wherever the view shows it.
-    public func show(_ message: OSCMessage) -> [Event] {
+    /// The MIDI that shows `message`, one of the rig's values, wherever the
+    /// view shows it. A level's text on the LCD changes at most every
+    /// `textInterval` per strip (its last value follows: `dueTexts`).
+    public mutating func show(_ message: OSCMessage) -> [Event] {
         guard let places = shown[message.address], let argument = message.arguments.first else { return [] }
+        let now = ContinuousClock.now
         return places.compactMap { place -> Event? in
-            // A fader under a finger is never moved: the rig sends its value on release.
-            if place.what == .fader && isTouched(place.strip) { return nil }
-            if place.strip < 0 {
-                guard let value = Self.number(argument) else { return nil }
-                return (units[0], Mackie.fader(Mackie.masterChannel - 1, at: value))
+            guard let event = event(place, argument) else { return nil }
+            guard place.what == .decibels else { return event }
+            if let last = texts[place.strip]?.last, now - last < Self.textInterval {
+                texts[place.strip]?.waiting = event
+                return nil
             }
-            let (unit, k) = place.strip.quotientAndRemainder(dividingBy: Mackie.stripsPerUnit)
-            let wire = units[unit], extender = unit > 0
-            switch place.what {
-            case .name:
-                guard case .string(let name) = argument else { return nil }
-                return (wire, Mackie.lcd(extender: extender, offset: k * Mackie.lcdWidth, Self.cell(name)))
-            case .decibels:
-                guard let value = Self.number(argument) else { return nil }
-                return (wire, Mackie.lcd(extender: extender, offset: 56 + k * Mackie.lcdWidth, Self.cell(Self.decibels(value))))
-            case .fader:
-                guard let value = Self.number(argument) else { return nil }
-                return (wire, Mackie.fader(k, at: value))
-            case .pan:
-                return (wire, Mackie.ring(k, pan: Self.number(argument)))
-            case .button(let row):
-                guard let value = Self.number(argument) else { return nil }
-                return (wire, Mackie.led(row + k, value >= 0.5))
-            }
+            texts[place.strip] = (now, nil)
+            return event
+        }
+    }
+
+    /// The level texts held back by `show` whose time has come.
+    public mutating func dueTexts() -> [Event] {
+        let now = ContinuousClock.now
+        var due: [Event] = []
+        for (strip, text) in texts {
+            guard let waiting = text.waiting, now - text.last >= Self.textInterval else { continue }
+            due.append(waiting)
+            texts[strip] = (now, nil)
+        }
+        return due
+    }
+
+    /// The MIDI that shows `argument` at one place of the view.
+    func event(_ place: (strip: Int, what: MackieShown), _ argument: OSCArgument) -> Event? {
+        // A fader under a finger is never moved: the rig sends its value on release.
+        if place.what == .fader && isTouched(place.strip) { return nil }
+        if place.strip < 0 {
+            guard let value = Self.number(argument) else { return nil }
+            return (units[0], Mackie.fader(Mackie.masterChannel - 1, at: value))
+        }
+        let (unit, k) = place.strip.quotientAndRemainder(dividingBy: Mackie.stripsPerUnit)
+        let wire = units[unit], extender = unit > 0
+        switch place.what {
+        case .name:
+            guard case .string(let name) = argument else { return nil }
+            return (wire, Mackie.lcd(extender: extender, offset: k * Mackie.lcdWidth, Self.cell(name)))
+        case .decibels:
+            guard let value = Self.number(argument) else { return nil }
+            return (wire, Mackie.lcd(extender: extender, offset: 56 + k * Mackie.lcdWidth, Self.cell(Self.decibels(value))))
+        case .fader:
+            guard let value = Self.number(argument) else { return nil }
+            return (wire, Mackie.fader(k, at: value))
+        case .pan:
+            return (wire, Mackie.ring(k, pan: Self.number(argument)))
+        case .button(let row):
+            guard let value = Self.number(argument) else { return nil }
+            return (wire, Mackie.led(row + k, value >= 0.5))
         }
     }
 

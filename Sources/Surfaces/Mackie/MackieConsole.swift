@@ -35,6 +35,12 @@ public struct MackieConsole: Sendable {
     /// motor fader for the rest of the show).
     var touched: [Int: ContinuousClock.Instant] = [:]
     static let touchHold = Duration.seconds(10)
+    /// Per strip, when its level's text was last written on the LCD, and the
+    /// one waiting (a fade changes it every 33 ms; an LCD that changes 10
+    /// times a second reads as well, and a MIDI cable of 3,125 bytes a second
+    /// carries eight strips' faders and texts at that pace).
+    var texts: [Int: (last: ContinuousClock.Instant, waiting: Event?)] = [:]
+    static let textInterval = Duration.milliseconds(100)
     /// The outputs of the role the surface acts in, when it may change only
     /// their mixes (a performer's): it shows sends on fader for them alone.
     public private(set) var roleOutputs: [Int]?
