@@ -90,7 +90,7 @@ public final class MeterStream: @unchecked Sendable {
         }
     }
 
-    /// Every `tick()` (10…50 ms): takes the levels, folds them into each subscriber's
+    /// At each `tick()` (when the first subscriber is due, 2…50 ms): takes the levels, folds them into each subscriber's
     /// interval, and sends those whose interval is over. While nobody is
     /// subscribed it rests (the meters are off) until a subscription wakes
     /// it, or a second has passed. Until `stop()`.
@@ -145,14 +145,16 @@ public final class MeterStream: @unchecked Sendable {
         woken.signal()
     }
 
-    /// Seconds between takes of the bank: half the shortest subscriber's
-    /// interval, within 10…50 ms. The bank holds peaks and sums between
-    /// takes, so a longer tick loses nothing; it only wakes the thread less
-    /// (a control surface's meters at 10 a second: 20 wakeups, not 100).
+    /// Seconds until the next take of the bank: until the first
+    /// subscriber's interval is over, within 2…50 ms. The bank holds peaks
+    /// and sums between takes, so a longer wait loses nothing; it only wakes
+    /// the thread less (a control surface's meters at 10 a second: 10
+    /// wakeups, not 100), and each subscriber is sent at its own rate.
     private func tick() -> Double {
-        let shortest = subscribers.withLock { $0.values.map(\.interval).min() } ?? .milliseconds(10)
-        let (seconds, attoseconds) = shortest.components
-        return min(max((Double(seconds) + Double(attoseconds) * 1e-18) / 2, 0.01), 0.05)
+        let now = ContinuousClock.now
+        let next = subscribers.withLock { $0.values.map { $0.lastSent + $0.interval }.min() } ?? now
+        let (seconds, attoseconds) = (next - now).components
+        return min(max(Double(seconds) + Double(attoseconds) * 1e-18, 0.002), 0.05)
     }
 
     /// Folds one take of levels into a subscriber's interval; the messages

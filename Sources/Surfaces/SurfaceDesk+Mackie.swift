@@ -16,6 +16,7 @@ extension SurfaceDesk {
         guard let first = mackieFirst else { return }
         askRole(first)
         let space = controller.addressSpace
+        mackieSize.withLock { $0 = [space.inputs, space.outputs, space.dcas] }
         push(mackie.withLock { console in
             console?.look(space)
             return console?.frame() ?? []
@@ -42,6 +43,7 @@ extension SurfaceDesk {
         askRole(first)
         subscribeMackie(first)
         let space = controller.addressSpace
+        mackieSize.withLock { $0 = [space.inputs, space.outputs, space.dcas] }
         let (frame, addresses) = mackie.withLock { console in
             console?.look(space)
             return (console?.frame() ?? [], console?.addresses ?? [])
@@ -95,6 +97,7 @@ extension SurfaceDesk {
             once(first, "the access rules let no client in from 127.0.0.1: its controls do nothing")
             return
         }
+        subscribeMackie(first)
         let space = controller.addressSpace
         switch mackie.withLock({ $0?.take(message, unit: unit, space: space) }) {
         case .send(let osc, let echo):

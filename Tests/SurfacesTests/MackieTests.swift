@@ -75,5 +75,12 @@ import Testing
         try await Task.sleep(for: .milliseconds(120))
         #expect(console.dueTexts().map(\.bytes) == [text("-12.0")], "the last value, once")
         #expect(console.dueTexts().isEmpty)
+        // A text held back when the view changes belongs to what the strip showed: dropped.
+        _ = console.show(OSCMessage("/source/1/db", [.float(-20)]))
+        #expect(console.show(OSCMessage("/source/1/db", [.float(-21)])).isEmpty)
+        _ = console.take(.note(channel: 1, number: Mackie.plugIn, velocity: 127), unit: 0, space: space)
+        console.look(space)
+        try await Task.sleep(for: .milliseconds(120))
+        #expect(console.dueTexts().isEmpty, "no old level written on a DCA's strip")
     }
 }

@@ -27,7 +27,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_driver import argument_parser, play, rig_settled, wait_loaded, wait_until
+from page_driver import argument_parser, play, rig_settled, settled, wait_loaded, wait_until
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 from osc import Client as OSCClient  # tools/lib/osc.py
@@ -55,8 +55,11 @@ def scenario_eq(browsers, osc, args):
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", gain)
     ActionChains(driver).send_keys(Keys.ARROW_UP, Keys.ARROW_UP, Keys.ENTER).perform()
     rig_gain = rig_settled(osc, "/source/1/eq/1/gain", 1.0)
-    # The curve drawn again once the rig's value came back.
-    raised = wait_until(lambda: (lambda c: c if c and c != curve else None)(driver.execute_script(CURVE)), timeout=5)
+    # The curve drawn again once the rig's value came back: the first that differs
+    # may be one drawn for a step on the way (the first ArrowUp's 0.5 dB), so the
+    # one kept is the curve once it has stayed the same for 300 ms.
+    wait_until(lambda: (lambda c: c if c and c != curve else None)(driver.execute_script(CURVE)), timeout=5)
+    raised = settled(lambda: driver.execute_script(CURVE))
     meter = wait_until(lambda: (lambda v: v if v and v > 0.5 else None)(driver.execute_script(METER)), timeout=5)
     driver.execute_script("arguments[0].focus()", button)
     ActionChains(driver).send_keys(Keys.ENTER).perform()

@@ -103,6 +103,20 @@ def wait_until(predicate, timeout=TIMEOUT, interval=0.02):
     return value
 
 
+def settled(read, still=0.3, timeout=5, interval=0.05):
+    """What `read()` gives once it has stayed the same for `still` seconds (or its last value after the timeout)."""
+    deadline = time.monotonic() + timeout
+    value, since = read(), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(interval)
+        now = read()
+        if now != value:
+            value, since = now, time.monotonic()
+        elif time.monotonic() - since >= still:
+            break
+    return value
+
+
 def until(read, predicate, timeout=10):
     """What `read()` gives once predicate holds for it (or what it gives after the timeout); a value
     that is false itself (0) counts too."""

@@ -29,8 +29,8 @@ public struct MackieConsole: Sendable {
     var shown: [String: [(strip: Int, what: MackieShown)]] = [:]
     /// The output sends on fader shows: the last one picked with SELECT in outputs.
     var picked = 1
-    /// The faders a finger is on (strips, -1 the master), and since when:
-    /// the rig never moves them, for `touchHold` at most (a release lost
+    /// The faders a finger is on (strips, -1 the master), and their last
+    /// touch or move: the rig never moves them, for `touchHold` at most (a release lost
     /// in a flood, or a unit unplugged under a finger, must not freeze a
     /// motor fader for the rest of the show).
     var touched: [Int: ContinuousClock.Instant] = [:]
@@ -58,6 +58,8 @@ public struct MackieConsole: Sendable {
 
     /// The strips of the view on `space`'s rig (after a change of view or of the rig's size).
     public mutating func look(_ space: AddressSpace) {
+        // A text held back belongs to what a strip showed: it may show another now, or nothing.
+        texts = texts.mapValues { ($0.last, nil) }
         if let outputs = roleOutputs {
             if case .sends(let m) = view.mode, outputs.contains(m) {} else {
                 view.choose(.sends(output: outputs[0]), space: space)
@@ -95,15 +97,19 @@ public struct MackieConsole: Sendable {
         case .pitchBend(let channel, let value):
             let position = Float(value) / 16383
             if channel == Mackie.masterChannel, unit == 0, let master {
+                if touched[-1] != nil { touch(-1, true) }
                 return .send(OSCMessage(master.fader, [.float(position)]), echo: nil)
             }
             guard channel <= Mackie.stripsPerUnit, let strip = strip(channel - 1) else { return nil }
+            // A fader moving under a finger is touched afresh (its touch lapses 10 s after the last move).
+            if touched[base + channel - 1] != nil { touch(base + channel - 1, true) }
             return .send(OSCMessage(strip.fader, [.float(position)]), echo: strip.decibels)
         case .controlChange(_, let number, let value):
             guard (Mackie.vPot..<Mackie.vPot + Mackie.stripsPerUnit).contains(number),
                   let pan = strip(number - Mackie.vPot)?.pan else { return nil }
             // A step is 1/64 of the pan's travel from the centre to a side.
-            return .send(OSCMessage(pan + "/delta", [.float(Float(Mackie.steps(value)) / 64)]), echo: pan)
+            // (The rig feeds a client's steps back as the pan they make: no echo.)
+            return .send(OSCMessage(pan + "/delta", [.float(Float(Mackie.steps(value)) / 64)]), echo: nil)
         case .note(_, let note, let velocity):
             let pressed = velocity > 0
             switch note {
