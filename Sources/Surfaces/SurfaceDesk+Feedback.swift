@@ -55,7 +55,7 @@ extension SurfaceDesk {
         }
         let bindings = feedback.withLock { $0[s] }
         let events = packet.messages.flatMap { message -> [[UInt8]] in
-            guard let bound = bindings[message.address], let value = Self.number(message.arguments.first) else { return [] }
+            guard let bound = bindings[message.address], let value = message.arguments.first?.number else { return [] }
             return bound.map { $0.message(showing: value) }
         }
         push(events, to: s)
@@ -87,15 +87,5 @@ extension SurfaceDesk {
     public func room(for name: String) -> Int {
         guard let s = wires.names.firstIndex(of: name) else { return 0 }
         return wires.outgoing[s].room / (2 * MIDIRing.longestEvent)
-    }
-
-    static func number(_ argument: OSCArgument?) -> Float? {
-        switch argument {
-        case .float(let value): value.isFinite ? value : nil
-        case .int32(let value): Float(value)
-        case .double(let value): value.isFinite ? Float(value) : nil
-        case .bool(let value): value ? 1 : 0
-        default: nil
-        }
     }
 }

@@ -16,7 +16,6 @@ extension SurfaceDesk {
         guard let first = mackieFirst else { return }
         askRole(first)
         let space = controller.addressSpace
-        mackieSize.withLock { $0 = [space.inputs, space.outputs, space.dcas] }
         push(mackie.withLock { console in
             console?.look(space)
             return console?.frame() ?? []
@@ -43,7 +42,6 @@ extension SurfaceDesk {
         askRole(first)
         subscribeMackie(first)
         let space = controller.addressSpace
-        mackieSize.withLock { $0 = [space.inputs, space.outputs, space.dcas] }
         let (frame, addresses) = mackie.withLock { console in
             console?.look(space)
             return (console?.frame() ?? [], console?.addresses ?? [])
@@ -54,30 +52,15 @@ extension SurfaceDesk {
 
     /// Shows the rig's value at `address` (it does not feed a client's own change back).
     func echoMackie(_ address: String, peer: OSCPeer) {
-        guard peer.access != .denied else { return }
-        for reply in controller.handle(.message(OSCMessage(address)), from: peer) {
-            for message in reply.messages where message.address == address {
-                push(mackie.withLock { $0?.show(message) ?? [] })
-            }
-        }
+        guard peer.access != .denied, let message = ask(address, from: peer) else { return }
+        push(mackie.withLock { $0?.show(message) ?? [] })
     }
 
-    /// A rig that changed size (`/rig/inputs`, `/rig/outputs`): the strips
-    /// follow, within a tenth of a second.
-    func followRigSize() {
-        guard mackieFirst != nil else { return }
-        let now = ContinuousClock.now
-        guard mackieSizeLook.withLock({ last in
-            defer { if now - last >= .milliseconds(100) { last = now } }
-            return now - last >= .milliseconds(100)
-        }) else { return }
-        let space = controller.addressSpace
-        let size = [space.inputs, space.outputs, space.dcas]
-        let changed = mackieSize.withLock { seen in
-            defer { seen = size }
-            return !seen.isEmpty && seen != size
-        }
-        if changed { showMackie() }
+    /// The rig changed size (`/rig/inputs`, `/rig/outputs`; the controller's
+    /// `resized`, under the scene's lock): the strips follow at the desk's
+    /// next look. Only stores an atomic.
+    public func resized() {
+        mackieResized.store(true, ordering: .relaxed)
     }
 
     /// The rig's feedback or meters for the surface.
@@ -103,14 +86,9 @@ extension SurfaceDesk {
         case .send(let osc, let echo):
             if act(osc, surface: first, peer: peer), let echo { echoMackie(echo, peer: peer) }
         case .toggle(let address):
-            for reply in controller.handle(.message(OSCMessage(address)), from: peer) {
-                for message in reply.messages where message.address == address {
-                    guard let now = MackieConsole.number(message.arguments.first ?? .int32(0)),
-                          act(OSCMessage(address, [.int32(now >= 0.5 ? 0 : 1)]), surface: first, peer: peer)
-                    else { continue }
-                    echoMackie(address, peer: peer)
-                }
-            }
+            guard let now = ask(address, from: peer)?.arguments.first?.number,
+                  act(OSCMessage(address, [.int32(now >= 0.5 ? 0 : 1)]), surface: first, peer: peer) else { return }
+            echoMackie(address, peer: peer)
         case .view:
             showMackie()
         case nil:
@@ -122,12 +100,10 @@ extension SurfaceDesk {
     /// change only some outputs' mixes keeps it on their sends on fader.
     func askRole(_ first: Int) {
         var outputs: [Int]?
-        for reply in controller.handle(.message(OSCMessage(Command.Name.role.rawValue)), from: peer(first)) {
-            for message in reply.messages where message.address == Command.Name.role.rawValue {
-                guard message.arguments.count >= 2, case .string("outputs") = message.arguments[1] else { continue }
-                outputs = message.arguments.dropFirst(2).compactMap { argument in
-                    if case .int32(let m) = argument { Int(m) } else { nil }
-                }
+        if let role = ask(Command.Name.role.rawValue, from: peer(first)), role.arguments.count >= 2,
+           case .string("outputs") = role.arguments[1] {
+            outputs = role.arguments.dropFirst(2).compactMap { argument in
+                if case .int32(let m) = argument { Int(m) } else { nil }
             }
         }
         mackie.withLock { $0?.restrict(to: outputs) }

@@ -45,10 +45,9 @@ public final class SurfaceDesk: @unchecked Sendable {
     let mackieUnits: [Int: Int]
     /// The wire of its first unit: its peer is the surface's, to the rig.
     let mackieFirst: Int?
-    /// Whether it is subscribed to feedback and meters; the rig's size it last showed.
+    /// Whether it is subscribed to feedback and meters; whether the rig changed size since its last look.
     let mackieSubscribed = Atomic<Bool>(false)
-    let mackieSize = Mutex<[Int]>([])
-    let mackieSizeLook = Mutex<ContinuousClock.Instant>(.now)
+    let mackieResized = Atomic<Bool>(false)
     /// Held while a packet's MIDI goes into an outgoing ring: one producer at a time.
     let sending = Mutex<Void>(())
     /// Surfaces whose hardware came (back), and when to bring each up to
@@ -107,7 +106,7 @@ public final class SurfaceDesk: @unchecked Sendable {
             let due = dueRefreshes()
             for s in due where mackieUnits[s] == nil { subscribe(s) }
             if due.contains(where: { mackieUnits[$0] != nil }) { showMackie() }
-            followRigSize()
+            if mackieResized.exchange(false, ordering: .relaxed) { showMackie() }
             if mackieFirst != nil { push(mackie.withLock { $0?.dueTexts() ?? [] }) }
             forgetWaiting()
             for s in 0..<wires.count {
@@ -181,16 +180,13 @@ public final class SurfaceDesk: @unchecked Sendable {
 
     /// The rig's value at a binding's target, in its form.
     func current(_ binding: MIDIBinding, from peer: OSCPeer) -> Float? {
-        for reply in controller.handle(.message(OSCMessage(binding.target)), from: peer) {
-            for message in reply.messages where message.address == binding.target {
-                switch message.arguments.first {
-                case .float(let value): return value
-                case .int32(let value): return Float(value)
-                case .double(let value): return Float(value)
-                case .bool(let value): return value ? 1 : 0
-                default: continue
-                }
-            }
+        ask(binding.target, from: peer)?.arguments.first?.number
+    }
+
+    /// The rig's answer to a query of `address` (the message at that address), as `peer` would get it.
+    func ask(_ address: String, from peer: OSCPeer) -> OSCMessage? {
+        for reply in controller.handle(.message(OSCMessage(address)), from: peer) {
+            if let message = reply.messages.first(where: { $0.address == address }) { return message }
         }
         return nil
     }

@@ -120,6 +120,8 @@ final class Rig {
             // 200,000 nodes at 256x256 take a while to describe).
             resized: { [host] in
                 host.nudge()
+                // A Mackie Control surface's strips follow (an atomic, read by the desk's thread).
+                routes.surfaces.withLock { $0 }?.resized()
                 // Only the last of resizes in quick succession is described:
                 // the namespace follows the size the rig has when it is built.
                 let number = resizes.count.add(1, ordering: .relaxed).newValue

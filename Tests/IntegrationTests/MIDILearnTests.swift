@@ -59,6 +59,9 @@ extension Integration {
                 let error = try await rig.osc.waitFor(address: "/error", timeout: .seconds(3))
                 #expect(error.arguments.first == .string("/midi/learn"), "\(address): \(error)")
             }
+            try rig.osc.send("/midi/forget", .string("/source/*/mute"))
+            let notForgotten = try await rig.osc.waitFor(address: "/error", timeout: .seconds(3))
+            #expect(notForgotten.arguments.first == .string("/midi/forget"), "a pattern is not forgotten: \(notForgotten)")
             try await midi.send(["B0.17.7F"], to: "crosspoint:desk_in", on: rig.jack)
             try await Task.sleep(for: .milliseconds(200))
             #expect(try Self.bindings(path).count == 10)

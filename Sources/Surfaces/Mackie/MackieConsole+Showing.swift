@@ -42,7 +42,7 @@ extension MackieConsole {
         // A fader under a finger is never moved: the rig sends its value on release.
         if place.what == .fader && isTouched(place.strip) { return nil }
         if place.strip < 0 {
-            guard let value = Self.number(argument) else { return nil }
+            guard let value = argument.number else { return nil }
             return (units[0], Mackie.fader(Mackie.masterChannel - 1, at: value))
         }
         let (unit, k) = place.strip.quotientAndRemainder(dividingBy: Mackie.stripsPerUnit)
@@ -52,15 +52,15 @@ extension MackieConsole {
             guard case .string(let name) = argument else { return nil }
             return (wire, Mackie.lcd(extender: extender, offset: k * Mackie.lcdWidth, Self.cell(name)))
         case .decibels:
-            guard let value = Self.number(argument) else { return nil }
+            guard let value = argument.number else { return nil }
             return (wire, Mackie.lcd(extender: extender, offset: 56 + k * Mackie.lcdWidth, Self.cell(Self.decibels(value))))
         case .fader:
-            guard let value = Self.number(argument) else { return nil }
+            guard let value = argument.number else { return nil }
             return (wire, Mackie.fader(k, at: value))
         case .pan:
-            return (wire, Mackie.ring(k, pan: Self.number(argument)))
+            return (wire, Mackie.ring(k, pan: argument.number))
         case .button(let row):
-            guard let value = Self.number(argument) else { return nil }
+            guard let value = argument.number else { return nil }
             return (wire, Mackie.led(row + k, value >= 0.5))
         }
     }
@@ -70,7 +70,7 @@ extension MackieConsole {
         strips.enumerated().compactMap { i, strip -> Event? in
             guard let strip, let meter = strip.meter, meter.rawValue == message.address,
                   message.arguments.indices.contains(strip.meterChannel),
-                  let decibels = Self.number(message.arguments[strip.meterChannel]) else { return nil }
+                  let decibels = message.arguments[strip.meterChannel].number else { return nil }
             let (unit, k) = i.quotientAndRemainder(dividingBy: Mackie.stripsPerUnit)
             return (units[unit], Mackie.meter(k, decibels: decibels))
         }
@@ -132,15 +132,5 @@ extension MackieConsole {
         let tenths = Int((value * 10).rounded())
         let sign = tenths > 0 ? "+" : tenths < 0 ? "-" : ""
         return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
-    }
-
-    static func number(_ argument: OSCArgument) -> Float? {
-        switch argument {
-        case .float(let value): value
-        case .int32(let value): Float(value)
-        case .double(let value): Float(value)
-        case .bool(let value): value ? 1 : 0
-        default: nil
-        }
     }
 }
