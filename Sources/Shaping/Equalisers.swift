@@ -66,6 +66,9 @@ public struct Equalisers: ~Copyable {
     public var quiet = false
     /// One block of eight channels, transposed (a frame a vector).
     public let frames: UnsafeMutablePointer<SIMD8<Float>>
+    /// Two groups' blocks side by side (a frame of sixteen channels a
+    /// vector), for paths with registers of sixteen floats.
+    public let wideFrames: UnsafeMutablePointer<SIMD16<Float>>
 
     /// Where a lane without a channel (the last group's padding) reads
     /// silence and writes: `maxFrames` samples each.
@@ -95,6 +98,8 @@ public struct Equalisers: ~Copyable {
         flat.initialize(repeating: -1, count: groups)
         frames = .allocate(capacity: 64) // `stillBlock`
         frames.initialize(repeating: SIMD8(), count: 64)
+        wideFrames = .allocate(capacity: 64) // `stillBlock`
+        wideFrames.initialize(repeating: SIMD16(), count: 64)
         silence = .allocate(capacity: max(1, maxFrames))
         silence.initialize(repeating: 0, count: max(1, maxFrames))
         spare = .allocate(capacity: max(1, maxFrames))
@@ -109,6 +114,7 @@ public struct Equalisers: ~Copyable {
         flat.deallocate()
         passing.deallocate()
         frames.deallocate()
+        wideFrames.deallocate()
         silence.deallocate()
         spare.deallocate()
     }

@@ -131,6 +131,53 @@ import SceneModel
         #expect(expected.contains { $0.contains { abs($0) > 0.01 } })
     }
 
+    /// AVX-512 runs two groups of eight that are both still as one of
+    /// sixteen (StagePaths/Loops/Equalisers+Wide.swift). Settled scenes whose
+    /// groups differ in what they run: a pair whose cut sections pass in one
+    /// group only, a pair beside a flat group, a pair whose second group is
+    /// one channel. Every path records the same, within 1e-6 of the loudest.
+    @Test(arguments: [(24, 20, 64), (17, 9, 100)])
+    func groupsRunStillInPairsAsAlone(shape: (inputs: Int, outputs: Int, frames: Int)) {
+        let (inputs, outputs, frames) = (shape.inputs, shape.outputs, shape.frames)
+        var random = SplitMix(seed: UInt64(inputs * 7_919 + outputs))
+        var scene = Scene(inputs: inputs, outputs: outputs)
+        func bands(_ count: Int) -> [EQBand] {
+            (0..<count).map { b in
+                var band = EQBand(type: [.lowShelf, .peak, .peak, .highShelf, .peak, .peak][b],
+                                  frequency: Float(exp(Double.random(in: log(60)...log(12_000), using: &random))))
+                (band.gain, band.q, band.on) = (Float.random(in: -12...12, using: &random), 1.5, true)
+                return band
+            }
+        }
+        for n in 0..<inputs {
+            // Group 1: low cuts on; group 2: off (its cut sections pass); group 3: flat.
+            if n < 16 {
+                scene.sources[n].eq.lowCut.on = n < 8
+                scene.sources[n].eq.lowCut.frequency = 120
+                scene.sources[n].eq.bands = bands(scene.sources[n].eq.bands.count)
+            }
+            for m in 1...outputs { scene.crosspoints[n + 1, m] = Float.random(in: 0.05...0.3, using: &random) }
+        }
+        for m in 8..<outputs {
+            // Group 1 flat; the others shaped, the last perhaps one channel.
+            scene.outputs[m].eq.highCut = { var c = Equaliser.Cut(frequency: 9_000); c.on = true; return c }()
+            scene.outputs[m].eq.bands = bands(scene.outputs[m].eq.bands.count)
+        }
+        let signals = (0..<inputs).map { _ in (0..<4096).map { _ in Float.random(in: -1...1, using: &random) } }
+        let recordings = Self.recordings(scene, then: scene, signals: signals, outputs: outputs, frames: frames,
+                                         panLaw: .balance, periods: (40, 0), fade: 0)
+        let (base, expected) = recordings[0]
+        let loudest = expected.joined().map(abs).max() ?? 0
+        #expect(loudest > 0.1)
+        for (simd, recorded) in recordings.dropFirst() {
+            var worst: Float = 0
+            for m in 0..<outputs {
+                for k in recorded[m].indices { worst = max(worst, abs(recorded[m][k] - expected[m][k]) / loudest) }
+            }
+            #expect(worst < 1e-6, "\(simd) against \(base): largest difference, relative to the loudest: \(worst)")
+        }
+    }
+
     /// What each path this CPU runs records: `signals` playing through
     /// `first` for `periods.0` periods, then a crossfade of `fade` seconds
     /// to `second` and `periods.1` periods more.

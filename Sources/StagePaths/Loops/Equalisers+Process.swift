@@ -22,16 +22,52 @@ extension Equalisers {
         let newRate = rate != sampleRate
         rate = sampleRate
         var everyFlat = true
-        for g in 0..<min(groups, (count + 7) / 8) {
+        let used = min(groups, (count + 7) / 8)
+        var g = 0
+        while g < used {
+            #if WIDE_REGISTERS
+            // Two groups that both run still go as one, sixteen lanes wide.
+            if g &+ 1 < used && !newRate && runsStill(group: g, values: values, compare: moved)
+                && runsStill(group: g &+ 1, values: values, compare: moved) {
+                runStill(pair: g, input, output, count: count, frames: frames)
+                everyFlat = false
+                if let routes {
+                    for n in (g &* 8)..<min(count, g &* 8 &+ 16) { routes[n] = UnsafePointer(output[n]) }
+                }
+                g &+= 2
+                continue
+            }
+            #endif
             let ran = run(group: g, input, output, count: count, frames: frames, values: values, newRate: newRate,
                           compare: moved)
             if flat[g] != 1 { everyFlat = false }
-            guard let routes else { continue }
-            for n in (g &* 8)..<min(count, g &* 8 &+ 8) {
-                routes[n] = ran ? UnsafePointer(output[n]) : input[n]
+            if let routes {
+                for n in (g &* 8)..<min(count, g &* 8 &+ 8) {
+                    routes[n] = ran ? UnsafePointer(output[n]) : input[n]
+                }
             }
+            g &+= 1
         }
         quiet = everyFlat
+    }
+
+    /// Whether group `g` runs in its still form this period (`runStill`):
+    /// it ran last period, is not flat, and (when `compare`) none of its
+    /// settings moved since. The rate is the caller's to compare.
+    @inline(__always) @_noLocks
+    func runsStill(group g: Int, values: UnsafePointer<UnsafePointer<Float>>, compare: Bool) -> Bool {
+        flat[g] == 0 && !(compare && settingsMoved(group: g, values: values))
+    }
+
+    /// Whether any of group `g`'s settings differ from the last period's.
+    @inline(__always) @_noLocks
+    func settingsMoved(group g: Int, values: UnsafePointer<UnsafePointer<Float>>) -> Bool {
+        let first = g &* 8, base = g &* parameters
+        for p in 0..<parameters {
+            let now = UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self)
+            if any(now .!= settings[base + p]) { return true }
+        }
+        return false
     }
 
     /// One group of eight channels; whether it ran (false: left untouched).
@@ -47,12 +83,7 @@ extension Equalisers {
             // The first period: the settings start where the kernel's are.
             for p in 0..<parameters { settings[base + p] = UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self) }
         }
-        if compare && !fresh {
-            for p in 0..<parameters {
-                let now = UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self)
-                if any(now .!= settings[base + p]) { moved = true }
-            }
-        }
+        if compare && !fresh && settingsMoved(group: g, values: values) { moved = true }
         if !moved && flat[g] == 1 { return false }
         if moved && flat[g] != 0 && isFlat(values, first) {
             // Still flat, a setting of a band that is off moved: nothing to run.

@@ -1,0 +1,1 @@
+../Loops/Equalisers+Wide.swift
