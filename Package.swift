@@ -219,7 +219,8 @@ let package = Package(
         // integration tests' client's codec.
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
-        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport", "Shaping"], swiftSettings: optimised),
+        .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport", "Shaping",
+                                                        "StagePathAVX2", "StagePathAVX512"], swiftSettings: optimised),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "StagePathBase"], swiftSettings: optimised),
         .testTarget(name: "ShapingTests", dependencies: ["Shaping", "MixRows"], swiftSettings: optimised),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
