@@ -3,6 +3,8 @@ for each rig size that tools/bench/fanout.py measured."""
 
 import statistics
 
+CPU_LIMIT_PERCENT = 5.0  # issue 35: the whole process, 64 subscribers, 4 faders dragged
+
 from fanout import HEADING, TARGET, SUBSCRIBERS, DRAGGERS, RATE, LOW, HIGH, QUIET_SECONDS, median, p99
 
 
@@ -57,6 +59,10 @@ def add_size(add, targets, result, verdict):
     add("")
     add_receiver_check(add, result, rounds)
     add_threads(add, rounds)
+    # Issue 35: serve's whole CPU while the faders are dragged, the rounds' mean, at most 5 % of a core.
+    cpu = statistics.mean(m["cpu_drag_percent"] for m in rounds)
+    targets.append((f"{TARGET}, {size}: serve's CPU while dragging (% of a core, mean of the rounds)",
+                    round(cpu, 3), CPU_LIMIT_PERCENT, cpu <= CPU_LIMIT_PERCENT))
     missing = sum(m["final_missing"] for m in rounds)
     ok = missing == 0
     targets.append((f"{TARGET}, {size}: final drag values missing at a subscriber (of "
