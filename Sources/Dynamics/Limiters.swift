@@ -32,7 +32,10 @@ public struct Limiters: ~Copyable {
     public let groups: Int
     public let capacity: Int
     /// Per group, `capacity` each: the input, this block's needs, the
-    /// previous block's suffix minima, and the envelope's last values.
+    /// previous block's suffix minima, and the envelope's last values. Two
+    /// groups' rings are interleaved, slot by slot (`ring(_:)`): where a
+    /// path has registers of sixteen floats, a pair of groups whose rings
+    /// stand at the same place reads and writes a slot of both at once.
     public let delay: UnsafeMutablePointer<V>
     public let needs: UnsafeMutablePointer<V>
     public let suffixes: UnsafeMutablePointer<V>
@@ -47,6 +50,9 @@ public struct Limiters: ~Copyable {
     public let spare: UnsafeMutablePointer<Float>
     /// Eight frames of a group, between their transposes.
     public let block: UnsafeMutablePointer<V>
+    /// Eight frames of a pair of groups side by side, for paths with
+    /// registers of sixteen floats.
+    public let wideBlock: UnsafeMutablePointer<SIMD16<Float>>
     /// The hold's window W, for the rate the stage runs at (`window(rate:)`).
     public var window = 1
     public var rate: Float = 0
@@ -97,7 +103,7 @@ public struct Limiters: ~Copyable {
         // One more than the longest window: the value leaving a lane's mean
         // (L + 1 back) is never the slot just written.
         capacity = Int(Self.longestLookahead * Self.sizingRate) + 2
-        let count = groups * capacity
+        let count = (groups + 1) / 2 * 2 * capacity // whole pairs of groups
         delay = .allocate(capacity: count)
         delay.initialize(repeating: V(), count: count)
         needs = .allocate(capacity: count)
@@ -114,6 +120,8 @@ public struct Limiters: ~Copyable {
         spare.initialize(repeating: 0, count: max(1, maxFrames))
         block = .allocate(capacity: 8)
         block.initialize(repeating: V(), count: 8)
+        wideBlock = .allocate(capacity: 8)
+        wideBlock.initialize(repeating: SIMD16(), count: 8)
     }
 
     deinit {
@@ -125,7 +133,13 @@ public struct Limiters: ~Copyable {
         lowest.deallocate()
         spare.deallocate()
         block.deallocate()
+        wideBlock.deallocate()
     }
+
+    /// Where group `g`'s slots start in the rings: its slot i is at
+    /// `ring(g) + 2·i`, beside the same slot of the other group of its pair.
+    @inlinable @inline(__always) @_noLocks
+    public func ring(_ g: Int) -> Int { (g >> 1) &* 2 &* capacity &+ (g & 1) }
 
     /// The hold's window at `rate`: the longest lookahead in samples, + 1,
     /// within what the rings hold (one slot to spare).
@@ -148,7 +162,7 @@ public struct Limiters: ~Copyable {
     public mutating func exchange(with other: inout Limiters) {
         guard other.capacity == capacity else { return }
         for g in 0..<min(groups, other.groups) {
-            for i in (g * capacity)..<((g + 1) * capacity) {
+            for i in stride(from: ring(g), to: ring(g) + 2 * capacity, by: 2) {
                 swap(&delay[i], &other.delay[i])
                 swap(&needs[i], &other.needs[i])
                 swap(&suffixes[i], &other.suffixes[i])

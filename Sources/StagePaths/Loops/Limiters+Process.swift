@@ -22,58 +22,103 @@ extension Limiters {
         }
         var ran = false
         defer { quiet = !ran }
-        for g in 0..<min(groups, (count + 7) / 8) {
-            let first = g &* 8
-            let present = min(8, count &- first)
-            let onNow = UnsafeRawPointer(on + first).loadUnaligned(as: V.self)
-            var l = lanes[g]
-            if all(onNow .== V()) && all(l.on .== V()) {
-                l.running = false
-                lanes[g] = l
+        let used = min(groups, (count + 7) / 8)
+        var g = 0
+        while g < used {
+            guard var a = prepare(group: g, count: count, on: on, ceiling: ceiling, release: release,
+                                  lookahead: lookahead, linked: linked) else {
+                g &+= 1
                 continue
             }
             ran = true
-            if !l.running { l = restart(group: g) }
-            // Lookaheads in samples, within the window.
-            let ms = UnsafeRawPointer(lookahead + first).loadUnaligned(as: V.self)
-            var samples = SIMD8<Int32>()
-            for i in 0..<8 {
-                let s = ms[i] * rate * 0.001 + 0.5
-                samples[i] = s >= 0 && s < Float(window) ? Int32(s) : s >= Float(window) ? Int32(window &- 1) : 0
+            #if WIDE_REGISTERS
+            // The two groups of a pair of rings (`ring(_:)`), standing at the
+            // same place with one lookahead for all, go as one of sixteen lanes.
+            if g & 1 == 0 && g &+ 1 < used,
+               let b = prepare(group: g &+ 1, count: count, on: on, ceiling: ceiling, release: release,
+                               lookahead: lookahead, linked: linked),
+               a.lanes.offset == b.lanes.offset && a.lanes.position == b.lanes.position
+                && a.lanes.shared >= 0 && a.lanes.shared == b.lanes.shared {
+                var b = b
+                let low = run(pair: g, &a, &b, output, count: count, frames: frames)
+                finish(group: g, a, low: low.lowHalf)
+                finish(group: g &+ 1, b, low: low.highHalf)
+                g &+= 2
+                continue
             }
-            if samples != l.lookahead {
-                l.lookahead = samples
-                for i in 0..<8 { (l.span[i], l.share[i]) = (Float(samples[i] &+ 1), 1 / Float(samples[i] &+ 1)) }
-                l.shared = samples == SIMD8(repeating: samples[0]) ? Int(samples[0]) : -1
-                resum(group: g, &l, newest: l.position == 0 ? capacity &- 1 : l.position &- 1)
-            }
-            var top = UnsafeRawPointer(ceiling + first).loadUnaligned(as: V.self)
-            top.replace(with: V(repeating: 1), where: .!(top .<= V(repeating: 1)))
-            top.replace(with: V(repeating: 1e-6), where: top .< V(repeating: 1e-6))
-            // The share of the envelope's depth below unity kept each sample,
-            // e^(−1/(t·fs)): it rises back by 1 − that of the way.
-            var time = UnsafeRawPointer(release + first).loadUnaligned(as: V.self) * V(repeating: rate * 0.001)
-            time.replace(with: V(repeating: 1), where: .!(time .>= V(repeating: 1)))
-            let keep = FastMath.exp2(V(repeating: -1.442_695) / time)
-            // A pair limits together only while both its members are on: an
-            // unlimited partner never ducks a limited output.
-            let lit = (onNow .> V()) .| (l.on .> V())
-            let shown = V().replacing(with: 1, where: lit)
-            let partnerLit = V(shown[1], shown[0], shown[3], shown[2], shown[5], shown[4], shown[7], shown[6]) .> V()
-            let pairs = (UnsafeRawPointer(linked + first).loadUnaligned(as: SIMD8<Int32>.self) .!= SIMD8<Int32>())
-                .& lit .& partnerLit
-            // Added to a partner's need before the lesser is taken: 0 in a
-            // linked pair, 2 (more than any need) elsewhere. No mask per sample.
-            let unlinked = V(repeating: 2).replacing(with: 0, where: pairs)
-            // Each lane's buffer (a lane without an output: `spare`).
-            func buffer(_ i: Int) -> UnsafeMutablePointer<Float> { i < present ? output[first &+ i] : spare }
+            #endif
+            func buffer(_ i: Int) -> UnsafeMutablePointer<Float> { i < a.present ? output[g &* 8 &+ i] : spare }
             let buffers = (buffer(0), buffer(1), buffer(2), buffer(3), buffer(4), buffer(5), buffer(6), buffer(7))
-            let low = run(group: g, &l, buffers, frames: frames, ceiling: top, release: keep, unlinked: unlinked, to: onNow)
-            l.on = onNow
-            lanes[g] = l
-            // The lowest since the meters last looked (a period split by a cue runs twice).
-            for i in 0..<8 where low[i] < lowest[first &+ i] { lowest[first &+ i] = low[i] }
+            let low = run(group: g, &a.lanes, buffers, frames: frames, ceiling: a.ceiling, release: a.release,
+                          unlinked: a.unlinked, to: a.on)
+            finish(group: g, a, low: low)
+            g &+= 1
         }
+    }
+
+    /// One group's settings for this period, worked out from the kernel's
+    /// values: nil if it is off and was off (it is not run). Its lanes, as
+    /// they then are (started again, their lookahead set), are stored, so
+    /// that asking again gives the same answer.
+    @inline(__always) @_noLocks
+    func prepare(group g: Int, count: Int, on: UnsafePointer<Float>, ceiling: UnsafePointer<Float>,
+                 release: UnsafePointer<Float>, lookahead: UnsafePointer<Float>,
+                 linked: UnsafePointer<Int32>) -> Prepared? {
+        let first = g &* 8
+        let onNow = UnsafeRawPointer(on + first).loadUnaligned(as: V.self)
+        var l = lanes[g]
+        if all(onNow .== V()) && all(l.on .== V()) {
+            l.running = false
+            lanes[g] = l
+            return nil
+        }
+        if !l.running { l = restart(group: g) }
+        // Lookaheads in samples, within the window.
+        let ms = UnsafeRawPointer(lookahead + first).loadUnaligned(as: V.self)
+        var samples = SIMD8<Int32>()
+        for i in 0..<8 {
+            let s = ms[i] * rate * 0.001 + 0.5
+            samples[i] = s >= 0 && s < Float(window) ? Int32(s) : s >= Float(window) ? Int32(window &- 1) : 0
+        }
+        if samples != l.lookahead {
+            l.lookahead = samples
+            for i in 0..<8 { (l.span[i], l.share[i]) = (Float(samples[i] &+ 1), 1 / Float(samples[i] &+ 1)) }
+            l.shared = samples == SIMD8(repeating: samples[0]) ? Int(samples[0]) : -1
+            resum(group: g, &l, newest: l.position == 0 ? capacity &- 1 : l.position &- 1)
+        }
+        lanes[g] = l
+        var top = UnsafeRawPointer(ceiling + first).loadUnaligned(as: V.self)
+        top.replace(with: V(repeating: 1), where: .!(top .<= V(repeating: 1)))
+        top.replace(with: V(repeating: 1e-6), where: top .< V(repeating: 1e-6))
+        // The share of the envelope's depth below unity kept each sample,
+        // e^(−1/(t·fs)): it rises back by 1 − that of the way.
+        var time = UnsafeRawPointer(release + first).loadUnaligned(as: V.self) * V(repeating: rate * 0.001)
+        time.replace(with: V(repeating: 1), where: .!(time .>= V(repeating: 1)))
+        let keep = FastMath.exp2(V(repeating: -1.442_695) / time)
+        // A pair limits together only while both its members are on: an
+        // unlimited partner never ducks a limited output.
+        let lit = (onNow .> V()) .| (l.on .> V())
+        let shown = V().replacing(with: 1, where: lit)
+        let partnerLit = V(shown[1], shown[0], shown[3], shown[2], shown[5], shown[4], shown[7], shown[6]) .> V()
+        let pairs = (UnsafeRawPointer(linked + first).loadUnaligned(as: SIMD8<Int32>.self) .!= SIMD8<Int32>())
+            .& lit .& partnerLit
+        // Added to a partner's need before the lesser is taken: 0 in a
+        // linked pair, 2 (more than any need) elsewhere. No mask per sample.
+        let unlinked = V(repeating: 2).replacing(with: 0, where: pairs)
+        return Prepared(lanes: l, on: onNow, ceiling: top, release: keep, unlinked: unlinked,
+                        present: min(8, count &- first))
+    }
+
+    /// Group `g` after its period: its lanes kept, its switches now as they
+    /// were set, and the lowest gain since the meters last looked (a period
+    /// split by a cue runs twice).
+    @inline(__always) @_noLocks
+    func finish(group g: Int, _ p: Prepared, low: V) {
+        var l = p.lanes
+        l.on = p.on
+        lanes[g] = l
+        let first = g &* 8
+        for i in 0..<8 where low[i] < lowest[first &+ i] { lowest[first &+ i] = low[i] }
     }
 
     /// Group `g`'s `frames` samples, in place in its eight `buffers`, while
@@ -148,7 +193,7 @@ extension Limiters {
     func step(group g: Int, _ l: inout Lanes, _ input: V, ceiling: V, release: V,
               unlinked: V) -> (V, V) {
         let zero = V(), one = V(repeating: 1)
-        let base = g &* capacity
+        let base = ring(g)
         // A sample that is not a number is silence (x − x is 0 only when finite).
         let x = input.replacing(with: zero, where: .!((input - input) .== zero))
         let magnitude = x.replacing(with: -x, where: x .< zero)
@@ -159,7 +204,7 @@ extension Limiters {
 
         // The hold: the smallest need over the last `window` samples.
         let o = l.offset
-        needs[base &+ o] = need
+        needs[base &+ o &* 2] = need
         l.prefix = least(l.prefix, need)
         var hold = l.prefix
         if o == window &- 1 {
@@ -168,15 +213,15 @@ extension Limiters {
             var running = one
             var i = window &- 1
             while i >= 0 {
-                let need = needs[base &+ i]
+                let need = needs[base &+ i &* 2]
                 running.replace(with: need, where: need .< running)
-                suffixes[base &+ i] = running
+                suffixes[base &+ i &* 2] = running
                 i &-= 1
             }
             l.prefix = one
             l.offset = 0
         } else {
-            hold = least(hold, suffixes[base &+ o &+ 1])
+            hold = least(hold, suffixes[base &+ (o &+ 1) &* 2])
             l.offset = o &+ 1
         }
 
@@ -187,24 +232,24 @@ extension Limiters {
         // (At most the hold exactly: 1 − (1 − hold) may round above it.)
         let envelope = least(hold, one - l.depth)
         let p = l.position
-        envelopes[base &+ p] = envelope
-        delay[base &+ p] = x
+        envelopes[base &+ p &* 2] = envelope
+        delay[base &+ p &* 2] = x
         var old = zero, delayed = zero
         if l.shared >= 0 {
             // One lookahead for all: a vector each.
             var back = p &- l.shared
             if back < 0 { back &+= capacity }
-            delayed = delay[base &+ back]
+            delayed = delay[base &+ back &* 2]
             back = back == 0 ? capacity &- 1 : back &- 1
-            old = envelopes[base &+ back]
+            old = envelopes[base &+ back &* 2]
         } else {
             for i in 0..<8 {
                 var back = p &- Int(l.lookahead[i])
                 if back < 0 { back &+= capacity }
-                delayed[i] = delay[base &+ back][i]
+                delayed[i] = delay[base &+ back &* 2][i]
                 back &-= 1
                 if back < 0 { back &+= capacity }
-                old[i] = envelopes[base &+ back][i]
+                old[i] = envelopes[base &+ back &* 2][i]
             }
         }
         l.sum += envelope - old
@@ -227,12 +272,12 @@ extension Limiters {
     /// back from `newest`.
     @inline(__always) @_noLocks
     func resum(group g: Int, _ l: inout Lanes, newest: Int) {
-        let base = g &* capacity
+        let base = ring(g)
         var exact = V()
         var q = newest
         for d in 0..<window {
             let counted = SIMD8<Int32>(repeating: Int32(d)) .<= l.lookahead
-            exact += V().replacing(with: envelopes[base &+ q], where: counted)
+            exact += V().replacing(with: envelopes[base &+ q &* 2], where: counted)
             q = q == 0 ? capacity &- 1 : q &- 1
         }
         l.sum = exact
@@ -241,8 +286,8 @@ extension Limiters {
     /// Group `g` from silence: empty lines, nothing held, unity gain.
     @inline(__always) @_noLocks
     func restart(group g: Int) -> Lanes {
-        let base = g &* capacity
-        for i in base..<(base &+ capacity) {
+        let base = ring(g)
+        for i in stride(from: base, to: base &+ 2 &* capacity, by: 2) {
             delay[i] = V()
             needs[i] = V(repeating: 1)
             suffixes[i] = V(repeating: 1)
@@ -265,4 +310,14 @@ extension Limiters {
 
     @inline(__always) @_noLocks
     func most(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .> a) }
+}
+
+/// One group's settings for a period (`Limiters.prepare`).
+struct Prepared {
+    var lanes: Limiters.Lanes
+    /// Its switches now, its ceilings (linear), the share of the envelope's
+    /// depth kept each sample, and 0 for a linked pair's lanes (2 elsewhere).
+    let on, ceiling, release, unlinked: SIMD8<Float>
+    /// Its lanes that have an output.
+    let present: Int
 }

@@ -1,0 +1,1 @@
+../Loops/Limiters+Wide.swift

@@ -1,0 +1,222 @@
+#if WIDE_REGISTERS
+import Dynamics
+import MixRows
+
+/// Audio thread: the two groups of a pair of rings as one of sixteen lanes,
+/// for CPUs with registers of sixteen floats (AVX-512; compiled only where
+/// `WIDE_REGISTERS` is defined). A limited sample is some fifty vector
+/// operations whatever its width, so sixteen lanes do twice the work of
+/// eight in the same steps. Groups 2k and 2k + 1 share their rings slot by
+/// slot (`Limiters.ring(_:)`), so a slot of both is one vector; they go
+/// together when their rings stand at the same place (`offset`, `position`)
+/// and each has one lookahead for all its lanes, the same in both
+/// (`shared`): the usual case, every limiter switched on with the rig and
+/// left at its lookahead. Every lane does `step(group:_:_:ceiling:release:
+/// unlinked:)`'s arithmetic in its order, so the output is the eight-lane
+/// loop's to the bit (`WideLimiterTests`).
+extension Limiters {
+    typealias W = SIMD16<Float>
+
+    /// Groups `g` and `g + 1` (`a` and `b`, as `prepare` made them) over
+    /// `frames` samples, in place in their outputs: the lowest gain of each
+    /// lane that was on.
+    @inline(never) @_noLocks
+    func run(pair g: Int, _ a: inout Prepared, _ b: inout Prepared, _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
+             count: Int, frames: Int) -> W {
+        let first = g &* 8
+        let present = min(16, count &- first)
+        func buffer(_ i: Int) -> UnsafeMutablePointer<Float> { i < present ? output[first &+ i] : spare }
+        let (i0, i1, i2, i3, i4, i5, i6, i7) = (buffer(0), buffer(1), buffer(2), buffer(3), buffer(4), buffer(5),
+                                                buffer(6), buffer(7))
+        let (j0, j1, j2, j3) = (buffer(8), buffer(9), buffer(10), buffer(11))
+        let (j4, j5, j6, j7) = (buffer(12), buffer(13), buffer(14), buffer(15))
+        func wide(_ x: V, _ y: V) -> W { W(lowHalf: x, highHalf: y) }
+        let one = W(repeating: 1)
+        let setting = WideSetting(ceiling: wide(a.ceiling, b.ceiling), release: wide(a.release, b.release),
+                                  unlinked: wide(a.unlinked, b.unlinked), from: wide(a.lanes.on, b.lanes.on),
+                                  change: wide(a.on, b.on) - wide(a.lanes.on, b.lanes.on), scale: 1 / Float(frames),
+                                  base: ring(g))
+        let fading = any(setting.from .!= one) || any(wide(a.on, b.on) .!= one)
+        var state = WideLimits(a.lanes, b.lanes)
+        var low = one
+        var k = 0
+        while k &+ 8 <= frames {
+            func row(_ p: UnsafeMutablePointer<Float>) -> V { UnsafeRawPointer(p + k).loadUnaligned(as: V.self) }
+            let x = transposed((row(i0), row(i1), row(i2), row(i3), row(i4), row(i5), row(i6), row(i7)))
+            let y = transposed((row(j0), row(j1), row(j2), row(j3), row(j4), row(j5), row(j6), row(j7)))
+            (wideBlock[0], wideBlock[1], wideBlock[2], wideBlock[3]) = (wide(x.0, y.0), wide(x.1, y.1),
+                                                                        wide(x.2, y.2), wide(x.3, y.3))
+            (wideBlock[4], wideBlock[5], wideBlock[6], wideBlock[7]) = (wide(x.4, y.4), wide(x.5, y.5),
+                                                                        wide(x.6, y.6), wide(x.7, y.7))
+            limit(8, from: k, &state, low: &low, fading: fading, setting)
+            let o = wideBlock
+            let p = transposed((o[0].lowHalf, o[1].lowHalf, o[2].lowHalf, o[3].lowHalf,
+                                o[4].lowHalf, o[5].lowHalf, o[6].lowHalf, o[7].lowHalf))
+            let q = transposed((o[0].highHalf, o[1].highHalf, o[2].highHalf, o[3].highHalf,
+                                o[4].highHalf, o[5].highHalf, o[6].highHalf, o[7].highHalf))
+            func put(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: V.self) }
+            put(p.0, i0); put(p.1, i1); put(p.2, i2); put(p.3, i3); put(p.4, i4); put(p.5, i5); put(p.6, i6); put(p.7, i7)
+            put(q.0, j0); put(q.1, j1); put(q.2, j2); put(q.3, j3); put(q.4, j4); put(q.5, j5); put(q.6, j6); put(q.7, j7)
+            k &+= 8
+        }
+        for k in k..<frames {
+            wideBlock[0] = wide(V(i0[k], i1[k], i2[k], i3[k], i4[k], i5[k], i6[k], i7[k]),
+                                V(j0[k], j1[k], j2[k], j3[k], j4[k], j5[k], j6[k], j7[k]))
+            limit(1, from: k, &state, low: &low, fading: fading, setting)
+            let out = wideBlock[0]
+            (i0[k], i1[k], i2[k], i3[k], i4[k], i5[k], i6[k], i7[k]) =
+                (out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7])
+            (j0[k], j1[k], j2[k], j3[k], j4[k], j5[k], j6[k], j7[k]) =
+                (out[8], out[9], out[10], out[11], out[12], out[13], out[14], out[15])
+        }
+        state.store(into: &a.lanes, &b.lanes)
+        return low
+    }
+
+    /// The first `count` frames of `wideBlock`, frames `k`… of the period,
+    /// limited in place (`blend`). The pair's state stays in registers
+    /// across them.
+    @inline(never) @_noLocks
+    func limit(_ count: Int, from k: Int, _ state: inout WideLimits, low: inout W, fading: Bool,
+               _ setting: WideSetting) {
+        var (s, lowest) = (state, low)
+        for j in 0..<count { wideBlock[j] = blend(wideBlock[j], &s, k: k &+ j, low: &lowest, fading: fading, setting) }
+        (state, low) = (s, lowest)
+    }
+
+    /// One frame of the pair limited and, while `fading`, crossfaded from
+    /// the output as it is: `blend(_:group:_:k:…)`, lane for lane.
+    @inline(__always) @_noLocks
+    func blend(_ x: W, _ s: inout WideLimits, k: Int, low: inout W, fading: Bool, _ setting: WideSetting) -> W {
+        let (y, gain) = step(&s, x, setting)
+        guard fading else {
+            low = least(low, gain)
+            return y
+        }
+        let one = W(repeating: 1)
+        let w = setting.from + setting.change * W(repeating: Float(k &+ 1) * setting.scale)
+        var out = x + (y - x) * w
+        out.replace(with: y, where: w .== one)
+        out = most(-setting.ceiling, least(setting.ceiling, out))
+        out.replace(with: x, where: w .== W())
+        low.replace(with: gain, where: (gain .< low) .& (w .> W()))
+        return out
+    }
+
+    /// One sample of the pair: the limited, delayed output and its gain
+    /// (`step(group:…)` for sixteen lanes, a ring slot of both groups a vector).
+    @inline(__always) @_noLocks
+    func step(_ s: inout WideLimits, _ input: W, _ setting: WideSetting) -> (W, W) {
+        let zero = W(), one = W(repeating: 1)
+        let base = setting.base
+        let ceiling = setting.ceiling
+        let x = input.replacing(with: zero, where: .!((input - input) .== zero))
+        let magnitude = x.replacing(with: -x, where: x .< zero)
+        var need = one
+        need.replace(with: ceiling * W(repeating: 1 - 1.0 / 4096) / magnitude, where: magnitude .> ceiling)
+        let partner = W(need[1], need[0], need[3], need[2], need[5], need[4], need[7], need[6],
+                        need[9], need[8], need[11], need[10], need[13], need[12], need[15], need[14])
+        need = least(need, partner + setting.unlinked)
+
+        // The hold.
+        let o = s.offset
+        slot(needs, o, base).storeBytes(of: need, as: W.self)
+        s.prefix = least(s.prefix, need)
+        var hold = s.prefix
+        if o == window &- 1 {
+            var running = one
+            var i = window &- 1
+            while i >= 0 {
+                let need = slot(needs, i, base).loadUnaligned(as: W.self)
+                running.replace(with: need, where: need .< running)
+                slot(suffixes, i, base).storeBytes(of: running, as: W.self)
+                i &-= 1
+            }
+            s.prefix = one
+            s.offset = 0
+        } else {
+            hold = least(hold, slot(suffixes, o &+ 1, base).loadUnaligned(as: W.self))
+            s.offset = o &+ 1
+        }
+
+        // Release, then the mean of each lane's last L + 1 envelope values.
+        s.depth = most(one - hold, s.depth * setting.release)
+        let envelope = least(hold, one - s.depth)
+        let p = s.position
+        slot(envelopes, p, base).storeBytes(of: envelope, as: W.self)
+        slot(delay, p, base).storeBytes(of: x, as: W.self)
+        var back = p &- s.shared
+        if back < 0 { back &+= capacity }
+        let delayed = slot(delay, back, base).loadUnaligned(as: W.self)
+        back = back == 0 ? capacity &- 1 : back &- 1
+        let old = slot(envelopes, back, base).loadUnaligned(as: W.self)
+        s.sum += envelope - old
+        if p == capacity &- 1 {
+            // Summed afresh once round the ring: the last L + 1 slots, newest
+            // first, as `resum` adds them.
+            var exact = zero
+            var q = p
+            for _ in 0...s.shared {
+                exact += slot(envelopes, q, base).loadUnaligned(as: W.self)
+                q = q == 0 ? capacity &- 1 : q &- 1
+            }
+            s.sum = exact
+            s.position = 0
+        } else {
+            s.position = p &+ 1
+        }
+        var gain = least(one, s.sum * s.share)
+        gain.replace(with: one, where: s.sum .>= s.span)
+        let out = delayed * gain
+        return (most(-ceiling, least(ceiling, out)), gain)
+    }
+
+    /// Slot `i` of a ring, for both groups of the pair whose slots start at `base`.
+    @inline(__always) @_noLocks
+    func slot(_ ring: UnsafeMutablePointer<V>, _ i: Int, _ base: Int) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(ring + (base &+ i &* 2))
+    }
+
+    /// `least` and `most` of sixteen lanes, as those of eight.
+    @inline(__always) @_noLocks
+    func least(_ a: W, _ b: W) -> W { a.replacing(with: b, where: b .< a) }
+
+    @inline(__always) @_noLocks
+    func most(_ a: W, _ b: W) -> W { a.replacing(with: b, where: b .> a) }
+}
+
+/// A pair of groups' settings for the period, lane for lane (`Prepared`).
+struct WideSetting {
+    let ceiling, release, unlinked: SIMD16<Float>
+    /// Each lane's switch at the start of the period, and how far it moves
+    /// across it; 1 / the period's frames.
+    let from, change: SIMD16<Float>
+    let scale: Float
+    /// Where the pair's slots start in the rings (`Limiters.ring(_:)`).
+    let base: Int
+}
+
+/// What moves from sample to sample in a pair of groups (`Limiters.Lanes`),
+/// lane for lane; their places in the rings and their lookahead are the same.
+struct WideLimits {
+    var prefix, depth, sum, span, share: SIMD16<Float>
+    var offset, position, shared: Int
+
+    @inline(__always) @_noLocks
+    init(_ a: Limiters.Lanes, _ b: Limiters.Lanes) {
+        typealias W = SIMD16<Float>
+        (prefix, depth, sum) = (W(lowHalf: a.prefix, highHalf: b.prefix), W(lowHalf: a.depth, highHalf: b.depth),
+                                W(lowHalf: a.sum, highHalf: b.sum))
+        (span, share) = (W(lowHalf: a.span, highHalf: b.span), W(lowHalf: a.share, highHalf: b.share))
+        (offset, position, shared) = (a.offset, a.position, a.shared)
+    }
+
+    /// Back into the two groups' lanes.
+    @inline(__always) @_noLocks
+    func store(into a: inout Limiters.Lanes, _ b: inout Limiters.Lanes) {
+        (a.prefix, a.depth, a.sum) = (prefix.lowHalf, depth.lowHalf, sum.lowHalf)
+        (b.prefix, b.depth, b.sum) = (prefix.highHalf, depth.highHalf, sum.highHalf)
+        (a.offset, a.position, b.offset, b.position) = (offset, position, offset, position)
+    }
+}
+#endif
