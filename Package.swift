@@ -221,7 +221,7 @@ let package = Package(
 
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport", "Shaping",
                                                         "StagePathAVX2", "StagePathAVX512", "Dynamics"], swiftSettings: optimised),
-        .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "StagePathBase"], swiftSettings: optimised),
+        .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "StagePathBase", "SystemSupport"], swiftSettings: optimised),
         .testTarget(name: "ShapingTests", dependencies: ["Shaping", "MixRows"], swiftSettings: optimised),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
                                                            "Access"]),

@@ -1,6 +1,7 @@
 import Dynamics
 import Foundation
 import StagePathBase
+import SystemSupport
 import Testing
 
 /// The outputs' brickwall limiters (`Limiters`), offline (issue 36): no
@@ -54,7 +55,7 @@ import Testing
         // Seeded, so that a run is the same every time: with a new draw each
         // run, one in some thirty gave the random walk a mean 2·10⁻⁴ over the
         // ceiling before the clamp (docs/processing.md, "The limiter").
-        var random = Seeded(state: 0x2545_F491_4F6C_DD1D)
+        var random = SplitMix(seed: 0x2545_F491_4F6C_DD1D)
         func noise() -> Float { Float.random(in: -1...1, using: &random) }
         let bursts = (0..<length).map { k in (k / 2400) % 2 == 1 ? 4 * noise() : 0 }
         let impulses = (0..<length).map { k in k % 997 == 500 ? Float(10) : 0 }
@@ -232,18 +233,5 @@ import Testing
         let (out, _) = Self.run([bad, good], ceiling: -1)
         #expect(out[0].allSatisfy { $0.isFinite } && out[0].map(abs).max() ?? 0 <= Self.linear(-1))
         #expect(out[1][100...].allSatisfy { $0 == 0.25 })
-    }
-}
-
-/// A generator of the same numbers every run (SplitMix64).
-struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

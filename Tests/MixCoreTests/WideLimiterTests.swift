@@ -4,6 +4,7 @@ import Foundation
 import MixCore
 import StagePathAVX2
 import StagePathAVX512
+import SystemSupport
 import Testing
 
 /// On AVX-512 the two groups of a pair of rings limit as one of sixteen
@@ -12,15 +13,19 @@ import Testing
 /// step's arithmetic in its order, so the AVX-512 build gives, to the bit,
 /// what the AVX2 build's eight-lane loop gives.
 @Suite struct WideLimiterTests {
-    @Test(arguments: [100, 64, 13])
-    func pairsAreTheEightLaneLoopToTheBit(frames: Int) {
+    /// Outputs 37: groups 0 and 1 a pair; 2 and 3 not (their lookaheads
+    /// differ), and at period 26 the rate changes as group 3 goes off (it
+    /// comes back at 27); group 4, five outputs, alone. Outputs 29: groups 2
+    /// and 3 a pair whose second group has five outputs.
+    @Test(arguments: [(100, 37), (64, 37), (13, 37), (64, 29)])
+    func pairsAreTheEightLaneLoopToTheBit(shape: (frames: Int, outputs: Int)) {
+        let (frames, outputs) = shape
         guard SIMDPath.available.contains(.avx512) else {
             print("WideLimiterTests: this CPU has no AVX-512; the sixteen-lane loop is not run")
             return
         }
-        let outputs = 37 // groups 0 and 1 a pair, 2 and 3 a pair, 4 of five outputs alone
-        let periods = 40
-        var random = SystemRandomNumberGenerator()
+        let periods = max(40, 2_400 / frames) // round the rings (962 slots) twice at least
+        var random = SplitMix(seed: UInt64(frames * 1_000 + outputs))
         // Noise up to +12 dBFS with impulses and samples that are not numbers.
         let signal = (0..<outputs).map { m in
             (0..<(frames * periods)).map { k -> Float in
@@ -31,10 +36,10 @@ import Testing
             }
         }
         var on = [Float](repeating: 1, count: 40)
+        var rate: Float = 48_000
         let ceiling = (0..<40).map { _ in Float.random(in: 0.1...0.9, using: &random) }
         let release = (0..<40).map { _ in Float.random(in: 5...200, using: &random) }
-        // Groups 2 and 3 differ in lookahead: each runs alone.
-        let lookahead = (0..<40).map { m -> Float in m / 8 == 2 ? 2 : 1 }
+        let lookahead = (0..<40).map { m -> Float in m / 8 == 2 && outputs > 32 ? 2 : 1 }
         let linked = (0..<40).map { m -> Int32 in m % 8 < 2 ? 1 : 0 }
         func record(_ limit: (inout Limiters, UnsafePointer<UnsafeMutablePointer<Float>>, UnsafePointer<Float>) -> Void)
             -> (output: [[Float]], lowest: [[Float]]) {
@@ -47,6 +52,8 @@ import Testing
                 // together), then goes off and comes back later (its rings
                 // start again: the two groups go alone from then on).
                 for m in 8..<16 { on[m] = [5: 0.5, 6: 0.5, 20: 0, 21: 0, 22: 0][period] ?? 1 }
+                for m in 24..<32 { on[m] = period == 26 ? 0 : 1 }
+                rate = period < 26 ? 48_000 : 44_100
                 for m in 0..<outputs {
                     buffers[m].update(from: Array(signal[m][(period * frames)..<((period + 1) * frames)]), count: frames)
                 }
@@ -65,11 +72,11 @@ import Testing
         }
         let eight = record { stage, output, on in
             values { StagePathAVX2.StagePath.limit(&stage, output, count: outputs, frames: frames, on: on, ceiling: $0,
-                                                   release: $1, lookahead: $2, linked: $3, sampleRate: 48_000) }
+                                                   release: $1, lookahead: $2, linked: $3, sampleRate: rate) }
         }
         let sixteen = record { stage, output, on in
             values { StagePathAVX512.StagePath.limit(&stage, output, count: outputs, frames: frames, on: on, ceiling: $0,
-                                                     release: $1, lookahead: $2, linked: $3, sampleRate: 48_000) }
+                                                     release: $1, lookahead: $2, linked: $3, sampleRate: rate) }
         }
         var differing = 0
         for m in 0..<outputs {
@@ -80,9 +87,9 @@ import Testing
         #expect(differing == 0, "\(differing) samples differ between the eight-lane and sixteen-lane loops")
         #expect(eight.lowest == sixteen.lowest)
         // The limiters limited, and nothing passed a ceiling where a
-        // limiter was on all along (group 1 goes off: its input comes through).
+        // limiter was on all along (groups 1 and 3 go off: their input comes through).
         #expect(sixteen.lowest.joined().contains { $0 < 0.5 })
-        for m in 0..<outputs where m / 8 != 1 {
+        for m in 0..<outputs where m / 8 != 1 && m / 8 != 3 {
             #expect(sixteen.output[m].allSatisfy { $0.isFinite && abs($0) <= ceiling[m] })
         }
     }

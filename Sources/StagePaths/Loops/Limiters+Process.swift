@@ -24,9 +24,15 @@ extension Limiters {
         defer { quiet = !ran }
         let used = min(groups, (count + 7) / 8)
         var g = 0
+        // Each group is prepared once a period; one prepared for a pair that
+        // did not form runs alone next, as it was prepared.
+        var ahead: (group: Int, prepared: Prepared?) = (-1, nil)
         while g < used {
-            guard var a = prepare(group: g, count: count, on: on, ceiling: ceiling, release: release,
-                                  lookahead: lookahead, linked: linked) else {
+            let prepared = ahead.group == g
+                ? ahead.prepared
+                : prepare(group: g, count: count, on: on, ceiling: ceiling, release: release, lookahead: lookahead,
+                          linked: linked)
+            guard var a = prepared else {
                 g &+= 1
                 continue
             }
@@ -34,17 +40,18 @@ extension Limiters {
             #if WIDE_REGISTERS
             // The two groups of a pair of rings (`ring(_:)`), standing at the
             // same place with one lookahead for all, go as one of sixteen lanes.
-            if g & 1 == 0 && g &+ 1 < used,
-               let b = prepare(group: g &+ 1, count: count, on: on, ceiling: ceiling, release: release,
-                               lookahead: lookahead, linked: linked),
-               a.lanes.offset == b.lanes.offset && a.lanes.position == b.lanes.position
-                && a.lanes.shared >= 0 && a.lanes.shared == b.lanes.shared {
-                var b = b
-                let low = run(pair: g, &a, &b, output, count: count, frames: frames)
-                finish(group: g, a, low: low.lowHalf)
-                finish(group: g &+ 1, b, low: low.highHalf)
-                g &+= 2
-                continue
+            if g & 1 == 0 && g &+ 1 < used {
+                let next = prepare(group: g &+ 1, count: count, on: on, ceiling: ceiling, release: release,
+                                   lookahead: lookahead, linked: linked)
+                if var b = next, a.lanes.offset == b.lanes.offset && a.lanes.position == b.lanes.position
+                    && a.lanes.shared >= 0 && a.lanes.shared == b.lanes.shared {
+                    let low = run(pair: g, &a, &b, output, count: count, frames: frames)
+                    finish(group: g, a, low: low.lowHalf)
+                    finish(group: g &+ 1, b, low: low.highHalf)
+                    g &+= 2
+                    continue
+                }
+                ahead = (g &+ 1, next)
             }
             #endif
             func buffer(_ i: Int) -> UnsafeMutablePointer<Float> { i < a.present ? output[g &* 8 &+ i] : spare }
@@ -58,8 +65,9 @@ extension Limiters {
 
     /// One group's settings for this period, worked out from the kernel's
     /// values: nil if it is off and was off (it is not run). Its lanes, as
-    /// they then are (started again, their lookahead set), are stored, so
-    /// that asking again gives the same answer.
+    /// they then are (started again, their lookahead set), are stored.
+    /// Called once per group and period: a second call could answer
+    /// otherwise (a group started again reads as off).
     @inline(__always) @_noLocks
     func prepare(group g: Int, count: Int, on: UnsafePointer<Float>, ceiling: UnsafePointer<Float>,
                  release: UnsafePointer<Float>, lookahead: UnsafePointer<Float>,
