@@ -19,7 +19,9 @@
 ///    towards unity by `release` of the way each sample (kept as its depth
 ///    below unity, which decays to 0 and so to unity gain exactly).
 /// 4. **attack**: the gain is the mean of the lane's last L + 1 envelope
-///    values (a ring of envelopes; a lane reads its own distance back).
+///    values (a ring of envelopes; a lane reads its own distance back),
+///    from a running sum with Kahan's compensation, counted afresh once
+///    round the ring.
 /// 5. **out** = x delayed by L, times the gain; a clamp to ±ceiling stays
 ///    as a net.
 ///
@@ -73,6 +75,9 @@ public struct Limiters: ~Copyable {
         /// to unity gain exactly.
         public var depth: V
         public var sum: V
+        /// What rounding took from `sum` since its last recount (Kahan's
+        /// compensation), given back at the next sample.
+        public var carry: V
         /// Where this sample is in the hold's block, and in the rings.
         public var offset: Int
         public var position: Int
@@ -94,6 +99,7 @@ public struct Limiters: ~Copyable {
             (prefix, depth, sum, span, share, on) = (V(repeating: 1), V(), V(repeating: 1), V(repeating: 1),
                                                      V(repeating: 1), V())
             (offset, position, lookahead, running, shared) = (0, 0, SIMD8(), false, 0)
+            carry = V()
         }
     }
 

@@ -260,7 +260,12 @@ extension Limiters {
                 old[i] = envelopes[base &+ back &* 2][i]
             }
         }
-        l.sum += envelope - old
+        // Kahan's sum: a float's rounding would otherwise be that of the
+        // largest sum held since the last recount.
+        let added = (envelope - old) - l.carry
+        let sum = l.sum + added
+        l.carry = (sum - l.sum) - added
+        l.sum = sum
         if p == capacity &- 1 {
             // Summed afresh once round the ring: no drift.
             resum(group: g, &l, newest: p)
@@ -289,6 +294,7 @@ extension Limiters {
             q = q == 0 ? capacity &- 1 : q &- 1
         }
         l.sum = exact
+        l.carry = V()
     }
 
     /// Group `g` from silence: empty lines, nothing held, unity gain.
@@ -305,6 +311,7 @@ extension Limiters {
         var l = lanes[g]
         (l.prefix, l.depth, l.sum, l.span, l.share, l.on) = (V(repeating: 1), V(), V(repeating: 1),
                                                            V(repeating: 1), V(repeating: 1), V())
+        l.carry = V()
         (l.offset, l.position, l.running, l.shared) = (0, 0, true, -1)
         l.lookahead = SIMD8(repeating: -1) // made again by the caller
         return l

@@ -150,7 +150,10 @@ extension Limiters {
         let delayed = slot(delay, back, base).loadUnaligned(as: W.self)
         back = back == 0 ? capacity &- 1 : back &- 1
         let old = slot(envelopes, back, base).loadUnaligned(as: W.self)
-        s.sum += envelope - old
+        let added = (envelope - old) - s.carry
+        let sum = s.sum + added
+        s.carry = (sum - s.sum) - added
+        s.sum = sum
         if p == capacity &- 1 {
             // Summed afresh once round the ring: the last L + 1 slots, newest
             // first, as `resum` adds them.
@@ -161,6 +164,7 @@ extension Limiters {
                 q = q == 0 ? capacity &- 1 : q &- 1
             }
             s.sum = exact
+            s.carry = zero
             s.position = 0
         } else {
             s.position = p &+ 1
@@ -199,7 +203,7 @@ struct WideSetting {
 /// What moves from sample to sample in a pair of groups (`Limiters.Lanes`),
 /// lane for lane; their places in the rings and their lookahead are the same.
 struct WideLimits {
-    var prefix, depth, sum, span, share: SIMD16<Float>
+    var prefix, depth, sum, carry, span, share: SIMD16<Float>
     var offset, position, shared: Int
 
     @inline(__always) @_noLocks
@@ -208,14 +212,15 @@ struct WideLimits {
         (prefix, depth, sum) = (W(lowHalf: a.prefix, highHalf: b.prefix), W(lowHalf: a.depth, highHalf: b.depth),
                                 W(lowHalf: a.sum, highHalf: b.sum))
         (span, share) = (W(lowHalf: a.span, highHalf: b.span), W(lowHalf: a.share, highHalf: b.share))
+        carry = W(lowHalf: a.carry, highHalf: b.carry)
         (offset, position, shared) = (a.offset, a.position, a.shared)
     }
 
     /// Back into the two groups' lanes.
     @inline(__always) @_noLocks
     func store(into a: inout Limiters.Lanes, _ b: inout Limiters.Lanes) {
-        (a.prefix, a.depth, a.sum) = (prefix.lowHalf, depth.lowHalf, sum.lowHalf)
-        (b.prefix, b.depth, b.sum) = (prefix.highHalf, depth.highHalf, sum.highHalf)
+        (a.prefix, a.depth, a.sum, a.carry) = (prefix.lowHalf, depth.lowHalf, sum.lowHalf, carry.lowHalf)
+        (b.prefix, b.depth, b.sum, b.carry) = (prefix.highHalf, depth.highHalf, sum.highHalf, carry.highHalf)
         (a.offset, a.position, b.offset, b.position) = (offset, position, offset, position)
     }
 }
