@@ -105,7 +105,8 @@ import Testing
     /// a 5 ms lookahead, −20 dBFS. Its sum of 241 envelope values, rounded
     /// each sample to the largest sum held since the last recount, let a
     /// sample 4.9·10⁻⁵ over (the clamp took it); Kahan's compensated sum
-    /// keeps the rounding to that of the last few values.
+    /// keeps the rounding to a few of the sum's, not their total since the
+    /// last recount.
     @Test func theGainHoldsWhereAFloatSumDrifted() {
         let walk = Self.adversaries(length: 96_000, seed: 24)[5]
         let limit = Self.linear(-20)
