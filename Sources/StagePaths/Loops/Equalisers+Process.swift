@@ -25,21 +25,24 @@ extension Equalisers {
         let used = min(groups, (count + 7) / 8)
         var g = 0
         while g < used {
+            var compare = moved
             #if WIDE_REGISTERS
             // Two groups that both run still go as one, sixteen lanes wide.
-            if g &+ 1 < used && !newRate && runsStill(group: g, values: values, compare: moved)
-                && runsStill(group: g &+ 1, values: values, compare: moved) {
-                runStill(pair: g, input, output, count: count, frames: frames)
-                everyFlat = false
-                if let routes {
-                    for n in (g &* 8)..<min(count, g &* 8 &+ 16) { routes[n] = UnsafePointer(output[n]) }
+            if g &+ 1 < used && !newRate && runsStill(group: g, values: values, compare: moved) {
+                if runsStill(group: g &+ 1, values: values, compare: moved) {
+                    runStill(pair: g, input, output, count: count, frames: frames)
+                    everyFlat = false
+                    if let routes {
+                        for n in (g &* 8)..<min(count, g &* 8 &+ 16) { routes[n] = UnsafePointer(output[n]) }
+                    }
+                    g &+= 2
+                    continue
                 }
-                g &+= 2
-                continue
+                compare = false // its settings were just found still
             }
             #endif
             let ran = run(group: g, input, output, count: count, frames: frames, values: values, newRate: newRate,
-                          compare: moved)
+                          compare: compare)
             if flat[g] != 1 { everyFlat = false }
             if let routes {
                 for n in (g &* 8)..<min(count, g &* 8 &+ 8) {
@@ -195,31 +198,42 @@ extension Equalisers {
     /// form (`SVFStateSpace`, `still`). A sample's way through a section
     /// waits on the sample before (two multiply-adds deep), so sections go
     /// in pairs: the second takes frame k − 1 while the first takes frame k,
-    /// and the two chains overlap. Sections that pass their input are left out.
+    /// and the two chains overlap. Sections that pass their input are left
+    /// out. `pair`: groups g and g + 1 as one of sixteen lanes, over
+    /// `wideFrames` (Equalisers+Wide.swift; only where `WIDE_REGISTERS` is
+    /// defined), a section left out when it passes its input in both.
     @inline(__always) @_noLocks
-    func runStill(group g: Int, length: Int) {
+    func runStill(group g: Int, length: Int, pair: Bool = false) {
         guard length > 0 else { return }
         let base = g &* sections
+        let partner = pair ? base &+ sections : base
         func running(from s: Int) -> Int {
             var s = s
-            while s < sections && passing[base &+ s] { s &+= 1 }
+            while s < sections && passing[base &+ s] && passing[partner &+ s] { s &+= 1 }
             return s
         }
         var first = running(from: 0)
         while first < sections {
             let second = running(from: first &+ 1)
             guard second < sections else {
-                runStill(section: base &+ first, length: length)
+                runStill(section: base &+ first, length: length, pair: pair)
                 return
             }
-            runStill(sections: base &+ first, base &+ second, length: length)
+            runStill(sections: base &+ first, base &+ second, length: length, pair: pair)
             first = running(from: second &+ 1)
         }
     }
 
-    /// Sections i then j over `frames`, pipelined by a frame.
+    /// Sections i then j over `frames`, pipelined by a frame (over
+    /// `wideFrames` for a `pair`).
     @inline(__always) @_noLocks
-    func runStill(sections i: Int, _ j: Int, length: Int) {
+    func runStill(sections i: Int, _ j: Int, length: Int, pair: Bool) {
+        #if WIDE_REGISTERS
+        if pair {
+            runStillWide(sections: i, j, length: length)
+            return
+        }
+        #endif
         let (p, q) = (still[i], still[j])
         var (a, b) = (state[i], state[j])
         var carried = step(p, frames[0], &a)
@@ -234,9 +248,15 @@ extension Equalisers {
         (state[i], state[j]) = (a, b)
     }
 
-    /// Section i alone over `frames`.
+    /// Section i alone over `frames` (over `wideFrames` for a `pair`).
     @inline(__always) @_noLocks
-    func runStill(section i: Int, length: Int) {
+    func runStill(section i: Int, length: Int, pair: Bool) {
+        #if WIDE_REGISTERS
+        if pair {
+            runStillWide(section: i, length: length)
+            return
+        }
+        #endif
         let p = still[i]
         var a = state[i]
         for k in 0..<length { frames[k] = step(p, frames[k], &a) }

@@ -5,7 +5,7 @@ import Shaping
 /// Audio thread: the EQ's still sections for CPUs with registers of sixteen
 /// floats (AVX-512; compiled only where `WIDE_REGISTERS` is defined). A
 /// still section is nine multiply-adds a sample on each vector, and with
-/// two sections pipelined (`runStill(sections:_:length:)`) the FMA units
+/// two sections pipelined (`runStill(sections:_:length:pair:)`) the FMA units
 /// are already full: the only way to more channels a cycle is wider
 /// vectors. So two groups of eight that both run still (`runsStill`) go as
 /// one of sixteen: their frames side by side in `wideFrames`, their
@@ -51,7 +51,7 @@ extension Equalisers {
                 wideFrames[k &- start] = W(lowHalf: V(i0[k], i1[k], i2[k], i3[k], i4[k], i5[k], i6[k], i7[k]),
                                            highHalf: V(j0[k], j1[k], j2[k], j3[k], j4[k], j5[k], j6[k], j7[k]))
             }
-            runStillWide(pair: g, length: length)
+            runStill(group: g, length: length, pair: true)
             k = start
             while k &+ 8 <= start &+ length {
                 let at = wideFrames + (k &- start)
@@ -73,30 +73,6 @@ extension Equalisers {
                     (v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15])
             }
             start &+= length
-        }
-    }
-
-    /// The pair's sections over the `length` frames in `wideFrames`, two at
-    /// a time as `runStill(group:length:)` takes them; a section that passes
-    /// its input in both groups is left out.
-    @inline(__always) @_noLocks
-    func runStillWide(pair g: Int, length: Int) {
-        guard length > 0 else { return }
-        let base = g &* sections
-        func running(from s: Int) -> Int {
-            var s = s
-            while s < sections && passing[base &+ s] && passing[base &+ sections &+ s] { s &+= 1 }
-            return s
-        }
-        var first = running(from: 0)
-        while first < sections {
-            let second = running(from: first &+ 1)
-            guard second < sections else {
-                runStillWide(section: base &+ first, length: length)
-                return
-            }
-            runStillWide(sections: base &+ first, base &+ second, length: length)
-            first = running(from: second &+ 1)
         }
     }
 
