@@ -10,8 +10,15 @@ extension MixRows {
     @_noLocks
     func fold(row m: Int, crosspoints: UnsafePointer<Float>, source: UnsafePointer<Float>,
               outputGain: Float) -> (moving: Bool, usageChanged: Bool) {
+        // Sixteen gains a step where a register holds sixteen floats (AVX-512;
+        // `inputStride` is a multiple of 16), eight elsewhere.
+        #if WIDE_REGISTERS
+        typealias V = SIMD16<Float>
+        typealias I = SIMD16<Int32>
+        #else
         typealias V = SIMD8<Float>
         typealias I = SIMD8<Int32>
+        #endif
         let row = m &* inputStride
         let out = V(repeating: outputGain)
         let yes = I(repeating: -1)
@@ -36,7 +43,7 @@ extension MixRows {
             let before = UnsafeRawPointer(inUse + row + o).loadUnaligned(as: I.self)
             usage |= used ^ before
             UnsafeMutableRawPointer(inUse + row + o).storeBytes(of: used, as: I.self)
-            o += 8
+            o += V.scalarCount
         }
         return (changes != I(), usage != I())
     }
