@@ -83,12 +83,16 @@ let package = Package(
         .target(name: "Dynamics", dependencies: ["MixRows"], swiftSettings: optimised),
         // The EQ and the limiters compiled once per CPU level, as the mixing
         // loops are: each directory links Sources/StagePaths/Loops.
-        .target(name: "StagePathBase", dependencies: ["Shaping", "Dynamics"], path: "Sources/StagePaths/Base",
+        .target(name: "StagePathBase", dependencies: ["Shaping", "Dynamics", "CFrames"], path: "Sources/StagePaths/Base",
                 swiftSettings: optimised),
-        .target(name: "StagePathAVX2", dependencies: ["Shaping", "Dynamics"], path: "Sources/StagePaths/AVX2",
+        .target(name: "StagePathAVX2", dependencies: ["Shaping", "Dynamics", "CFrames"], path: "Sources/StagePaths/AVX2",
                 swiftSettings: avx2Flags),
-        .target(name: "StagePathAVX512", dependencies: ["Shaping", "Dynamics"], path: "Sources/StagePaths/AVX512",
+        .target(name: "StagePathAVX512", dependencies: ["Shaping", "Dynamics", "CFrames"], path: "Sources/StagePaths/AVX512",
                 swiftSettings: avx512Flags),
+        // The sixteen-lane loops' transposes, with the CPU's shuffles
+        // (Sources/CFrames/include/frames.h says why in C); optimised in
+        // debug builds too, as the loops are.
+        .target(name: "CFrames", cSettings: [.unsafeFlags(["-O2"])]),
 
         // The scene as the control side keeps it (`Scene`, `Source`,
         // `Output`, `Master`, `CrosspointMatrix`): value types the kernel

@@ -52,9 +52,12 @@ public struct Limiters: ~Copyable {
     public let spare: UnsafeMutablePointer<Float>
     /// Eight frames of a group, between their transposes.
     public let block: UnsafeMutablePointer<V>
-    /// Eight frames of a pair of groups side by side, for paths with
-    /// registers of sixteen floats.
+    /// Up to `wideLength` frames of a pair of groups side by side, for
+    /// paths with registers of sixteen floats, and the pair's sixteen
+    /// outputs as the transposes into and out of it take them.
     public let wideBlock: UnsafeMutablePointer<SIMD16<Float>>
+    public let wideLength = 64
+    public let wideChannels: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     /// The hold's window W, for the rate the stage runs at (`window(rate:)`).
     public var window = 1
     public var rate: Float = 0
@@ -126,8 +129,10 @@ public struct Limiters: ~Copyable {
         spare.initialize(repeating: 0, count: max(1, maxFrames))
         block = .allocate(capacity: 8)
         block.initialize(repeating: V(), count: 8)
-        wideBlock = .allocate(capacity: 8)
-        wideBlock.initialize(repeating: SIMD16(), count: 8)
+        wideBlock = .allocate(capacity: 64) // `wideLength`
+        wideBlock.initialize(repeating: SIMD16(), count: 64)
+        wideChannels = .allocate(capacity: 16)
+        wideChannels.initialize(repeating: nil, count: 16)
     }
 
     deinit {
@@ -140,6 +145,7 @@ public struct Limiters: ~Copyable {
         spare.deallocate()
         block.deallocate()
         wideBlock.deallocate()
+        wideChannels.deallocate()
     }
 
     /// Where group `g`'s slots start in the rings: its slot i is at

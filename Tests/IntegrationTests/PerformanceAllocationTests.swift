@@ -108,6 +108,14 @@ extension Integration {
         // Meters and feedback on, so the audio thread measures levels too.
         try osc.send("/meters/subscribe", .float(30))
         try osc.send("/subscribe")
+        // EQ on every source and output and every limiter on, held still, so
+        // that the stages run, on AVX-512 as pairs of groups through the C
+        // transposes (CFrames).
+        try osc.send("/source/*/eq/1/on", .int32(1))
+        try osc.send("/source/*/eq/1/gain", .float(6))
+        try osc.send("/output/*/eq/2/on", .int32(1))
+        try osc.send("/output/*/eq/2/gain", .float(-4))
+        try osc.send("/output/*/limiter/on", .int32(1))
         try osc.send("/preset/save", .string("perf-a"))
         try osc.send("/matrix/clear", .int32(1))
         try osc.send("/matrix/*/1", .float(0.5))
@@ -143,6 +151,9 @@ extension Integration {
         }
         try osc.send("/ping")
         _ = try await osc.waitFor(address: "/pong", timeout: .seconds(5))
+        _ = try osc.drain()
+        try osc.send("/output/1/limiter/on")
+        #expect(try await osc.waitFor(address: "/output/1/limiter/on").argument(0) == .int32(1), "the limiters were on")
         #expect(try await flood.waitForExit(timeout: .seconds(15)) == .exited(0), "\(flood.diagnostics())")
         try await Task.sleep(for: .milliseconds(400)) // let the last fades run in the audio thread
         _ = serve.terminate(grace: .seconds(5))

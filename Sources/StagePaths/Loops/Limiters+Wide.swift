@@ -25,13 +25,10 @@ extension Limiters {
              count: Int, frames: Int) -> W {
         let first = g &* 8
         let present = min(16, count &- first)
-        func buffer(_ i: Int) -> UnsafeMutablePointer<Float> { i < present ? output[first &+ i] : spare }
-        let (i0, i1, i2, i3, i4, i5, i6, i7) = (buffer(0), buffer(1), buffer(2), buffer(3), buffer(4), buffer(5),
-                                                buffer(6), buffer(7))
-        let (j0, j1, j2, j3) = (buffer(8), buffer(9), buffer(10), buffer(11))
-        let (j4, j5, j6, j7) = (buffer(12), buffer(13), buffer(14), buffer(15))
-        func wide(_ x: V, _ y: V) -> W { W(lowHalf: x, highHalf: y) }
+        for l in 0..<16 { wideChannels[l] = l < present ? output[first &+ l] : spare }
+        let channels = UnsafePointer(wideChannels)
         let one = W(repeating: 1)
+        func wide(_ x: V, _ y: V) -> W { W(lowHalf: x, highHalf: y) }
         let setting = WideSetting(ceiling: wide(a.ceiling, b.ceiling), release: wide(a.release, b.release),
                                   unlinked: wide(a.unlinked, b.unlinked), from: wide(a.lanes.on, b.lanes.on),
                                   change: wide(a.on, b.on) - wide(a.lanes.on, b.lanes.on), scale: 1 / Float(frames),
@@ -39,35 +36,13 @@ extension Limiters {
         let fading = any(setting.from .!= one) || any(wide(a.on, b.on) .!= one)
         var state = WideLimits(a.lanes, b.lanes)
         var low = one
-        var k = 0
-        while k &+ 8 <= frames {
-            func row(_ p: UnsafeMutablePointer<Float>) -> V { UnsafeRawPointer(p + k).loadUnaligned(as: V.self) }
-            let x = transposed((row(i0), row(i1), row(i2), row(i3), row(i4), row(i5), row(i6), row(i7)))
-            let y = transposed((row(j0), row(j1), row(j2), row(j3), row(j4), row(j5), row(j6), row(j7)))
-            (wideBlock[0], wideBlock[1], wideBlock[2], wideBlock[3]) = (wide(x.0, y.0), wide(x.1, y.1),
-                                                                        wide(x.2, y.2), wide(x.3, y.3))
-            (wideBlock[4], wideBlock[5], wideBlock[6], wideBlock[7]) = (wide(x.4, y.4), wide(x.5, y.5),
-                                                                        wide(x.6, y.6), wide(x.7, y.7))
-            limit(8, from: k, &state, low: &low, fading: fading, setting)
-            let o = wideBlock
-            let p = transposed((o[0].lowHalf, o[1].lowHalf, o[2].lowHalf, o[3].lowHalf,
-                                o[4].lowHalf, o[5].lowHalf, o[6].lowHalf, o[7].lowHalf))
-            let q = transposed((o[0].highHalf, o[1].highHalf, o[2].highHalf, o[3].highHalf,
-                                o[4].highHalf, o[5].highHalf, o[6].highHalf, o[7].highHalf))
-            func put(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: V.self) }
-            put(p.0, i0); put(p.1, i1); put(p.2, i2); put(p.3, i3); put(p.4, i4); put(p.5, i5); put(p.6, i6); put(p.7, i7)
-            put(q.0, j0); put(q.1, j1); put(q.2, j2); put(q.3, j3); put(q.4, j4); put(q.5, j5); put(q.6, j6); put(q.7, j7)
-            k &+= 8
-        }
-        for k in k..<frames {
-            wideBlock[0] = wide(V(i0[k], i1[k], i2[k], i3[k], i4[k], i5[k], i6[k], i7[k]),
-                                V(j0[k], j1[k], j2[k], j3[k], j4[k], j5[k], j6[k], j7[k]))
-            limit(1, from: k, &state, low: &low, fading: fading, setting)
-            let out = wideBlock[0]
-            (i0[k], i1[k], i2[k], i3[k], i4[k], i5[k], i6[k], i7[k]) =
-                (out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7])
-            (j0[k], j1[k], j2[k], j3[k], j4[k], j5[k], j6[k], j7[k]) =
-                (out[8], out[9], out[10], out[11], out[12], out[13], out[14], out[15])
+        var start = 0
+        while start < frames {
+            let length = min(wideLength, frames &- start)
+            WideFrames.gather(channels, offset: start, count: length, into: wideBlock)
+            limit(length, from: start, &state, low: &low, fading: fading, setting)
+            WideFrames.scatter(wideBlock, into: channels, offset: start, count: length)
+            start &+= length
         }
         state.store(into: &a.lanes, &b.lanes)
         return low

@@ -1,0 +1,1 @@
+../Loops/WideFrames.swift
