@@ -37,7 +37,7 @@ static inline WIDE __m512 row(float *const *channels, int l, size_t offset) {
     return _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(low), high, 1));
 }
 
-WIDE void crosspoint_frames_from_channels16(float *const *channels, size_t offset, size_t count, float *frames) {
+static WIDE void frames_from_channels16(float *const *channels, size_t offset, size_t count, float *frames) {
     for (; count >= 8; count -= 8, offset += 8, frames += 128) {
         __m512 u[4], v[4];
         quads(row(channels, 0, offset), row(channels, 1, offset), row(channels, 2, offset), row(channels, 3, offset), u);
@@ -51,7 +51,7 @@ WIDE void crosspoint_frames_from_channels16(float *const *channels, size_t offse
         for (int l = 0; l < 16; l++) frames[16 * k + l] = channels[l][offset + k];
 }
 
-WIDE void crosspoint_channels_from_frames16(const float *frames, float *const *channels, size_t offset, size_t count) {
+static WIDE void channels_from_frames16(const float *frames, float *const *channels, size_t offset, size_t count) {
     for (; count >= 8; count -= 8, offset += 8, frames += 128) {
         __m512 u[4], v[4], f[8];
         for (int k = 0; k < 8; k++) f[k] = _mm512_loadu_ps(frames + 16 * k);
@@ -71,16 +71,81 @@ WIDE void crosspoint_channels_from_frames16(const float *frames, float *const *c
         for (int l = 0; l < 16; l++) channels[l][offset + k] = frames[16 * k + l];
 }
 
+#define AVX __attribute__((target("avx")))
+
+/// `quads` for one 8×8 block: lane q of the k-th result holds rows 0–3's
+/// element 4q + k.
+static inline AVX void quads8(__m256 r0, __m256 r1, __m256 r2, __m256 r3, __m256 u[4]) {
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+    u[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+    u[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+    u[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+    u[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+}
+
+static AVX void frames_from_channels8(float *const *channels, size_t offset, size_t count, float *frames) {
+    for (; count >= 8; count -= 8, offset += 8, frames += 64) {
+        __m256 u[4], v[4];
+        quads8(_mm256_loadu_ps(channels[0] + offset), _mm256_loadu_ps(channels[1] + offset),
+               _mm256_loadu_ps(channels[2] + offset), _mm256_loadu_ps(channels[3] + offset), u);
+        quads8(_mm256_loadu_ps(channels[4] + offset), _mm256_loadu_ps(channels[5] + offset),
+               _mm256_loadu_ps(channels[6] + offset), _mm256_loadu_ps(channels[7] + offset), v);
+        for (int k = 0; k < 4; k++) {
+            _mm256_storeu_ps(frames + 8 * k, _mm256_permute2f128_ps(u[k], v[k], 0x20));
+            _mm256_storeu_ps(frames + 8 * (4 + k), _mm256_permute2f128_ps(u[k], v[k], 0x31));
+        }
+    }
+    for (size_t k = 0; k < count; k++)
+        for (int l = 0; l < 8; l++) frames[8 * k + l] = channels[l][offset + k];
+}
+
+static AVX void channels_from_frames8(const float *frames, float *const *channels, size_t offset, size_t count) {
+    for (; count >= 8; count -= 8, offset += 8, frames += 64) {
+        __m256 u[4], v[4], r[8];
+        for (int k = 0; k < 4; k++) {
+            __m256 early = _mm256_loadu_ps(frames + 8 * k), late = _mm256_loadu_ps(frames + 8 * (4 + k));
+            u[k] = _mm256_permute2f128_ps(early, late, 0x20);
+            v[k] = _mm256_permute2f128_ps(early, late, 0x31);
+        }
+        quads8(u[0], u[1], u[2], u[3], r);
+        quads8(v[0], v[1], v[2], v[3], r + 4);
+        for (int l = 0; l < 8; l++) _mm256_storeu_ps(channels[l] + offset, r[l]);
+    }
+    for (size_t k = 0; k < count; k++)
+        for (int l = 0; l < 8; l++) channels[l][offset + k] = frames[8 * k + l];
+}
+
 #else
 
-void crosspoint_frames_from_channels16(float *const *channels, size_t offset, size_t count, float *frames) {
+static void frames_from_channels8(float *const *channels, size_t offset, size_t count, float *frames) {
+    for (size_t k = 0; k < count; k++)
+        for (int l = 0; l < 8; l++) frames[8 * k + l] = channels[l][offset + k];
+}
+
+static void channels_from_frames8(const float *frames, float *const *channels, size_t offset, size_t count) {
+    for (size_t k = 0; k < count; k++)
+        for (int l = 0; l < 8; l++) channels[l][offset + k] = frames[8 * k + l];
+}
+
+static void frames_from_channels16(float *const *channels, size_t offset, size_t count, float *frames) {
     for (size_t k = 0; k < count; k++)
         for (int l = 0; l < 16; l++) frames[16 * k + l] = channels[l][offset + k];
 }
 
-void crosspoint_channels_from_frames16(const float *frames, float *const *channels, size_t offset, size_t count) {
+static void channels_from_frames16(const float *frames, float *const *channels, size_t offset, size_t count) {
     for (size_t k = 0; k < count; k++)
         for (int l = 0; l < 16; l++) channels[l][offset + k] = frames[16 * k + l];
 }
 
 #endif
+
+void crosspoint_frames_from_channels(float *const *channels, int lanes, size_t offset, size_t count, float *frames) {
+    if (lanes == 16) frames_from_channels16(channels, offset, count, frames);
+    else frames_from_channels8(channels, offset, count, frames);
+}
+
+void crosspoint_channels_from_frames(const float *frames, float *const *channels, int lanes, size_t offset, size_t count) {
+    if (lanes == 16) channels_from_frames16(frames, channels, offset, count);
+    else channels_from_frames8(frames, channels, offset, count);
+}

@@ -50,14 +50,15 @@ public struct Limiters: ~Copyable {
     /// Where a lane without an output reads and writes (the last group's
     /// padding): `maxFrames` samples.
     public let spare: UnsafeMutablePointer<Float>
-    /// Eight frames of a group, between their transposes.
+    /// Up to `blockLength` frames of a group, between their transposes.
     public let block: UnsafeMutablePointer<V>
-    /// Up to `wideLength` frames of a pair of groups side by side, for
-    /// paths with registers of sixteen floats, and the pair's sixteen
-    /// outputs as the transposes into and out of it take them.
+    public let blockLength = 64
+    /// Up to `blockLength` frames of a pair of groups side by side, for
+    /// paths with registers of sixteen floats.
     public let wideBlock: UnsafeMutablePointer<SIMD16<Float>>
-    public let wideLength = 64
-    public let wideChannels: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    /// A group's eight outputs (or a pair's sixteen), as the transposes into
+    /// and out of `block` and `wideBlock` take them.
+    public let channelPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     /// The hold's window W, for the rate the stage runs at (`window(rate:)`).
     public var window = 1
     public var rate: Float = 0
@@ -127,12 +128,12 @@ public struct Limiters: ~Copyable {
         lowest.initialize(repeating: 1, count: groups * 8)
         spare = .allocate(capacity: max(1, maxFrames))
         spare.initialize(repeating: 0, count: max(1, maxFrames))
-        block = .allocate(capacity: 8)
-        block.initialize(repeating: V(), count: 8)
-        wideBlock = .allocate(capacity: 64) // `wideLength`
+        block = .allocate(capacity: 64) // `blockLength`
+        block.initialize(repeating: V(), count: 64)
+        wideBlock = .allocate(capacity: 64) // `blockLength`
         wideBlock.initialize(repeating: SIMD16(), count: 64)
-        wideChannels = .allocate(capacity: 16)
-        wideChannels.initialize(repeating: nil, count: 16)
+        channelPointers = .allocate(capacity: 16)
+        channelPointers.initialize(repeating: nil, count: 16)
     }
 
     deinit {
@@ -145,7 +146,7 @@ public struct Limiters: ~Copyable {
         spare.deallocate()
         block.deallocate()
         wideBlock.deallocate()
-        wideChannels.deallocate()
+        channelPointers.deallocate()
     }
 
     /// Where group `g`'s slots start in the rings: its slot i is at

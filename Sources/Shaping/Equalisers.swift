@@ -69,9 +69,10 @@ public struct Equalisers: ~Copyable {
     /// Two groups' blocks side by side (a frame of sixteen channels a
     /// vector), for paths with registers of sixteen floats.
     public let wideFrames: UnsafeMutablePointer<SIMD16<Float>>
-    /// The two groups' sixteen inputs, then their sixteen outputs, as the
-    /// transposes into and out of `wideFrames` take them.
-    public let wideChannels: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    /// A group's eight inputs (or a pair's sixteen), then from 16 its
+    /// outputs, as the transposes into and out of `frames` and `wideFrames`
+    /// take them.
+    public let channelPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
 
     /// Where a lane without a channel (the last group's padding) reads
     /// silence and writes: `maxFrames` samples each.
@@ -103,8 +104,8 @@ public struct Equalisers: ~Copyable {
         frames.initialize(repeating: SIMD8(), count: 64)
         wideFrames = .allocate(capacity: 64) // `stillBlock`
         wideFrames.initialize(repeating: SIMD16(), count: 64)
-        wideChannels = .allocate(capacity: 32)
-        wideChannels.initialize(repeating: nil, count: 32)
+        channelPointers = .allocate(capacity: 32)
+        channelPointers.initialize(repeating: nil, count: 32)
         silence = .allocate(capacity: max(1, maxFrames))
         silence.initialize(repeating: 0, count: max(1, maxFrames))
         spare = .allocate(capacity: max(1, maxFrames))
@@ -120,7 +121,7 @@ public struct Equalisers: ~Copyable {
         passing.deallocate()
         frames.deallocate()
         wideFrames.deallocate()
-        wideChannels.deallocate()
+        channelPointers.deallocate()
         silence.deallocate()
         spare.deallocate()
     }

@@ -95,48 +95,25 @@ extension Equalisers {
             return false
         }
         let lanes = min(8, count &- first)
-        // Each lane's buffers in locals (a lane without a channel reads
-        // `silence`, writes `spare`): a frame of eight without a loop.
-        func from(_ l: Int) -> UnsafePointer<Float> { l < lanes ? input[first &+ l] : UnsafePointer(silence) }
-        func into(_ l: Int) -> UnsafeMutablePointer<Float> { l < lanes ? output[first &+ l] : spare }
-        let (i0, i1, i2, i3, i4, i5, i6, i7) = (from(0), from(1), from(2), from(3), from(4), from(5), from(6), from(7))
-        let (o0, o1, o2, o3, o4, o5, o6, o7) = (into(0), into(1), into(2), into(3), into(4), into(5), into(6), into(7))
+        // Each lane's buffers (a lane without a channel reads `silence`,
+        // writes `spare`), as the transposes take them.
+        for l in 0..<8 {
+            channelPointers[l] = l < lanes ? UnsafeMutablePointer(mutating: input[first &+ l]) : silence
+            channelPointers[16 &+ l] = l < lanes ? output[first &+ l] : spare
+        }
+        let inputs = UnsafePointer(channelPointers), outputs = UnsafePointer(channelPointers + 16)
         var start = 0
         while start < frames {
             // Settled, the coefficients hold for the whole period: longer blocks.
             let length = min(fresh || moved ? block : stillBlock, frames &- start)
-            // Eight frames at a time as a matrix transposed in registers, the rest one by one.
-            var k = start
-            while k &+ 8 <= start &+ length {
-                func row(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p + k).loadUnaligned(as: V.self) }
-                let f = transposed((row(i0), row(i1), row(i2), row(i3), row(i4), row(i5), row(i6), row(i7)))
-                let at = self.frames + (k &- start)
-                (at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7]) = f
-                k &+= 8
-            }
-            for k in k..<(start &+ length) {
-                self.frames[k &- start] = V(i0[k], i1[k], i2[k], i3[k], i4[k], i5[k], i6[k], i7[k])
-            }
+            Transposes.gather(inputs, lanes: 8, offset: start, count: length, into: self.frames)
             let t = Float(start &+ length) / Float(frames)
             if moved {
                 runMoving(group: g, length: length, values: values, first: first, t: fresh ? 1 : t, fresh: fresh)
             } else {
                 runStill(group: g, length: length)
             }
-            k = start
-            while k &+ 8 <= start &+ length {
-                let at = self.frames + (k &- start)
-                let r = transposed((at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7]))
-                func put(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: V.self) }
-                put(r.0, o0); put(r.1, o1); put(r.2, o2); put(r.3, o3)
-                put(r.4, o4); put(r.5, o5); put(r.6, o6); put(r.7, o7)
-                k &+= 8
-            }
-            for k in k..<(start &+ length) {
-                let v = self.frames[k &- start]
-                (o0[k], o1[k], o2[k], o3[k]) = (v[0], v[1], v[2], v[3])
-                (o4[k], o5[k], o6[k], o7[k]) = (v[4], v[5], v[6], v[7])
-            }
+            Transposes.scatter(self.frames, lanes: 8, into: outputs, offset: start, count: length)
             start &+= length
         }
         if moved {

@@ -26,16 +26,16 @@ extension Equalisers {
         let first = g &* 8
         let lanes = min(16, count &- first)
         for l in 0..<16 {
-            wideChannels[l] = l < lanes ? UnsafeMutablePointer(mutating: input[first &+ l]) : silence
-            wideChannels[16 &+ l] = l < lanes ? output[first &+ l] : spare
+            channelPointers[l] = l < lanes ? UnsafeMutablePointer(mutating: input[first &+ l]) : silence
+            channelPointers[16 &+ l] = l < lanes ? output[first &+ l] : spare
         }
-        let inputs = UnsafePointer(wideChannels), outputs = UnsafePointer(wideChannels + 16)
+        let inputs = UnsafePointer(channelPointers), outputs = UnsafePointer(channelPointers + 16)
         var start = 0
         while start < frames {
             let length = min(stillBlock, frames &- start)
-            WideFrames.gather(inputs, offset: start, count: length, into: wideFrames)
+            Transposes.gather(inputs, lanes: 16, offset: start, count: length, into: wideFrames)
             runStill(group: g, length: length, pair: true)
-            WideFrames.scatter(wideFrames, into: outputs, offset: start, count: length)
+            Transposes.scatter(wideFrames, lanes: 16, into: outputs, offset: start, count: length)
             start &+= length
         }
     }

@@ -54,9 +54,8 @@ extension Limiters {
                 ahead = (g &+ 1, next)
             }
             #endif
-            func buffer(_ i: Int) -> UnsafeMutablePointer<Float> { i < a.present ? output[g &* 8 &+ i] : spare }
-            let buffers = (buffer(0), buffer(1), buffer(2), buffer(3), buffer(4), buffer(5), buffer(6), buffer(7))
-            let low = run(group: g, &a.lanes, buffers, frames: frames, ceiling: a.ceiling, release: a.release,
+            for l in 0..<8 { channelPointers[l] = l < a.present ? output[g &* 8 &+ l] : spare }
+            let low = run(group: g, &a.lanes, frames: frames, ceiling: a.ceiling, release: a.release,
                           unlinked: a.unlinked, to: a.on)
             finish(group: g, a, low: low)
             g &+= 1
@@ -129,43 +128,32 @@ extension Limiters {
         for i in 0..<8 where low[i] < lowest[first &+ i] { lowest[first &+ i] = low[i] }
     }
 
-    /// Group `g`'s `frames` samples, in place in its eight `buffers`, while
-    /// its switches go from `l.on` to `onNow` across the period: the
-    /// lowest gain of each lane that was on. Eight frames at a time come
-    /// in and go out as a matrix transposed in registers (`transposed`).
-    /// (Out of line: a function this size is where the per-sample step is
-    /// inlined, as it would not be into `process`.)
+    /// Group `g`'s `frames` samples, in place in its eight outputs
+    /// (`channelPointers`), while its switches go from `l.on` to `onNow`
+    /// across the period: the lowest gain of each lane that was on. Up to
+    /// `blockLength` frames at a time come in and go out transposed
+    /// (`Transposes`). (Out of line: a function this size is where the
+    /// per-sample step is inlined, as it would not be into `process`.)
     @inline(never) @_noLocks
-    func run(group g: Int, _ l: inout Lanes, _ buffers: Buffers, frames: Int, ceiling top: V, release keep: V,
+    func run(group g: Int, _ l: inout Lanes, frames: Int, ceiling top: V, release keep: V,
              unlinked: V, to onNow: V) -> V {
-        let (b0, b1, b2, b3, b4, b5, b6, b7) = buffers
+        let channels = UnsafePointer(channelPointers)
         let one = V(repeating: 1)
         let fading = any(l.on .!= one) || any(onNow .!= one)
         let scale = 1 / Float(frames)
         var low = one
         // Each frame limited and, while fading, crossfaded with the output as it is.
         let (from, change) = (l.on, onNow - l.on)
-        var k = 0
-        while k &+ 8 <= frames {
-            func row(_ p: UnsafeMutablePointer<Float>) -> V { UnsafeRawPointer(p + k).loadUnaligned(as: V.self) }
-            (block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7]) =
-                transposed((row(b0), row(b1), row(b2), row(b3), row(b4), row(b5), row(b6), row(b7)))
-            for j in 0..<8 {
-                block[j] = blend(block[j], group: g, &l, k: k &+ j, low: &low, fading: fading, ceiling: top,
+        var start = 0
+        while start < frames {
+            let length = min(blockLength, frames &- start)
+            Transposes.gather(channels, lanes: 8, offset: start, count: length, into: block)
+            for j in 0..<length {
+                block[j] = blend(block[j], group: g, &l, k: start &+ j, low: &low, fading: fading, ceiling: top,
                                  release: keep, unlinked: unlinked, from: from, change: change, scale: scale)
             }
-            let y = transposed((block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7]))
-            func put(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: V.self) }
-            put(y.0, b0); put(y.1, b1); put(y.2, b2); put(y.3, b3)
-            put(y.4, b4); put(y.5, b5); put(y.6, b6); put(y.7, b7)
-            k &+= 8
-        }
-        for k in k..<frames {
-            let out = blend(V(b0[k], b1[k], b2[k], b3[k], b4[k], b5[k], b6[k], b7[k]), group: g, &l, k: k, low: &low,
-                            fading: fading, ceiling: top, release: keep, unlinked: unlinked, from: from, change: change,
-                            scale: scale)
-            (b0[k], b1[k], b2[k], b3[k]) = (out[0], out[1], out[2], out[3])
-            (b4[k], b5[k], b6[k], b7[k]) = (out[4], out[5], out[6], out[7])
+            Transposes.scatter(block, lanes: 8, into: channels, offset: start, count: length)
+            start &+= length
         }
         return low
     }
@@ -191,10 +179,6 @@ extension Limiters {
         low.replace(with: gain, where: (gain .< low) .& (w .> V()))
         return out
     }
-
-    typealias Buffers = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
-                         UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
-                         UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
 
     /// One sample of group `g`: the limited, delayed output and its gain.
     @inline(__always) @_noLocks

@@ -25,8 +25,8 @@ extension Limiters {
              count: Int, frames: Int) -> W {
         let first = g &* 8
         let present = min(16, count &- first)
-        for l in 0..<16 { wideChannels[l] = l < present ? output[first &+ l] : spare }
-        let channels = UnsafePointer(wideChannels)
+        for l in 0..<16 { channelPointers[l] = l < present ? output[first &+ l] : spare }
+        let channels = UnsafePointer(channelPointers)
         let one = W(repeating: 1)
         func wide(_ x: V, _ y: V) -> W { W(lowHalf: x, highHalf: y) }
         let setting = WideSetting(ceiling: wide(a.ceiling, b.ceiling), release: wide(a.release, b.release),
@@ -38,10 +38,10 @@ extension Limiters {
         var low = one
         var start = 0
         while start < frames {
-            let length = min(wideLength, frames &- start)
-            WideFrames.gather(channels, offset: start, count: length, into: wideBlock)
+            let length = min(blockLength, frames &- start)
+            Transposes.gather(channels, lanes: 16, offset: start, count: length, into: wideBlock)
             limit(length, from: start, &state, low: &low, fading: fading, setting)
-            WideFrames.scatter(wideBlock, into: channels, offset: start, count: length)
+            Transposes.scatter(wideBlock, lanes: 16, into: channels, offset: start, count: length)
             start &+= length
         }
         state.store(into: &a.lanes, &b.lanes)

@@ -1,1 +1,0 @@
-../Loops/WideFrames.swift
