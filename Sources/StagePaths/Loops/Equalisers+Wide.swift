@@ -19,7 +19,7 @@ extension Equalisers {
     typealias W = SIMD16<Float>
 
     /// Groups `g` and `g + 1` over `frames` frames, still, a block of
-    /// frames at a time into `wideFrames` and back (`WideFrames`).
+    /// frames at a time into `wideFrames` and back (`Transposes`).
     @_noLocks
     func runStill(pair g: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
                   _ output: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, frames: Int) {
