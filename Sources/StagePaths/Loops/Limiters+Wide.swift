@@ -50,20 +50,75 @@ extension Limiters {
 
     /// The first `count` frames of `wideBlock`, frames `k`… of the period,
     /// limited in place (`blend`). The pair's state stays in registers
-    /// across them.
+    /// across them. Runs of frames in which no ring wraps, no block of the
+    /// hold ends and no recount falls go through `steady`, with slots that
+    /// only step; each frame where one does, through `step`.
     @inline(never) @_noLocks
     func limit(_ count: Int, from k: Int, _ state: inout WideLimits, low: inout W, fading: Bool,
                _ setting: WideSetting) {
         var (s, lowest) = (state, low)
-        for j in 0..<count { wideBlock[j] = blend(wideBlock[j], &s, k: k &+ j, low: &lowest, fading: fading, setting) }
+        var j = 0
+        while j < count {
+            var back = s.position &- s.shared
+            if back < 0 { back &+= capacity }
+            let old = back == 0 ? capacity &- 1 : back &- 1
+            // (Two at a time: `min` of more is variadic, an array.)
+            let n = min(min(count &- j, window &- 1 &- s.offset),
+                        min(capacity &- 1 &- s.position, capacity &- max(back, old)))
+            if n > 0 {
+                steady(n, at: j, back: back, old: old, k: k, &s, low: &lowest, fading: fading, setting)
+                j &+= n
+            }
+            if j < count {
+                let x = wideBlock[j]
+                let (y, gain) = step(&s, x, setting)
+                wideBlock[j] = blend(x, y, gain, k: k &+ j, low: &lowest, fading: fading, setting)
+                j &+= 1
+            }
+        }
         (state, low) = (s, lowest)
     }
 
-    /// One frame of the pair limited and, while `fading`, crossfaded from
-    /// the output as it is: `blend(_:group:_:k:…)`, lane for lane.
-    @inline(__always) @_noLocks
-    func blend(_ x: W, _ s: inout WideLimits, k: Int, low: inout W, fading: Bool, _ setting: WideSetting) -> W {
-        let (y, gain) = step(&s, x, setting)
+    /// Frames `j ..< j + n` of `wideBlock`, none of which ends a block of
+    /// the hold (`offset` stays below `window − 1`), recounts the sums
+    /// (`position` below `capacity − 1`) or wraps the slots read back
+    /// (`back`, the delayed sample's, and `old`, the envelope leaving the
+    /// mean): `step`'s arithmetic, in its order, each ring's slot a fixed
+    /// stride on from the last. (Out of line, so that what it calls is
+    /// inlined into it: into `limit` as a whole, the optimiser left those
+    /// calls out of line, a third slower.)
+    @inline(never) @_noLocks
+    func steady(_ n: Int, at j: Int, back: Int, old: Int, k: Int, _ s: inout WideLimits, low: inout W, fading: Bool,
+                _ setting: WideSetting) {
+        let base = setting.base
+        let (needAt, suffixAt) = (slot(needs, s.offset, base), slot(suffixes, s.offset &+ 1, base))
+        let (envelopeAt, delayAt) = (slot(envelopes, s.position, base), slot(delay, s.position, base))
+        let (delayedAt, oldAt) = (slot(delay, back, base), slot(envelopes, old, base))
+        for i in 0..<n {
+            let at = i &* MemoryLayout<W>.stride
+            let input = wideBlock[j &+ i]
+            let x = admitted(input)
+            let need = needed(x, setting)
+            needAt.storeBytes(of: need, toByteOffset: at, as: W.self)
+            s.prefix = least(s.prefix, need)
+            let hold = least(s.prefix, suffixAt.loadUnaligned(fromByteOffset: at, as: W.self))
+            let envelope = released(&s, hold: hold, setting)
+            envelopeAt.storeBytes(of: envelope, toByteOffset: at, as: W.self)
+            delayAt.storeBytes(of: x, toByteOffset: at, as: W.self)
+            let delayed = delayedAt.loadUnaligned(fromByteOffset: at, as: W.self)
+            summed(&s, envelope - oldAt.loadUnaligned(fromByteOffset: at, as: W.self))
+            let (y, gain) = limited(&s, delayed, setting)
+            wideBlock[j &+ i] = blend(input, y, gain, k: k &+ j &+ i, low: &low, fading: fading, setting)
+        }
+        s.offset &+= n
+        s.position &+= n
+    }
+
+    /// Frame k of the pair, `x` as it came, `y` limited with `gain`, and,
+    /// while `fading`, crossfaded from the output as it is:
+    /// `blend(_:group:_:k:…)`, lane for lane.
+    @_transparent @_noLocks
+    func blend(_ x: W, _ y: W, _ gain: W, k: Int, low: inout W, fading: Bool, _ setting: WideSetting) -> W {
         guard fading else {
             low = least(low, gain)
             return y
@@ -78,20 +133,16 @@ extension Limiters {
         return out
     }
 
-    /// One sample of the pair: the limited, delayed output and its gain
-    /// (`step(group:…)` for sixteen lanes, a ring slot of both groups a vector).
-    @inline(__always) @_noLocks
+    /// One sample of the pair, any frame: the limited, delayed output and
+    /// its gain (`step(group:…)` for sixteen lanes, a ring slot of both
+    /// groups a vector). Out of line: it takes the frames where a ring
+    /// wraps, a few in a period, and `steady` the rest.
+    @inline(never) @_noLocks
     func step(_ s: inout WideLimits, _ input: W, _ setting: WideSetting) -> (W, W) {
         let zero = W(), one = W(repeating: 1)
         let base = setting.base
-        let ceiling = setting.ceiling
-        let x = input.replacing(with: zero, where: .!((input - input) .== zero))
-        let magnitude = x.replacing(with: -x, where: x .< zero)
-        var need = one
-        need.replace(with: ceiling * W(repeating: 1 - 1.0 / 4096) / magnitude, where: magnitude .> ceiling)
-        let partner = W(need[1], need[0], need[3], need[2], need[5], need[4], need[7], need[6],
-                        need[9], need[8], need[11], need[10], need[13], need[12], need[15], need[14])
-        need = least(need, partner + setting.unlinked)
+        let x = admitted(input)
+        let need = needed(x, setting)
 
         // The hold.
         let o = s.offset
@@ -115,8 +166,7 @@ extension Limiters {
         }
 
         // Release, then the mean of each lane's last L + 1 envelope values.
-        s.depth = most(one - hold, s.depth * setting.release)
-        let envelope = least(hold, one - s.depth)
+        let envelope = released(&s, hold: hold, setting)
         let p = s.position
         slot(envelopes, p, base).storeBytes(of: envelope, as: W.self)
         slot(delay, p, base).storeBytes(of: x, as: W.self)
@@ -124,11 +174,7 @@ extension Limiters {
         if back < 0 { back &+= capacity }
         let delayed = slot(delay, back, base).loadUnaligned(as: W.self)
         back = back == 0 ? capacity &- 1 : back &- 1
-        let old = slot(envelopes, back, base).loadUnaligned(as: W.self)
-        let added = (envelope - old) - s.carry
-        let sum = s.sum + added
-        s.carry = (sum - s.sum) - added
-        s.sum = sum
+        summed(&s, envelope - slot(envelopes, back, base).loadUnaligned(as: W.self))
         if p == capacity &- 1 {
             // Summed afresh once round the ring: the last L + 1 slots, newest
             // first, as `resum` adds them.
@@ -144,10 +190,52 @@ extension Limiters {
         } else {
             s.position = p &+ 1
         }
-        var gain = least(one, s.sum * s.share)
-        gain.replace(with: one, where: s.sum .>= s.span)
+        return limited(&s, delayed, setting)
+    }
+
+    /// A sample that is not a number, as silence.
+    @_transparent @_noLocks
+    func admitted(_ input: W) -> W {
+        input.replacing(with: W(), where: .!((input - input) .== W()))
+    }
+
+    /// The gain sample `x` needs, a linked pair's lanes the lesser of theirs.
+    @_transparent @_noLocks
+    func needed(_ x: W, _ setting: WideSetting) -> W {
+        let ceiling = setting.ceiling
+        let magnitude = x.replacing(with: -x, where: x .< W())
+        var need = W(repeating: 1)
+        need.replace(with: ceiling * W(repeating: 1 - 1.0 / 4096) / magnitude, where: magnitude .> ceiling)
+        let partner = W(need[1], need[0], need[3], need[2], need[5], need[4], need[7], need[6],
+                        need[9], need[8], need[11], need[10], need[13], need[12], need[15], need[14])
+        return least(need, partner + setting.unlinked)
+    }
+
+    /// The envelope after this sample's release towards unity, held at `hold`.
+    @_transparent @_noLocks
+    func released(_ s: inout WideLimits, hold: W, _ setting: WideSetting) -> W {
+        let one = W(repeating: 1)
+        s.depth = most(one - hold, s.depth * setting.release)
+        return least(hold, one - s.depth)
+    }
+
+    /// The envelope's running sum moved by `change` (the value entering the
+    /// mean less the one leaving it), as Kahan's compensated sum.
+    @_transparent @_noLocks
+    func summed(_ s: inout WideLimits, _ change: W) {
+        let added = change - s.carry
+        let sum = s.sum + added
+        s.carry = (sum - s.sum) - added
+        s.sum = sum
+    }
+
+    /// The delayed sample times the mean, its gain; clamped to the ceiling.
+    @_transparent @_noLocks
+    func limited(_ s: inout WideLimits, _ delayed: W, _ setting: WideSetting) -> (W, W) {
+        var gain = least(W(repeating: 1), s.sum * s.share)
+        gain.replace(with: W(repeating: 1), where: s.sum .>= s.span)
         let out = delayed * gain
-        return (most(-ceiling, least(ceiling, out)), gain)
+        return (most(-setting.ceiling, least(setting.ceiling, out)), gain)
     }
 
     /// Slot `i` of a ring, for both groups of the pair whose slots start at `base`.
