@@ -77,7 +77,7 @@ extension MixRows {
         while c &+ 16 <= count {
             let was = UnsafeRawPointer(last + c).loadUnaligned(as: SIMD16<Float>.self)
             let is_ = UnsafeRawPointer(now + c).loadUnaligned(as: SIMD16<Float>.self)
-            if any((was .!= zero) .| (is_ .!= zero)) {
+            if anyLane((was .!= zero) .| (is_ .!= zero)) {
                 for i in c..<(c &+ 16) where last[i] != 0 || now[i] != 0 { body(i) }
             }
             c &+= 16

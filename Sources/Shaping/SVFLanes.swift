@@ -1,3 +1,5 @@
+import MixRows
+
 /// Eight channels' state of one SVF section, one channel a lane: filtering
 /// many channels at once is SIMD across channels, since each channel's
 /// samples depend on the one before. Audio thread: no allocation, no locks.
@@ -28,7 +30,7 @@ public struct SVFLanes: Sendable {
         ic1.replace(with: 0, where: ic1 .< tiny .& ic1 .> -tiny)
         ic2.replace(with: 0, where: ic2 .< tiny .& ic2 .> -tiny)
         let finite = (ic1 - ic1) .== 0 .& (ic2 - ic2) .== 0
-        if !all(finite) {
+        if !everyLane(finite) {
             ic1.replace(with: 0, where: .!finite)
             ic2.replace(with: 0, where: .!finite)
         }

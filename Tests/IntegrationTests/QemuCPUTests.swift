@@ -35,10 +35,13 @@ extension Integration {
 
     @Test func benchRunsOnACPUWithoutAVX() async throws {
         guard Self.runnable, let qemu = Self.qemu else { return }
-        for json in [false, true] {
+        // Plain, as JSON, and with every EQ and limiter on: the stages' base
+        // build, whose transposes are Swift where the other paths call C
+        // with AVX (CFrames), must not reach an AVX instruction either.
+        for (json, stages) in [(false, [String]()), (true, []), (false, ["--eq", "--limiters"])] {
             let bench = try ChildProcess(executable: qemu, arguments: ["-cpu", "Westmere", Self.release, "bench",
                                                                        "--inputs", "16", "--outputs", "16", "--seconds", "0.3"]
-                                                                      + (json ? ["--json"] : []),
+                                                                      + (json ? ["--json"] : []) + stages,
                                          label: "qemu crosspoint bench")
             defer { bench.terminate() }
             let status = try await bench.waitForExit(timeout: .seconds(120))
@@ -52,6 +55,22 @@ extension Integration {
         let said = try await SIMDPathTests.refusal([qemu, "-cpu", "Westmere", Self.release, "bench", "--inputs", "4",
                                                     "--seconds", "0.1"], simd: "avx2")
         #expect(said.contains("CROSSPOINT_SIMD=avx2: this CPU cannot run the avx2 path; it runs sse2"), "\(said)")
+    }
+
+    /// As a CPU with AVX2 and no AVX-512 (`-cpu Haswell`, which qemu runs
+    /// from 7.2): the avx2 path, the EQ and the limiters on, reaches no
+    /// AVX-512 instruction (a copy of a helper from the avx512 build that
+    /// the linker kept would: `PathSymbolTests`).
+    @Test func benchRunsOnACPUWithAVX2AndNoAVX512() async throws {
+        guard Self.runnable, let qemu = Self.qemu else { return }
+        let bench = try ChildProcess(executable: qemu, arguments: ["-cpu", "Haswell", Self.release, "bench", "--inputs", "16",
+                                                                   "--outputs", "16", "--seconds", "0.3", "--eq", "--limiters"],
+                                     label: "qemu crosspoint bench")
+        defer { bench.terminate() }
+        let status = try await bench.waitForExit(timeout: .seconds(120))
+        #expect(status == .exited(0), "\(status): \(bench.standardError)")
+        #expect(bench.standardOutput.hasPrefix("# SIMD path: avx2 (the widest of sse2, avx2)"), "\(bench.standardOutput)")
+        #expect(bench.standardOutput.contains("    16      16     64"), "\(bench.standardOutput)")
     }
 
     /// `serve` under qemu in a real JACK server: it says sse2 at start and in

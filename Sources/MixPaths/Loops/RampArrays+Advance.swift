@@ -48,7 +48,7 @@ extension RampArrays {
         let t1 = V(repeating: 0.0625), t2 = V(repeating: 0.25), t3 = V(repeating: 0.5)
         let crossed = ((p0 .>= t1) .^ (stepped .>= t1)) .| ((p0 .>= t2) .^ (stepped .>= t2))
             .| ((p0 .>= t3) .^ (stepped .>= t3)) .| (stepped .<= V())
-        if any(goes .& crossed) { return nil }
+        if anyLane(goes .& crossed) { return nil }
         let v0 = UnsafeRawPointer(value + base).loadUnaligned(as: V.self)
         let p1 = p0.replacing(with: stepped, where: goes)
             .replacing(with: UnsafeRawPointer(targetPosition + base).loadUnaligned(as: V.self), where: lands)
@@ -58,9 +58,9 @@ extension RampArrays {
         UnsafeMutableRawPointer(value + base).storeBytes(of: v1, as: V.self)
         let r1 = r.replacing(with: r &- n, where: goes).replacing(with: I(), where: lands)
         UnsafeMutableRawPointer(remaining + base).storeBytes(of: r1, as: I.self)
-        // Still moving: frames remain (the lanes that go, as `any(goes)`,
+        // Still moving: frames remain (the lanes that go, as `anyLane(goes)`,
         // which the optimiser reduced lane by lane here, 30 instructions).
-        return any(r1 .> I())
+        return anyLane(r1 .> I())
     }
     #else
     /// The common case of a moving level chunk: each gain times its ratio.
@@ -90,7 +90,7 @@ extension RampArrays {
             .| ((p0A .>= t3) .^ (steppedA .>= t3)) .| (steppedA .<= V())
         let crossedB = ((p0B .>= t1) .^ (steppedB .>= t1)) .| ((p0B .>= t2) .^ (steppedB .>= t2))
             .| ((p0B .>= t3) .^ (steppedB .>= t3)) .| (steppedB .<= V())
-        if any(goesA .& crossedA) || any(goesB .& crossedB) { return nil }
+        if anyLane(goesA .& crossedA) || anyLane(goesB .& crossedB) { return nil }
         let v0A = UnsafeRawPointer(value + base).loadUnaligned(as: V.self)
         let v0B = UnsafeRawPointer(value + base + 8).loadUnaligned(as: V.self)
         let p1A = p0A.replacing(with: steppedA, where: goesA)
@@ -109,7 +109,7 @@ extension RampArrays {
             .storeBytes(of: rA.replacing(with: rA &- n, where: goesA).replacing(with: I(), where: landsA), as: I.self)
         UnsafeMutableRawPointer(remaining + base + 8)
             .storeBytes(of: rB.replacing(with: rB &- n, where: goesB).replacing(with: I(), where: landsB), as: I.self)
-        return any(goesA) || any(goesB)
+        return anyLane(goesA) || anyLane(goesB)
     }
 
     #endif
@@ -166,6 +166,6 @@ extension RampArrays {
         UnsafeMutableRawPointer(position + base).storeBytes(of: p1, as: V.self)
         UnsafeMutableRawPointer(value + base).storeBytes(of: v1, as: V.self)
         UnsafeMutableRawPointer(remaining + base).storeBytes(of: r1, as: I.self)
-        return any(goes)
+        return anyLane(goes)
     }
 }

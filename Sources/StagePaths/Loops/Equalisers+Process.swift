@@ -68,7 +68,7 @@ extension Equalisers {
         let first = g &* 8, base = g &* parameters
         for p in 0..<parameters {
             let now = UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self)
-            if any(now .!= settings[base + p]) { return true }
+            if anyLane(now .!= settings[base + p]) { return true }
         }
         return false
     }
@@ -123,7 +123,7 @@ extension Equalisers {
             for s in 0..<sections {
                 let i = g &* sections &+ s
                 let c = coefficients[i]
-                passing[i] = all(c.m0 .== V(repeating: 1)) && all(c.m1 .== V()) && all(c.m2 .== V())
+                passing[i] = everyLane(c.m0 .== V(repeating: 1)) && everyLane(c.m1 .== V()) && everyLane(c.m2 .== V())
                 if passing[i] { (state[i].ic1, state[i].ic2) = (V(), V()) }
                 still[i] = SVFStateSpace(c)
             }
@@ -258,13 +258,13 @@ extension Equalisers {
     func isFlat(_ values: UnsafePointer<UnsafePointer<Float>>, _ first: Int) -> Bool {
         func at(_ p: Int) -> V { UnsafeRawPointer(values[p] + first).loadUnaligned(as: V.self) }
         let zero = V()
-        if any(at(lowCutIndex) .!= zero) { return false }
-        if highCut && any(at(highCutIndex) .!= zero) { return false }
+        if anyLane(at(lowCutIndex) .!= zero) { return false }
+        if highCut && anyLane(at(highCutIndex) .!= zero) { return false }
         let on = at(onIndex)
         let cuts = highCut ? 7 : 4
         for b in 0..<bands {
             let p = cuts &+ b &* perBand
-            if any(at(p &+ 2) * at(p &+ 4) * on .!= zero) { return false }
+            if anyLane(at(p &+ 2) * at(p &+ 4) * on .!= zero) { return false }
         }
         return true
     }

@@ -74,7 +74,7 @@ extension Limiters {
         let first = g &* 8
         let onNow = UnsafeRawPointer(on + first).loadUnaligned(as: V.self)
         var l = lanes[g]
-        if all(onNow .== V()) && all(l.on .== V()) {
+        if everyLane(onNow .== V()) && everyLane(l.on .== V()) {
             l.running = false
             lanes[g] = l
             return nil
@@ -139,7 +139,7 @@ extension Limiters {
              unlinked: V, to onNow: V) -> V {
         let channels = UnsafePointer(channelPointers)
         let one = V(repeating: 1)
-        let fading = any(l.on .!= one) || any(onNow .!= one)
+        let fading = anyLane(l.on .!= one) || anyLane(onNow .!= one)
         let scale = 1 / Float(frames)
         var low = one
         // Each frame limited and, while fading, crossfaded with the output as it is.

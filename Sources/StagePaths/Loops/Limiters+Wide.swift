@@ -33,7 +33,7 @@ extension Limiters {
                                   unlinked: wide(a.unlinked, b.unlinked), from: wide(a.lanes.on, b.lanes.on),
                                   change: wide(a.on, b.on) - wide(a.lanes.on, b.lanes.on), scale: 1 / Float(frames),
                                   base: ring(g))
-        let fading = any(setting.from .!= one) || any(wide(a.on, b.on) .!= one)
+        let fading = anyLane(setting.from .!= one) || anyLane(wide(a.on, b.on) .!= one)
         var state = WideLimits(a.lanes, b.lanes)
         var low = one
         var start = 0
