@@ -108,6 +108,16 @@ extension Mixer {
         guard end > first else { return }
         let kernel = rendering.pointee.kernel
         let (inputs, outputs) = (kernel.pointee.inputs, kernel.pointee.outputs)
+        guard end - first <= kernel.pointee.maxFrames else {
+            // Longer than the kernel was made for (JACK asks for at most
+            // 8192 frames, `maxFrames`): silence, and no stage reads or
+            // writes past the buffers it was given for that many.
+            for m in 0..<outputs { (output[m] + first).update(repeating: 0, count: end - first) }
+            if let directs {
+                for n in 0..<inputs { if let buffer = directs[n] { (buffer + first).update(repeating: 0, count: end - first) } }
+            }
+            return
+        }
         kernel.pointee.sampleRate = Float(rate)
         kernel.pointee.talkbacks.use(talks, count: talkCount, offset: first)
         kernel.pointee.listen.use(listen, offset: first)

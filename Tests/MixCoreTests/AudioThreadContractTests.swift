@@ -80,6 +80,43 @@ import Testing
         }
     }
 
+    /// A period longer than the kernel was made for (`maxFrames`; JACK asks
+    /// for at most 8192 frames, the default) is silence, and no stage
+    /// touches a buffer past that length: the limiters, of a group with
+    /// lanes to spare, used to read and write their spare lane's buffer
+    /// (`maxFrames` long) for the whole period. Periods of the right length
+    /// then render as before.
+    @Test func aPeriodLongerThanTheKernelIsSilence() {
+        var scene = Scene(inputs: 2, outputs: 3)
+        for m in 0..<3 { scene.outputs[m].limiter.on = true }
+        scene.crosspoints[1, 1] = 1
+        let mixer = Mixer(scene: scene, panLaw: .balance, layout: OutputLayout(outputs: 3, monoOutputs: [1, 2, 3]),
+                          maxFrames: 64)
+        mixer.setSampleRate(48_000)
+        let long = 4096
+        let buffers = (0..<5).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: long) }
+        defer { buffers.forEach { $0.deallocate() } }
+        let ins = [UnsafePointer(buffers[0]), UnsafePointer(buffers[1])]
+        let outs = [buffers[2], buffers[3], buffers[4]]
+        func period(_ frames: Int) {
+            for k in 0..<frames { (buffers[0][k], buffers[1][k]) = (0.25, 0.25) }
+            for m in 2..<5 { buffers[m].update(repeating: .nan, count: frames) }
+            ins.withUnsafeBufferPointer { i in
+                outs.withUnsafeBufferPointer { o in mixer.process(inputs: i.baseAddress!, outputs: o.baseAddress!, frames: frames) }
+            }
+        }
+        for _ in 0..<40 { period(64) }
+        #expect(abs(buffers[2][63] - 0.25) < 1e-6, "output 1 carries input 1, through its limiter: \(buffers[2][63])")
+        for _ in 0..<3 {
+            // (Run, the limiters would give out what their lookahead holds.)
+            period(long)
+            #expect((2..<5).allSatisfy { m in (0..<long).allSatisfy { buffers[m][$0] == 0 } }, "a long period is silence")
+        }
+        for _ in 0..<40 { period(64) }
+        #expect(abs(buffers[2][63] - 0.25) < 1e-6, "output 1 carries input 1 again: \(buffers[2][63])")
+        #expect((2..<5).allSatisfy { m in (0..<64).allSatisfy { buffers[m][$0].isFinite } })
+    }
+
     /// The fade lengths the kernel takes: NaN and negative jump, anything
     /// past an hour takes an hour, and nothing overflows an Int32.
     @Test func fadeLengthsAreClamped() {
