@@ -89,9 +89,10 @@ let package = Package(
                 swiftSettings: avx2Flags),
         .target(name: "StagePathAVX512", dependencies: ["Shaping", "Dynamics", "CFrames"], path: "Sources/StagePaths/AVX512",
                 swiftSettings: avx512Flags),
-        // The sixteen-lane loops' transposes, with the CPU's shuffles
-        // (Sources/CFrames/include/frames.h says why in C); optimised in
-        // debug builds too, as the loops are.
+        // The stages' transposes on the avx2 and avx512 paths (eight or
+        // sixteen lanes), with the CPU's shuffles (Sources/CFrames/include/
+        // frames.h says why in C); optimised in debug builds too, as the
+        // loops are.
         .target(name: "CFrames", cSettings: [.unsafeFlags(["-O2"])]),
 
         // The scene as the control side keeps it (`Scene`, `Source`,

@@ -5,10 +5,10 @@
 
 /// Sixteen (or eight) channels' runs of samples as frames, and back: the
 /// transposes of the EQ's and the limiters' loops on AVX-512 (and AVX2)
-/// (docs/processing.md, "Many channels at once"). Written with the CPU's
-/// shuffles because the Swift compiler merges the three stages of a
-/// transpose written in Swift into one shuffle of eight vectors, which it
-/// then builds lane by lane.
+/// (docs/processing.md, "In the kernel"). Written with the CPU's shuffles
+/// because the Swift compiler merges the three stages of a transpose
+/// written in Swift into shuffles of more than two vectors, which it then
+/// builds from inserts, broadcasts and blends.
 ///
 /// Audio thread: no allocation, no lock, no call into any library. Call
 /// them for sixteen lanes only where the CPU has AVX-512 F (the render
