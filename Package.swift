@@ -225,7 +225,8 @@ let package = Package(
         .target(name: "OSCOracle", dependencies: ["OSC"], path: "Tests/OSCOracle"),
 
         .testTarget(name: "MixCoreTests", dependencies: ["MixCore", "SceneModel", "Catalogue", "SystemSupport", "Shaping",
-                                                        "StagePathAVX2", "StagePathAVX512", "Dynamics"], swiftSettings: optimised),
+                                                        "StagePathAVX2", "StagePathAVX512", "Dynamics", "CFrames"],
+                    swiftSettings: optimised),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "StagePathBase", "SystemSupport"], swiftSettings: optimised),
         .testTarget(name: "ShapingTests", dependencies: ["Shaping", "MixRows"], swiftSettings: optimised),
         .testTarget(name: "RigControlTests", dependencies: ["RigControl", "Delivery", "MixCore", "SceneModel", "Catalogue", "OSC", "Presets",
