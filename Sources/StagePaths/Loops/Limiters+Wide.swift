@@ -49,10 +49,10 @@ extension Limiters {
     }
 
     /// The first `count` frames of `wideBlock`, frames `k`… of the period,
-    /// limited in place (`blend`). The pair's state stays in registers
-    /// across them. Runs of frames in which no ring wraps, no block of the
-    /// hold ends and no recount falls go through `steady`, with slots that
-    /// only step; each frame where one does, through `step`.
+    /// limited in place (`blend`). Runs of frames in which no ring wraps,
+    /// no block of the hold ends and no recount falls go through `steady`,
+    /// the pair's state in registers and slots that only step; each frame
+    /// where one does, through `step`.
     @inline(never) @_noLocks
     func limit(_ count: Int, from k: Int, _ state: inout WideLimits, low: inout W, fading: Bool,
                _ setting: WideSetting) {
