@@ -116,6 +116,9 @@ extension Mixer {
             if let directs {
                 for n in 0..<inputs { if let buffer = directs[n] { (buffer + first).update(repeating: 0, count: end - first) } }
             }
+            if let listen {
+                for side in 0..<2 { if let buffer = listen[side] { (buffer + first).update(repeating: 0, count: end - first) } }
+            }
             return
         }
         kernel.pointee.sampleRate = Float(rate)

@@ -94,15 +94,26 @@ import Testing
                           maxFrames: 64)
         mixer.setSampleRate(48_000)
         let long = 4096
-        let buffers = (0..<5).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: long) }
+        // Inputs 0–1, outputs 2–4, direct outs 5–6, the listen's sides 7–8.
+        let buffers = (0..<9).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: long) }
         defer { buffers.forEach { $0.deallocate() } }
         let ins = [UnsafePointer(buffers[0]), UnsafePointer(buffers[1])]
         let outs = [buffers[2], buffers[3], buffers[4]]
+        let directs: [UnsafeMutablePointer<Float>?] = [buffers[5], buffers[6]]
+        let listen: [UnsafeMutablePointer<Float>?] = [buffers[7], buffers[8]]
         func period(_ frames: Int) {
             for k in 0..<frames { (buffers[0][k], buffers[1][k]) = (0.25, 0.25) }
-            for m in 2..<5 { buffers[m].update(repeating: .nan, count: frames) }
+            for m in 2..<9 { buffers[m].update(repeating: .nan, count: frames) }
+            _ = mixer.begin(frames: frames)
             ins.withUnsafeBufferPointer { i in
-                outs.withUnsafeBufferPointer { o in mixer.process(inputs: i.baseAddress!, outputs: o.baseAddress!, frames: frames) }
+                outs.withUnsafeBufferPointer { o in
+                    directs.withUnsafeBufferPointer { d in
+                        listen.withUnsafeBufferPointer { l in
+                            mixer.render(inputs: i.baseAddress!, outputs: o.baseAddress!, directs: d.baseAddress!,
+                                         listen: l.baseAddress!, frames: frames)
+                        }
+                    }
+                }
             }
         }
         for _ in 0..<40 { period(64) }
@@ -110,11 +121,12 @@ import Testing
         for _ in 0..<3 {
             // (Run, the limiters would give out what their lookahead holds.)
             period(long)
-            #expect((2..<5).allSatisfy { m in (0..<long).allSatisfy { buffers[m][$0] == 0 } }, "a long period is silence")
+            #expect((2..<9).allSatisfy { m in (0..<long).allSatisfy { buffers[m][$0] == 0 } },
+                    "a long period is silence: outputs, direct outs and the listen")
         }
         for _ in 0..<40 { period(64) }
         #expect(abs(buffers[2][63] - 0.25) < 1e-6, "output 1 carries input 1 again: \(buffers[2][63])")
-        #expect((2..<5).allSatisfy { m in (0..<64).allSatisfy { buffers[m][$0].isFinite } })
+        #expect((2..<9).allSatisfy { m in (0..<64).allSatisfy { buffers[m][$0].isFinite } })
     }
 
     /// The fade lengths the kernel takes: NaN and negative jump, anything
