@@ -5,7 +5,9 @@ own choice for this CPU; with --baseline-binary, a build from before the paths (
 Haswell) beside the avx2 path. Alternating rounds, the best round's median counting on every side alike
 (a shared 2-core machine is noisy). Targets against OpenBLAS's own choice, on the widest path: settled
 64x64 <= 0.8x, 256x256 <= 1.0x, 64x64 with every crosspoint ramping <= 2.5x, 5 % density <= 0.1x (of
-dense sgemm); the avx2 path within 5 % of the build from before. Beside each case, the time its
+dense sgemm). Where OpenBLAS's own choice is narrower than the CPU (on 2026-12-07 OpenBLAS 0.3.31 took
+one Zen 5 VM for Haswell), the targets are held to the faster of its choice and its kernel at the widest
+path's width: the issue asks for full width against full width; the avx2 path within 5 % of the build from before. Beside each case, the time its
 multiply-adds take at the FMA units' peak at the path's width (tools/bench/fmapeak.c): no kernel, ours or
 OpenBLAS's, can be faster than that."""
 import json
@@ -105,7 +107,10 @@ def paths_report(measured, binary, verdict):
         "[N x N], `OPENBLAS_NUM_THREADS=1`) forced to the matching width (`OPENBLAS_CORETYPE`: Nehalem for "
         f"sse2, Haswell for avx2, SkylakeX for avx512) and left to its own choice (here: {own}); "
         f"{measured['rounds']} alternating rounds of {measured['seconds']} s, the best round's median per side. "
-        "Ratios for 5% density are against dense sgemm. A path this CPU lacks cannot be run or measured here.")
+        "Ratios for 5% density are against dense sgemm. A path this CPU lacks cannot be run or measured here. "
+        "The targets are held to the faster of OpenBLAS's own choice and its kernel at the widest path's width: "
+        "where OpenBLAS does not know the CPU and falls back to a narrower kernel, a target against that "
+        "would be met by width alone.")
     peak = measured.get("peak", {})
     if peak:
         rates = ", ".join(f"{path} {rate / 1e3:.1f}" for path, rate in peak.items())
@@ -129,9 +134,14 @@ def paths_report(measured, binary, verdict):
             ratio = us / mine["us_per_call_median"] if mine else float("nan")
             mark, target_cell = "", ""
             if path == widest and mine and limit is not None:
-                ok = ratio <= limit
-                mark, target_cell = verdict(ok), f"≤ {limit}x"
-                targets.append((f"{TARGET}: {path} {size}x{size} {label} / sgemm ({own})", ratio, limit, ok))
+                # Full width against full width: the faster of OpenBLAS's choice and its kernel at this width.
+                held, name = mine, own
+                if same and same["us_per_call_median"] < mine["us_per_call_median"]:
+                    held, name = same, CORETYPE[path]
+                held_ratio = us / held["us_per_call_median"]
+                ok = held_ratio <= limit
+                mark, target_cell = verdict(ok), f"≤ {limit}x" + ("" if held is mine else f" of {name}")
+                targets.append((f"{TARGET}: {path} {size}x{size} {label} / sgemm ({name})", held_ratio, limit, ok))
             floor = f"{multiply_adds(size, ramping, r) / peak[path]:.2f}" if path in peak else "—"
             add(f"| {path} | {size}x{size} | {label} | {us:.2f} | {r['us_per_period_p99']:.2f} | {floor} | {same_cell} | "
                 f"{mine['us_per_call_median'] if mine else float('nan'):.2f} | {ratio:.2f} | {target_cell} | {mark} |")
