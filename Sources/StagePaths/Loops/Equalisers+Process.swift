@@ -178,7 +178,10 @@ extension Equalisers {
     /// and the two chains overlap. Sections that pass their input are left
     /// out. `pair`: groups g and g + 1 as one of sixteen lanes, over
     /// `wideFrames` (Equalisers+Wide.swift; only where `WIDE_REGISTERS` is
-    /// defined), a section left out when it passes its input in both.
+    /// defined), a section left out when it passes its input in both; there,
+    /// with 32 registers, sections go by threes while that leaves none alone
+    /// (two chains of seven multiply-adds keep the FMA units waiting; three
+    /// fill them).
     @inline(__always) @_noLocks
     func runStill(group g: Int, length: Int, pair: Bool = false) {
         guard length > 0 else { return }
@@ -189,15 +192,28 @@ extension Equalisers {
             while s < sections && passing[base &+ s] && passing[partner &+ s] { s &+= 1 }
             return s
         }
+        var left = 0
+        for s in 0..<sections where !(passing[base &+ s] && passing[partner &+ s]) { left &+= 1 }
         var first = running(from: 0)
-        while first < sections {
+        while left > 0 {
             let second = running(from: first &+ 1)
-            guard second < sections else {
+            #if WIDE_REGISTERS
+            // A pair of groups by threes while that leaves no section alone.
+            if pair && length >= 2 && (left == 3 || left >= 5) {
+                let third = running(from: second &+ 1)
+                runStillWide(sections: base &+ first, base &+ second, base &+ third, length: length)
+                first = running(from: third &+ 1)
+                left &-= 3
+                continue
+            }
+            #endif
+            guard left >= 2 else {
                 runStill(section: base &+ first, length: length, pair: pair)
                 return
             }
             runStill(sections: base &+ first, base &+ second, length: length, pair: pair)
             first = running(from: second &+ 1)
+            left &-= 2
         }
     }
 
@@ -245,9 +261,10 @@ extension Equalisers {
     /// with fused multiply-adds where the path has them.
     @inline(__always) @_noLocks
     func step(_ m: SVFStateSpace, _ x: V, _ s: inout SVFLanes) -> V {
+        let v3 = x - s.ic2
         let y = multiplyAdd(multiplyAdd(m.d * x, m.c1, s.ic1), m.c2, s.ic2)
-        let ic1 = multiplyAdd(multiplyAdd(m.b1 * x, m.a11, s.ic1), m.a12, s.ic2)
-        let ic2 = multiplyAdd(multiplyAdd(m.b2 * x, m.a21, s.ic1), m.a22, s.ic2)
+        let ic1 = multiplyAdd(m.a11 * s.ic1, m.b1, v3)
+        let ic2 = multiplyAdd(multiplyAdd(s.ic2, m.b1, s.ic1), m.b2, v3)
         (s.ic1, s.ic2) = (ic1, ic2)
         return y
     }
