@@ -28,7 +28,7 @@ extension MixRows {
             if ramping {
                 if Self.wideRegisters && m + 4 <= outputs && isDense(m, 4)
                     && (rowRamping[m] || rowRamping[m + 1] || rowRamping[m + 2] || rowRamping[m + 3]) {
-                    for tile in 0..<2 { mixFourRampingWide(first: m, input, output, start: start, tile: tile * 32) }
+                    mixFourRampingWide(first: m, input, output, start: start)
                     m += 4
                     continue
                 }

@@ -6,8 +6,8 @@ import MixRows
 /// that is six registers, six chains of multiply-adds, too few to keep two
 /// FMA units busy (each result waits four cycles for the one before). These
 /// hold 32 frames (two registers) of eight outputs settled, sixteen chains,
-/// or of four outputs ramping, eight for Σ g0·x and eight for Σ d·x: each
-/// input's two loads serve sixteen multiply-adds. BENCHMARKS.md, "SIMD
+/// or 64 frames (four registers) of four outputs ramping, sixteen chains:
+/// each input's loads serve sixteen multiply-adds. BENCHMARKS.md, "SIMD
 /// paths", measures them against the FMA units' peak.
 extension MixRows {
     typealias Frames32 = (SIMD16<Float>, SIMD16<Float>)
@@ -33,27 +33,66 @@ extension MixRows {
         store(g, output[m &+ 6], offset); store(h, output[m &+ 7], offset)
     }
 
-    /// Four outputs that use every input, some gains moving, 32 frames from
-    /// `start + tile`: y = Σ g0·x + t·Σ d·x, t = (k + 1)/frames.
+    /// Four outputs that use every input, some gains moving, the 64 frames
+    /// from `start`: y = Σ (g0 + d·t)·x, t = (k + 1)/frames. Each gain is a
+    /// vector of 16 frames, g0 + d·t for the first 16 and then stepped by
+    /// d·16/frames: an addition, which Zen's adders take beside the FMA
+    /// units, where Σ g0·x + t·Σ d·x is two multiply-adds a crosspoint and
+    /// frame. Six FMA-unit operations a crosspoint and 16 frames, not eight.
     @_noLocks
     func mixFourRampingWide(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
-                            _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, tile: Int) {
+                            _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int) {
         let g0 = gainStart + m &* inputStride
         let g1 = g0 + inputStride, g2 = g1 + inputStride, g3 = g2 + inputStride
         let d0 = gainDelta + m &* inputStride
         let d1 = d0 + inputStride, d2 = d1 + inputStride, d3 = d2 + inputStride
-        let offset = (start &+ tile) &* 4
-        let zero = (SIMD16<Float>(), SIMD16<Float>())
+        let offset = start &* 4
+        let t = UnsafeRawPointer(progress + start).loadUnaligned(as: SIMD16<Float>.self)
+        // 16/frames exactly: progress[15] is 16 times 1/frames.
+        let step = SIMD16<Float>(repeating: progress[15])
+        let zero = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
         var (a, b, c, e) = (zero, zero, zero, zero)
-        var (da, db, dc, de) = (zero, zero, zero, zero)
         for n in 0..<inputs {
-            let x = frames32(input[n], offset)
-            add(&a, x, g0[n]); add(&da, x, d0[n]); add(&b, x, g1[n]); add(&db, x, d1[n])
-            add(&c, x, g2[n]); add(&dc, x, d2[n]); add(&e, x, g3[n]); add(&de, x, d3[n])
+            let x = frames64(input[n], offset)
+            ramp(&a, x, g0[n], d0[n], t, step); ramp(&b, x, g1[n], d1[n], t, step)
+            ramp(&c, x, g2[n], d2[n], t, step); ramp(&e, x, g3[n], d3[n], t, step)
         }
-        let t = frames32(UnsafePointer(progress), (start &+ tile) &* 4)
-        store(ramped(a, da, t), output[m], offset); store(ramped(b, db, t), output[m &+ 1], offset)
-        store(ramped(c, dc, t), output[m &+ 2], offset); store(ramped(e, de, t), output[m &+ 3], offset)
+        store(a, output[m], offset); store(b, output[m &+ 1], offset)
+        store(c, output[m &+ 2], offset); store(e, output[m &+ 3], offset)
+    }
+
+    typealias Frames64 = (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>)
+
+    /// The 64 frames at byte `offset` of a buffer.
+    @inline(__always) @_noLocks
+    func frames64(_ p: UnsafePointer<Float>, _ offset: Int) -> Frames64 {
+        let r = UnsafeRawPointer(p) + offset
+        return (r.loadUnaligned(as: SIMD16<Float>.self), r.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self),
+                r.loadUnaligned(fromByteOffset: 128, as: SIMD16<Float>.self),
+                r.loadUnaligned(fromByteOffset: 192, as: SIMD16<Float>.self))
+    }
+
+    /// a += x·(g0 + d·t), 64 frames: t for the first 16, then stepped by `step`.
+    @inline(__always) @_noLocks
+    func ramp(_ a: inout Frames64, _ x: Frames64, _ g0: Float, _ d: Float, _ t: SIMD16<Float>,
+              _ step: SIMD16<Float>) {
+        let slope = SIMD16<Float>(repeating: d)
+        var gain = multiplyAdd(SIMD16<Float>(repeating: g0), slope, t)
+        let rise = slope * step
+        a.0 = multiplyAdd(a.0, x.0, gain)
+        gain += rise
+        a.1 = multiplyAdd(a.1, x.1, gain)
+        gain += rise
+        a.2 = multiplyAdd(a.2, x.2, gain)
+        gain += rise
+        a.3 = multiplyAdd(a.3, x.3, gain)
+    }
+
+    /// 64 frames of an output at byte `offset`, cleaned (`sanitized`).
+    @inline(__always) @_noLocks
+    func store(_ v: Frames64, _ out: UnsafeMutablePointer<Float>, _ offset: Int) {
+        store((v.0, v.1), out, offset)
+        store((v.2, v.3), out, offset &+ 128)
     }
 
     /// The 32 frames at byte `offset` of a buffer.
@@ -68,12 +107,6 @@ extension MixRows {
     func add(_ a: inout Frames32, _ x: Frames32, _ gain: Float) {
         let g = SIMD16<Float>(repeating: gain)
         a = (multiplyAdd(a.0, x.0, g), multiplyAdd(a.1, x.1, g))
-    }
-
-    /// Σ g0·x + t·Σ d·x, 32 frames.
-    @inline(__always) @_noLocks
-    func ramped(_ a: Frames32, _ d: Frames32, _ t: Frames32) -> Frames32 {
-        (multiplyAdd(a.0, d.0, t.0), multiplyAdd(a.1, d.1, t.1))
     }
 
     /// 32 frames of an output at byte `offset`, cleaned (`sanitized`).
