@@ -178,10 +178,11 @@ extension Equalisers {
     /// and the two chains overlap. Sections that pass their input are left
     /// out. `pair`: groups g and g + 1 as one of sixteen lanes, over
     /// `wideFrames` (Equalisers+Wide.swift; only where `WIDE_REGISTERS` is
-    /// defined), a section left out when it passes its input in both; there,
-    /// with 32 registers, sections go by threes while that leaves none alone
-    /// (two chains of seven multiply-adds keep the FMA units waiting; three
-    /// fill them).
+    /// defined), a section left out when it passes its input in both. With
+    /// fused multiply-adds (avx2, avx512) sections go by threes while that
+    /// leaves none alone: two chains of seven multiply-adds keep the FMA
+    /// units waiting, three fill them (on AVX2's 16 registers some of the
+    /// coefficients are read from memory, which the loads keep up with).
     @inline(__always) @_noLocks
     func runStill(group g: Int, length: Int, pair: Bool = false) {
         guard length > 0 else { return }
@@ -197,11 +198,11 @@ extension Equalisers {
         var first = running(from: 0)
         while left > 0 {
             let second = running(from: first &+ 1)
-            #if WIDE_REGISTERS
-            // A pair of groups by threes while that leaves no section alone.
-            if pair && length >= 2 && (left == 3 || left >= 5) {
+            #if FUSED_MULTIPLY_ADD
+            // By threes while that leaves no section alone.
+            if length >= 2 && (left == 3 || left >= 5) {
                 let third = running(from: second &+ 1)
-                runStillWide(sections: base &+ first, base &+ second, base &+ third, length: length)
+                runStill(sections: base &+ first, base &+ second, base &+ third, length: length, pair: pair)
                 first = running(from: third &+ 1)
                 left &-= 3
                 continue
@@ -240,6 +241,38 @@ extension Equalisers {
         b.settle()
         (state[i], state[j]) = (a, b)
     }
+
+    #if FUSED_MULTIPLY_ADD
+    /// Sections i, j and l over `frames` (at least two), each a frame
+    /// behind the one before (over `wideFrames` for a `pair`).
+    @inline(__always) @_noLocks
+    func runStill(sections i: Int, _ j: Int, _ l: Int, length: Int, pair: Bool) {
+        #if WIDE_REGISTERS
+        if pair {
+            runStillWide(sections: i, j, l, length: length)
+            return
+        }
+        #endif
+        let (p, q, r) = (still[i], still[j], still[l])
+        var (a, b, c) = (state[i], state[j], state[l])
+        var first = step(p, frames[0], &a)
+        var second = step(q, first, &b)
+        first = step(p, frames[1], &a)
+        for k in 2..<length {
+            let x = frames[k]
+            frames[k &- 2] = step(r, second, &c)
+            second = step(q, first, &b)
+            first = step(p, x, &a)
+        }
+        frames[length &- 2] = step(r, second, &c)
+        second = step(q, first, &b)
+        frames[length &- 1] = step(r, second, &c)
+        a.settle()
+        b.settle()
+        c.settle()
+        (state[i], state[j], state[l]) = (a, b, c)
+    }
+    #endif
 
     /// Section i alone over `frames` (over `wideFrames` for a `pair`).
     @inline(__always) @_noLocks

@@ -68,6 +68,9 @@ extension Equalisers {
                          WideStill(still[l], still[l &+ sections]))
         var (a, b, c) = (WideLanes(state[i], state[i &+ sections]), WideLanes(state[j], state[j &+ sections]),
                          WideLanes(state[l], state[l &+ sections]))
+        // (The eight-lane loop's steps, written out again: a generic loop
+        // taking the steps as closures was not always specialised, and the
+        // `@_noLocks` checker refused it.)
         var first = step(p, wideFrames[0], &a)
         var second = step(q, first, &b)
         first = step(p, wideFrames[1], &a)
