@@ -21,8 +21,10 @@
 /// which is what is kept and run: seven multiply-adds and a subtraction a
 /// sample, each chain two deep (the SVF itself is seventeen operations five
 /// deep). On a CPU whose additions have units of their own (AMD's Zen) the
-/// subtraction is free, and the sections run a fifth faster than as nine
-/// multiply-adds. The same filter with the same state, so a section goes
+/// subtraction is free; run three sections at a time, so that enough
+/// chains overlap, a 256x256 period with every EQ on took about 3 µs less
+/// than as nine multiply-adds in pairs (docs/performance.md; in pairs the
+/// seven gained nothing). The same filter with the same state, so a section goes
 /// from one form to the other between any two samples with nothing to
 /// convert: the audio thread runs this one while a section's settings are
 /// still and `SVFLanes.process` while they move. `PlainFormTests` holds the

@@ -24,26 +24,35 @@ def sgemm_env(coretype=None):
     return env
 
 
-def coretypes():
-    """OpenBLAS's own choice (None), and its AVX-512 kernel where the CPU has AVX-512: OpenBLAS 0.3.31
-    took one Zen 5 VM for Haswell, and the reference is sgemm at the CPU's full width."""
-    try:
-        with open("/proc/cpuinfo") as info:
-            wide = " avx512f " in f" {info.read()} "
-    except OSError:
-        wide = False
-    return [None, "SkylakeX"] if wide else [None]
+def binary_env():
+    """The binary's environment: its own choice of SIMD path (no CROSSPOINT_SIMD)."""
+    env = dict(os.environ)
+    env.pop("CROSSPOINT_SIMD", None)
+    return env
+
+
+def coretypes(binary):
+    """OpenBLAS's own choice (None), and its kernel at the width of the path the binary chooses here
+    (paths.CORETYPE): OpenBLAS 0.3.31 took one Zen 5 VM for Haswell, and the reference is sgemm at the
+    CPU's full width."""
+    from paths import CORETYPE
+    first = run([binary, "bench", "--inputs", "2", "--outputs", "2", "--seconds", "0.05"], env=binary_env(),
+                check=False).splitlines()
+    words = first[0].split() if first else []
+    path = words[3] if len(words) > 3 and words[:3] == ["#", "SIMD", "path:"] else None
+    return [None, CORETYPE[path]] if path in CORETYPE else [None]
 
 
 def kernel_sweep(binary, rounds, seconds):
     ours, reference = {}, {}
+    kernels = coretypes(binary)
     for r in range(rounds):
         log(f"kernel sweep, round {r + 1}/{rounds} (load {load_average()})")
-        for result in json_lines(run([binary, "bench", "--json", "--seconds", str(seconds)])):
+        for result in json_lines(run([binary, "bench", "--json", "--seconds", str(seconds)], env=binary_env())):
             key = (result["inputs"], result["density"], result["ramping"])
             if key not in ours or result["us_per_period_median"] < ours[key]["us_per_period_median"]:
                 ours[key] = result
-        for coretype in coretypes():
+        for coretype in kernels:
             for result in json_lines(run([sys.executable, os.path.join(ROOT, "tools/bench/sgemm.py"),
                                           "8,32,64,128,256", "64", str(seconds)], env=sgemm_env(coretype))):
                 n = result["n"]
@@ -69,8 +78,8 @@ def kernel_report(ours, reference):
     arch = next(iter(reference.values()))["openblas"]
     kernels = sorted({r["openblas"].get("architecture", "?") for r in reference.values()})
     add(f"Reference: numpy {numpy_version()} with OpenBLAS {arch.get('version', '?')} "
-        f"(kernel {', '.join(kernels)}: per size the faster of OpenBLAS's own choice and, on a CPU with AVX-512, "
-        "its SkylakeX kernel), one thread, [64 x N] times [N x N] sgemm. "
+        f"(kernel {', '.join(kernels)}: per size the faster of OpenBLAS's own choice and its kernel at the "
+        "width of the SIMD path the binary chooses here), one thread, [64 x N] times [N x N] sgemm. "
         "Ratio = ours / sgemm of the same N (for 5% density: ours / dense sgemm).")
     add("")
     add("| size | mode | crosspoints in use | median µs | p99 µs | DSP load % | sgemm µs | ratio | target | |")

@@ -38,7 +38,7 @@ extension MixRows {
     /// vector of 16 frames, g0 + d·t for the first 16 and then stepped by
     /// d·16/frames: an addition, which Zen's adders take beside the FMA
     /// units, where Σ g0·x + t·Σ d·x is two multiply-adds a crosspoint and
-    /// frame. Six FMA-unit operations a crosspoint and 16 frames, not eight.
+    /// frame. Six FMA-unit operations a crosspoint and 64 frames, not eight.
     @_noLocks
     func mixFourRampingWide(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
                             _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int) {

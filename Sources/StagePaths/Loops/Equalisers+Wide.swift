@@ -16,8 +16,13 @@ import Shaping
 /// exactly the arithmetic, in the order, of the eight-lane loop, so the
 /// output is the same to the bit. A section that passes its input in only
 /// one of the two groups runs in both (it gives that group's lanes their
-/// input exactly: d = 1, c1 = c2 = 0) and its state there is not kept,
-/// as the eight-lane loop keeps none for it.
+/// input: d = 1, c1 = c2 = 0) and its state there is not kept, as the
+/// eight-lane loop keeps none for it. For finite input that is the input
+/// exactly, but for two cases the eight-lane loop, which skips the
+/// section, does not share: −0 comes out +0, and a sample that is not a
+/// number makes that lane's passing state one, so the lane is not a number
+/// to the end of the block (64 frames) rather than for that sample. The
+/// mix takes either as silence; `WideEqualiserTests` feeds finite input.
 extension Equalisers {
     typealias W = SIMD16<Float>
 
