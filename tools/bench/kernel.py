@@ -33,8 +33,7 @@ def binary_env():
 
 def coretypes(binary):
     """OpenBLAS's own choice (None), and its kernel at the width of the path the binary chooses here
-    (paths.CORETYPE): OpenBLAS 0.3.31 took one Zen 5 VM for Haswell, and the reference is sgemm at the
-    CPU's full width."""
+    (paths.CORETYPE): the reference is sgemm at the CPU's full width, whatever OpenBLAS makes of the CPU."""
     from paths import CORETYPE
     first = run([binary, "bench", "--inputs", "2", "--outputs", "2", "--seconds", "0.05"], env=binary_env(),
                 check=False).splitlines()

@@ -5,10 +5,11 @@ own choice for this CPU; with --baseline-binary, a build from before the paths (
 Haswell) beside the avx2 path. Alternating rounds, the best round's median counting on every side alike
 (a shared 2-core machine is noisy). Targets against OpenBLAS's own choice, on the widest path: settled
 64x64 <= 0.8x, 256x256 <= 1.0x, 64x64 with every crosspoint ramping <= 2.5x, 5 % density <= 0.1x (of
-dense sgemm); the avx2 path within 5 % of the build from before. Where OpenBLAS's own choice is narrower
-than the CPU (on 2026-12-07 OpenBLAS 0.3.31 took one Zen 5 VM for Haswell), the targets are held to the
-faster of its choice and its kernel at the widest path's width: the issue asks for full width against
-full width. Beside each case, the time its FMA-unit operations take at the units' peak at the path's
+dense sgemm); the avx2 path within 5 % of the build from before. The targets are held to the faster of
+OpenBLAS's own choice and its kernel at the widest path's width, so that a narrower choice (an OpenBLAS
+that does not know the CPU) cannot meet one by width alone: the issue asks for full width against full
+width. (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for OpenBLAS's own choice: this machine's
+environment sets OPENBLAS_CORETYPE=Haswell.) Beside each case, the time its FMA-unit operations take at the units' peak at the path's
 width (tools/bench/fmapeak.c): one multiply-add per crosspoint and frame settled; ramping two, and one
 and a half on avx512, whose ramping gains step by additions, which Zen runs on adders of their own."""
 import json
