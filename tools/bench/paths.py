@@ -9,9 +9,10 @@ dense sgemm); the avx2 path within 5 % of the build from before. The targets are
 OpenBLAS's own choice and its kernel at the widest path's width, so that a narrower choice (an OpenBLAS
 that does not know the CPU) cannot meet one by width alone: the issue asks for full width against full
 width. (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for OpenBLAS's own choice: this machine's
-environment sets OPENBLAS_CORETYPE=Haswell.) Beside each case, the time its FMA-unit operations take at the units' peak at the path's
-width (tools/bench/fmapeak.c): one multiply-add per crosspoint and frame settled; ramping two, and one
-and a half on avx512, whose ramping gains step by additions, which Zen runs on adders of their own."""
+environment sets OPENBLAS_CORETYPE=Haswell.) Beside each case, the time its FMA-unit operations take
+at the units' peak at the path's width (tools/bench/fmapeak.c): one multiply-add per crosspoint and
+frame settled; ramping two, and one and a half on avx512, whose ramping gains step by additions,
+which Zen runs on adders of its own."""
 import json
 import os
 import subprocess
