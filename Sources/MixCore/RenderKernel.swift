@@ -305,7 +305,8 @@ public struct RenderKernel: ~Copyable {
         }
         (hasSourceEQ, hasOutputEQ) = (sourceEQ != nil, outputEQ != nil)
         self.sourceEQ = Equalisers(channels: max(Self.channelCapacity, inputs), bands: sourceEQ?.bands ?? 0,
-                                   highCut: sourceEQ?.highCut ?? false, maxFrames: sourceEQ == nil ? 1 : maxFrames)
+                                   highCut: sourceEQ?.highCut ?? false, maxFrames: sourceEQ == nil ? 1 : maxFrames,
+                                   cleansing: true)
         self.outputEQ = Equalisers(channels: max(Self.channelCapacity, outputs), bands: outputEQ?.bands ?? 0,
                                    highCut: outputEQ?.highCut ?? false, maxFrames: outputEQ == nil ? 1 : maxFrames)
         (sourceEQValues, outputEQValues) = (arena.array(arena.sourceEQValues), arena.array(arena.outputEQValues))

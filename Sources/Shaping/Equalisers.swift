@@ -64,6 +64,12 @@ public struct Equalisers: ~Copyable {
     public var rate: Float = 0
     /// Every group was flat and still at the last period: nothing ran.
     public var quiet = false
+    /// Whether the input may hold samples that are not numbers (the
+    /// sources', straight from JACK): each is taken as silence before the
+    /// first section, as the mix takes it, so that one bad sample is one
+    /// silent sample, not a state that is not a number to the end of the
+    /// block (and every output the source feeds silent with it).
+    public let cleansing: Bool
     /// One block of eight channels, transposed (a frame a vector).
     public let frames: UnsafeMutablePointer<SIMD8<Float>>
     /// Two groups' blocks side by side (a frame of sixteen channels a
@@ -80,8 +86,10 @@ public struct Equalisers: ~Copyable {
     public let spare: UnsafeMutablePointer<Float>
 
     /// Control side: storage for `channels` channels with `bands` bands
-    /// each, and a high cut if `highCut`, periods of up to `maxFrames`.
-    public init(channels: Int, bands: Int, highCut: Bool, maxFrames: Int = 8192) {
+    /// each, and a high cut if `highCut`, periods of up to `maxFrames`;
+    /// `cleansing` where the input may not be numbers.
+    public init(channels: Int, bands: Int, highCut: Bool, maxFrames: Int = 8192, cleansing: Bool = false) {
+        self.cleansing = cleansing
         groups = max(1, (channels + 7) / 8)
         self.channels = groups * 8
         self.bands = bands

@@ -107,6 +107,9 @@ extension Equalisers {
             // Settled, the coefficients hold for the whole period: longer blocks.
             let length = min(fresh || moved ? block : stillBlock, frames &- start)
             Transposes.gather(inputs, lanes: 8, offset: start, count: length, into: self.frames)
+            if cleansing {
+                for k in 0..<length { self.frames[k] = Self.admitted(self.frames[k]) }
+            }
             let t = Float(start &+ length) / Float(frames)
             if moved {
                 runMoving(group: g, length: length, values: values, first: first, t: fresh ? 1 : t, fresh: fresh)
@@ -300,6 +303,13 @@ extension Equalisers {
         let ic2 = multiplyAdd(multiplyAdd(s.ic2, m.b1, s.ic1), m.b2, v3)
         (s.ic1, s.ic2) = (ic1, ic2)
         return y
+    }
+
+    /// A sample that is not a number (or is infinite), as silence: x − x is
+    /// 0 only when x is finite.
+    @_transparent @_noLocks
+    static func admitted(_ x: V) -> V {
+        x.replacing(with: 0, where: .!((x - x) .== V()))
     }
 
     /// Whether every lane's settings leave the signal as it is: both cuts

@@ -17,12 +17,9 @@ import Shaping
 /// output is the same to the bit. A section that passes its input in only
 /// one of the two groups runs in both (it gives that group's lanes their
 /// input: d = 1, c1 = c2 = 0) and its state there is not kept, as the
-/// eight-lane loop keeps none for it. For finite input that is the input
-/// exactly, but for two cases the eight-lane loop, which skips the
-/// section, does not share: −0 comes out +0, and a sample that is not a
-/// number makes that lane's passing state one, so the lane is not a number
-/// to the end of the block (64 frames) rather than for that sample. The
-/// mix takes either as silence; `WideEqualiserTests` feeds finite input.
+/// eight-lane loop keeps none for it. That is the input exactly, for the
+/// finite input the stage takes (`cleansing`), but for −0, which comes out
+/// +0 where the eight-lane loop, skipping the section, keeps it.
 extension Equalisers {
     typealias W = SIMD16<Float>
 
@@ -42,6 +39,9 @@ extension Equalisers {
         while start < frames {
             let length = min(stillBlock, frames &- start)
             Transposes.gather(inputs, lanes: 16, offset: start, count: length, into: wideFrames)
+            if cleansing {
+                for k in 0..<length { wideFrames[k] = Self.admitted(wideFrames[k]) }
+            }
             runStill(group: g, length: length, pair: true)
             Transposes.scatter(wideFrames, lanes: 16, into: outputs, offset: start, count: length)
             start &+= length
@@ -91,6 +91,12 @@ extension Equalisers {
         keep(a, section: i)
         keep(b, section: j)
         keep(c, section: l)
+    }
+
+    /// `admitted(_:)` for sixteen lanes.
+    @_transparent @_noLocks
+    static func admitted(_ x: W) -> W {
+        x.replacing(with: 0, where: .!((x - x) .== W()))
     }
 
     /// Section i of the pair alone over `wideFrames`.
