@@ -32,7 +32,7 @@ extension Limiters {
                 ? ahead.prepared
                 : prepare(group: g, count: count, on: on, ceiling: ceiling, release: release, lookahead: lookahead,
                           linked: linked)
-            guard var a = prepared else {
+            guard let a = prepared else {
                 g &+= 1
                 continue
             }
@@ -43,9 +43,10 @@ extension Limiters {
             if g & 1 == 0 && g &+ 1 < used {
                 let next = prepare(group: g &+ 1, count: count, on: on, ceiling: ceiling, release: release,
                                    lookahead: lookahead, linked: linked)
-                if var b = next, a.lanes.offset == b.lanes.offset && a.lanes.position == b.lanes.position
-                    && a.lanes.shared >= 0 && a.lanes.shared == b.lanes.shared {
-                    let low = run(pair: g, &a, &b, output, count: count, frames: frames)
+                let (l, m) = (lanes[g], lanes[g &+ 1])
+                if let b = next, l.offset == m.offset && l.position == m.position && l.shared >= 0
+                    && l.shared == m.shared {
+                    let low = run(pair: g, a, b, output, count: count, frames: frames)
                     finish(group: g, a, low: low.lowHalf)
                     finish(group: g &+ 1, b, low: low.highHalf)
                     g &+= 2
@@ -55,7 +56,7 @@ extension Limiters {
             }
             #endif
             for l in 0..<8 { channelPointers[l] = l < a.present ? output[g &* 8 &+ l] : spare }
-            let low = run(group: g, &a.lanes, frames: frames, ceiling: a.ceiling, release: a.release,
+            let low = run(group: g, &lanes[g], frames: frames, ceiling: a.ceiling, release: a.release,
                           unlinked: a.unlinked, to: a.on)
             finish(group: g, a, low: low)
             g &+= 1
@@ -63,8 +64,9 @@ extension Limiters {
     }
 
     /// One group's settings for this period, worked out from the kernel's
-    /// values: nil if it is off and was off (it is not run). Its lanes, as
-    /// they then are (started again, their lookahead set), are stored.
+    /// values: nil if it is off and was off (it is not run). Its lanes, in
+    /// `lanes` (where the period then runs them, in place), are started
+    /// again if need be and their lookahead set.
     /// Called once per group and period: a second call could answer
     /// otherwise (a group started again reads as off).
     @inline(__always) @_noLocks
@@ -73,13 +75,12 @@ extension Limiters {
                  linked: UnsafePointer<Int32>) -> Prepared? {
         let first = g &* 8
         let onNow = UnsafeRawPointer(on + first).loadUnaligned(as: V.self)
-        var l = lanes[g]
-        if everyLane(onNow .== V()) && everyLane(l.on .== V()) {
-            l.running = false
-            lanes[g] = l
+        if everyLane(onNow .== V()) && everyLane(lanes[g].on .== V()) {
+            lanes[g].running = false
             return nil
         }
-        if !l.running { l = restart(group: g) }
+        if !lanes[g].running { lanes[g] = restart(group: g) }
+        let was = lanes[g].on
         // Lookaheads in samples, within the window.
         let ms = UnsafeRawPointer(lookahead + first).loadUnaligned(as: V.self)
         var samples = SIMD8<Int32>()
@@ -87,13 +88,14 @@ extension Limiters {
             let s = ms[i] * rate * 0.001 + 0.5
             samples[i] = s >= 0 && s < Float(window) ? Int32(s) : s >= Float(window) ? Int32(window &- 1) : 0
         }
-        if samples != l.lookahead {
+        if samples != lanes[g].lookahead {
+            var l = lanes[g]
             l.lookahead = samples
             for i in 0..<8 { (l.span[i], l.share[i]) = (Float(samples[i] &+ 1), 1 / Float(samples[i] &+ 1)) }
             l.shared = samples == SIMD8(repeating: samples[0]) ? Int(samples[0]) : -1
             resum(group: g, &l, newest: l.position == 0 ? capacity &- 1 : l.position &- 1)
+            lanes[g] = l
         }
-        lanes[g] = l
         var top = UnsafeRawPointer(ceiling + first).loadUnaligned(as: V.self)
         top.replace(with: V(repeating: 1), where: .!(top .<= V(repeating: 1)))
         top.replace(with: V(repeating: 1e-6), where: top .< V(repeating: 1e-6))
@@ -104,7 +106,7 @@ extension Limiters {
         let keep = FastMath.exp2(V(repeating: -1.442_695) / time)
         // A pair limits together only while both its members are on: an
         // unlimited partner never ducks a limited output.
-        let lit = (onNow .> V()) .| (l.on .> V())
+        let lit = (onNow .> V()) .| (was .> V())
         let shown = V().replacing(with: 1, where: lit)
         let partnerLit = V(shown[1], shown[0], shown[3], shown[2], shown[5], shown[4], shown[7], shown[6]) .> V()
         let pairs = (UnsafeRawPointer(linked + first).loadUnaligned(as: SIMD8<Int32>.self) .!= SIMD8<Int32>())
@@ -112,8 +114,7 @@ extension Limiters {
         // Added to a partner's need before the lesser is taken: 0 in a
         // linked pair, 2 (more than any need) elsewhere. No mask per sample.
         let unlinked = V(repeating: 2).replacing(with: 0, where: pairs)
-        return Prepared(lanes: l, on: onNow, ceiling: top, release: keep, unlinked: unlinked,
-                        present: min(8, count &- first))
+        return Prepared(on: onNow, ceiling: top, release: keep, unlinked: unlinked, present: min(8, count &- first))
     }
 
     /// Group `g` after its period: its lanes kept, its switches now as they
@@ -121,9 +122,7 @@ extension Limiters {
     /// split by a cue runs twice).
     @inline(__always) @_noLocks
     func finish(group g: Int, _ p: Prepared, low: V) {
-        var l = p.lanes
-        l.on = p.on
-        lanes[g] = l
+        lanes[g].on = p.on
         let first = g &* 8
         for i in 0..<8 where low[i] < lowest[first &+ i] { lowest[first &+ i] = low[i] }
     }
@@ -311,9 +310,9 @@ extension Limiters {
     func most(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .> a) }
 }
 
-/// One group's settings for a period (`Limiters.prepare`).
+/// One group's settings for a period (`Limiters.prepare`); its lanes stay
+/// in `Limiters.lanes`, where the period runs them.
 struct Prepared {
-    var lanes: Limiters.Lanes
     /// Its switches now, its ceilings (linear), the share of the envelope's
     /// depth kept each sample, and 0 for a linked pair's lanes (2 elsewhere).
     let on, ceiling, release, unlinked: SIMD8<Float>

@@ -17,11 +17,11 @@ import MixRows
 extension Limiters {
     typealias W = SIMD16<Float>
 
-    /// Groups `g` and `g + 1` (`a` and `b`, as `prepare` made them) over
-    /// `frames` samples, in place in their outputs: the lowest gain of each
-    /// lane that was on.
+    /// Groups `g` and `g + 1` (their settings `a` and `b`, as `prepare`
+    /// made them; their lanes in `lanes`) over `frames` samples, in place in
+    /// their outputs: the lowest gain of each lane that was on.
     @inline(never) @_noLocks
-    func run(pair g: Int, _ a: inout Prepared, _ b: inout Prepared, _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
+    func run(pair g: Int, _ a: Prepared, _ b: Prepared, _ output: UnsafePointer<UnsafeMutablePointer<Float>>,
              count: Int, frames: Int) -> W {
         let first = g &* 8
         let present = min(16, count &- first)
@@ -29,12 +29,13 @@ extension Limiters {
         let channels = UnsafePointer(channelPointers)
         let one = W(repeating: 1)
         func wide(_ x: V, _ y: V) -> W { W(lowHalf: x, highHalf: y) }
+        let (was, wasNext) = (lanes[g].on, lanes[g &+ 1].on)
         let setting = WideSetting(ceiling: wide(a.ceiling, b.ceiling), release: wide(a.release, b.release),
-                                  unlinked: wide(a.unlinked, b.unlinked), from: wide(a.lanes.on, b.lanes.on),
-                                  change: wide(a.on, b.on) - wide(a.lanes.on, b.lanes.on), scale: 1 / Float(frames),
+                                  unlinked: wide(a.unlinked, b.unlinked), from: wide(was, wasNext),
+                                  change: wide(a.on, b.on) - wide(was, wasNext), scale: 1 / Float(frames),
                                   base: ring(g))
         let fading = anyLane(setting.from .!= one) || anyLane(wide(a.on, b.on) .!= one)
-        var state = WideLimits(a.lanes, b.lanes)
+        var state = WideLimits(lanes[g], lanes[g &+ 1])
         var low = one
         var start = 0
         while start < frames {
@@ -44,7 +45,7 @@ extension Limiters {
             Transposes.scatter(wideBlock, lanes: 16, into: channels, offset: start, count: length)
             start &+= length
         }
-        state.store(into: &a.lanes, &b.lanes)
+        state.store(into: &lanes[g], &lanes[g &+ 1])
         return low
     }
 
