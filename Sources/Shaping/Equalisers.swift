@@ -65,10 +65,11 @@ public struct Equalisers: ~Copyable {
     /// Every group was flat and still at the last period: nothing ran.
     public var quiet = false
     /// Whether the input may hold samples that are not numbers (the
-    /// sources', straight from JACK): each is taken as silence before the
-    /// first section, as the mix takes it, so that one bad sample is one
-    /// silent sample, not a state that is not a number to the end of the
-    /// block (and every output the source feeds silent with it).
+    /// sources', straight from JACK): each such sample, or one outside
+    /// 10⁻³⁰…10³⁰ in size, is taken as silence before the first section,
+    /// as the mix cleans its sums, so that one bad sample is one silent
+    /// sample of that source, not a state that is not a number to the end
+    /// of the block (and every output the source feeds silent with it).
     public let cleansing: Bool
     /// One block of eight channels, transposed (a frame a vector).
     public let frames: UnsafeMutablePointer<SIMD8<Float>>

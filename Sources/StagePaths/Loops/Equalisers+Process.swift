@@ -305,11 +305,16 @@ extension Equalisers {
         return y
     }
 
-    /// A sample that is not a number (or is infinite), as silence: x − x is
-    /// 0 only when x is finite.
+    /// A sample as the mix takes a sum (`MixRows.sanitized`): one that is
+    /// not a number, infinite, or outside 10⁻³⁰…10³⁰ in size (where a boost
+    /// could overflow, or a filter crawl through denormals) as silence.
     @_transparent @_noLocks
     static func admitted(_ x: V) -> V {
-        x.replacing(with: 0, where: .!((x - x) .== V()))
+        typealias I = SIMD8<Int32>
+        let bits = unsafeBitCast(x, to: I.self)
+        let shifted = (bits & I(repeating: 0x7FFF_FFFF)) &+ I(repeating: MixRows.sanitizeShift)
+        return unsafeBitCast(bits & I().replacing(with: -1, where: shifted .<= I(repeating: MixRows.sanitizeLimit)),
+                             to: V.self)
     }
 
     /// Whether every lane's settings leave the signal as it is: both cuts

@@ -18,8 +18,9 @@ import Shaping
 /// one of the two groups runs in both (it gives that group's lanes their
 /// input: d = 1, c1 = c2 = 0) and its state there is not kept, as the
 /// eight-lane loop keeps none for it. That is the input exactly, for the
-/// finite input the stage takes (`cleansing`), but for −0, which comes out
-/// +0 where the eight-lane loop, skipping the section, keeps it.
+/// input in range the stage takes (`cleansing`; the outputs' is the mix's,
+/// cleaned likewise), but for −0, which comes out +0 where the eight-lane
+/// loop, skipping the section, keeps it.
 extension Equalisers {
     typealias W = SIMD16<Float>
 
@@ -93,11 +94,9 @@ extension Equalisers {
         keep(c, section: l)
     }
 
-    /// `admitted(_:)` for sixteen lanes.
+    /// `admitted(_:)` for sixteen lanes: `MixRows.sanitized` itself.
     @_transparent @_noLocks
-    static func admitted(_ x: W) -> W {
-        x.replacing(with: 0, where: .!((x - x) .== W()))
-    }
+    static func admitted(_ x: W) -> W { MixRows.sanitized(x) }
 
     /// Section i of the pair alone over `wideFrames`.
     @inline(__always) @_noLocks
