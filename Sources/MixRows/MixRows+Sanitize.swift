@@ -17,6 +17,17 @@ extension MixRows {
         return unsafeBitCast(bits & I().replacing(with: I(repeating: -1), where: keep), to: SIMD16<Float>.self)
     }
 
+    /// `sanitized(_:)` for eight lanes (the stages' groups of eight).
+    @inlinable @inline(__always) @_noLocks
+    public static func sanitized(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        typealias I = SIMD8<Int32>
+        let bits = unsafeBitCast(v, to: I.self)
+        let magnitude = bits & I(repeating: 0x7FFF_FFFF)
+        let shifted = magnitude &+ I(repeating: sanitizeShift)
+        let keep = shifted .<= I(repeating: sanitizeLimit)
+        return unsafeBitCast(bits & I().replacing(with: I(repeating: -1), where: keep), to: SIMD8<Float>.self)
+    }
+
     @inlinable @inline(__always) @_noLocks
     public static func sanitized(_ s: Float) -> Float {
         let magnitude = s < 0 ? -s : s

@@ -108,7 +108,10 @@ extension Equalisers {
             let length = min(fresh || moved ? block : stillBlock, frames &- start)
             Transposes.gather(inputs, lanes: 8, offset: start, count: length, into: self.frames)
             if cleansing {
-                for k in 0..<length { self.frames[k] = Self.admitted(self.frames[k]) }
+                // As the mix cleans its sums: not a number, infinite, or
+                // outside 10⁻³⁰…10³⁰ in size (where a boost could overflow)
+                // is silence.
+                for k in 0..<length { self.frames[k] = MixRows.sanitized(self.frames[k]) }
             }
             let t = Float(start &+ length) / Float(frames)
             if moved {
@@ -303,18 +306,6 @@ extension Equalisers {
         let ic2 = multiplyAdd(multiplyAdd(s.ic2, m.b1, s.ic1), m.b2, v3)
         (s.ic1, s.ic2) = (ic1, ic2)
         return y
-    }
-
-    /// A sample as the mix takes a sum (`MixRows.sanitized`): one that is
-    /// not a number, infinite, or outside 10⁻³⁰…10³⁰ in size (where a boost
-    /// could overflow, or a filter crawl through denormals) as silence.
-    @_transparent @_noLocks
-    static func admitted(_ x: V) -> V {
-        typealias I = SIMD8<Int32>
-        let bits = unsafeBitCast(x, to: I.self)
-        let shifted = (bits & I(repeating: 0x7FFF_FFFF)) &+ I(repeating: MixRows.sanitizeShift)
-        return unsafeBitCast(bits & I().replacing(with: -1, where: shifted .<= I(repeating: MixRows.sanitizeLimit)),
-                             to: V.self)
     }
 
     /// Whether every lane's settings leave the signal as it is: both cuts

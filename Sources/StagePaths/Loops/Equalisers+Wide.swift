@@ -41,7 +41,7 @@ extension Equalisers {
             let length = min(stillBlock, frames &- start)
             Transposes.gather(inputs, lanes: 16, offset: start, count: length, into: wideFrames)
             if cleansing {
-                for k in 0..<length { wideFrames[k] = Self.admitted(wideFrames[k]) }
+                for k in 0..<length { wideFrames[k] = MixRows.sanitized(wideFrames[k]) }
             }
             runStill(group: g, length: length, pair: true)
             Transposes.scatter(wideFrames, lanes: 16, into: outputs, offset: start, count: length)
@@ -93,10 +93,6 @@ extension Equalisers {
         keep(b, section: j)
         keep(c, section: l)
     }
-
-    /// `admitted(_:)` for sixteen lanes: `MixRows.sanitized` itself.
-    @_transparent @_noLocks
-    static func admitted(_ x: W) -> W { MixRows.sanitized(x) }
 
     /// Section i of the pair alone over `wideFrames`.
     @inline(__always) @_noLocks
