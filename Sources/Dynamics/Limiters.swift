@@ -85,10 +85,10 @@ public struct Limiters: ~Copyable {
         /// Where this sample is in the hold's block, and in the rings.
         public var offset: Int
         public var position: Int
-        /// Each lane's lookahead in samples, that + 1 as a Float, and the
-        /// share of each of the L + 1 envelope values in its mean, 1/(L + 1).
+        /// Each lane's lookahead in samples, and the share of each of the
+        /// L + 1 envelope values in its mean: 1/(L + 1), rounded up, so
+        /// that a full sum of unities times it is at least unity.
         public var lookahead: SIMD8<Int32>
-        public var span: V
         public var share: V
         /// Every lane's lookahead, when they are all the same (the usual
         /// case): the rings are then read a vector at a time; −1 otherwise.
@@ -100,8 +100,7 @@ public struct Limiters: ~Copyable {
 
         /// Nothing held, unity gain, no lookahead, off.
         @inlinable public init() {
-            (prefix, depth, sum, span, share, on) = (V(repeating: 1), V(), V(repeating: 1), V(repeating: 1),
-                                                     V(repeating: 1), V())
+            (prefix, depth, sum, share, on) = (V(repeating: 1), V(), V(repeating: 1), V(repeating: 1), V())
             (offset, position, lookahead, running, shared) = (0, 0, SIMD8(), false, 0)
             carry = V()
         }

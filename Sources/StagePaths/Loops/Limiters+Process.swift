@@ -91,7 +91,7 @@ extension Limiters {
         if samples != lanes[g].lookahead {
             var l = lanes[g]
             l.lookahead = samples
-            for i in 0..<8 { (l.span[i], l.share[i]) = (Float(samples[i] &+ 1), 1 / Float(samples[i] &+ 1)) }
+            for i in 0..<8 { l.share[i] = Self.share(of: samples[i] &+ 1) }
             l.shared = samples == SIMD8(repeating: samples[0]) ? Int(samples[0]) : -1
             resum(group: g, &l, newest: l.position == 0 ? capacity &- 1 : l.position &- 1)
             lanes[g] = l
@@ -123,8 +123,10 @@ extension Limiters {
     @inline(__always) @_noLocks
     func finish(group g: Int, _ p: Prepared, low: V) {
         lanes[g].on = p.on
-        let first = g &* 8
-        for i in 0..<8 where low[i] < lowest[first &+ i] { lowest[first &+ i] = low[i] }
+        // (A vector's least, not a branch a lane: which lanes took more off
+        // than before is anyone's guess, and guessed wrong cost more.)
+        let at = UnsafeMutableRawPointer(lowest + g &* 8)
+        at.storeBytes(of: least(at.loadUnaligned(as: V.self), low), as: V.self)
     }
 
     /// Group `g`'s `frames` samples, in place in its eight outputs
@@ -185,11 +187,18 @@ extension Limiters {
               unlinked: V) -> (V, V) {
         let zero = V(), one = V(repeating: 1)
         let base = ring(g)
-        // A sample that is not a number is silence (x − x is 0 only when finite).
-        let x = input.replacing(with: zero, where: .!((input - input) .== zero))
-        let magnitude = x.replacing(with: -x, where: x .< zero)
-        var need = one
-        need.replace(with: ceiling * V(repeating: 1 - 1.0 / 4096) / magnitude, where: magnitude .> ceiling)
+        // A sample that is not a number (NaN, ±∞: its size's bits at or
+        // above those of ∞) is silence, and its size 0. From the bits: a
+        // mask, a comparison and two selections, where testing x − x and
+        // then the sign took six operations.
+        typealias I = SIMD8<Int32>
+        let bits = unsafeBitCast(input, to: I.self)
+        let size = bits & I(repeating: 0x7FFF_FFFF)
+        let finite = size .< I(repeating: 0x7F80_0000)
+        let x = unsafeBitCast(I().replacing(with: bits, where: finite), to: V.self)
+        let magnitude = unsafeBitCast(I().replacing(with: size, where: finite), to: V.self)
+        // (Silence: the quotient is +∞, the need 1.)
+        var need = least(one, ceiling * V(repeating: 1 - 1.0 / 4096) / magnitude)
         let partner = V(need[1], need[0], need[3], need[2], need[5], need[4], need[7], need[6])
         need = least(need, partner + unlinked)
 
@@ -257,11 +266,21 @@ extension Limiters {
             l.position = p &+ 1
         }
         // A product for the quotient (a division each sample cost more);
-        // a full sum is unity exactly, so a limiter at rest is transparent.
-        var gain = least(one, l.sum * l.share)
-        gain.replace(with: one, where: l.sum .>= l.span)
+        // a full sum times the share, rounded up, is at least unity, so a
+        // limiter at rest is transparent.
+        let gain = least(one, l.sum * l.share)
         let out = delayed * gain
         return (most(-ceiling, least(ceiling, out)), gain)
+    }
+
+    /// 1/n rounded up: n unities summed, times it, are at least unity (the
+    /// product of two floats is exact in a Double), so `least(1, sum ·
+    /// share)` is unity exactly at rest without a comparison a sample;
+    /// elsewhere it is at most an ulp above 1/n, far inside the need's
+    /// 2⁻¹² margin.
+    static func share(of n: Int32) -> Float {
+        let share = 1 / Float(n)
+        return Double(share) * Double(n) < 1 ? share.nextUp : share
     }
 
     /// Each lane's sum of its last L + 1 envelope values, counted afresh
@@ -292,8 +311,7 @@ extension Limiters {
         }
         // (Field by field: the audio thread calls no initialiser of this module's.)
         var l = lanes[g]
-        (l.prefix, l.depth, l.sum, l.span, l.share, l.on) = (V(repeating: 1), V(), V(repeating: 1),
-                                                           V(repeating: 1), V(repeating: 1), V())
+        (l.prefix, l.depth, l.sum, l.share, l.on) = (V(repeating: 1), V(), V(repeating: 1), V(repeating: 1), V())
         l.carry = V()
         (l.offset, l.position, l.running, l.shared) = (0, 0, true, -1)
         l.lookahead = SIMD8(repeating: -1) // made again by the caller

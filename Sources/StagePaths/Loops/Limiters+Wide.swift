@@ -98,8 +98,8 @@ extension Limiters {
         for i in 0..<n {
             let at = i &* MemoryLayout<W>.stride
             let input = wideBlock[j &+ i]
-            let x = admitted(input)
-            let need = needed(x, setting)
+            let (x, magnitude) = admitted(input)
+            let need = needed(magnitude, setting)
             needAt.storeBytes(of: need, toByteOffset: at, as: W.self)
             s.prefix = least(s.prefix, need)
             let hold = least(s.prefix, suffixAt.loadUnaligned(fromByteOffset: at, as: W.self))
@@ -142,8 +142,8 @@ extension Limiters {
     func step(_ s: inout WideLimits, _ input: W, _ setting: WideSetting) -> (W, W) {
         let zero = W(), one = W(repeating: 1)
         let base = setting.base
-        let x = admitted(input)
-        let need = needed(x, setting)
+        let (x, magnitude) = admitted(input)
+        let need = needed(magnitude, setting)
 
         // The hold.
         let o = s.offset
@@ -194,19 +194,23 @@ extension Limiters {
         return limited(&s, delayed, setting)
     }
 
-    /// A sample that is not a number, as silence.
+    /// A sample that is not a number (NaN, ±∞) as silence, and its size:
+    /// `step(group:…)`'s, from the bits.
     @_transparent @_noLocks
-    func admitted(_ input: W) -> W {
-        input.replacing(with: W(), where: .!((input - input) .== W()))
+    func admitted(_ input: W) -> (x: W, magnitude: W) {
+        typealias I = SIMD16<Int32>
+        let bits = unsafeBitCast(input, to: I.self)
+        let size = bits & I(repeating: 0x7FFF_FFFF)
+        let finite = size .< I(repeating: 0x7F80_0000)
+        return (unsafeBitCast(I().replacing(with: bits, where: finite), to: W.self),
+                unsafeBitCast(I().replacing(with: size, where: finite), to: W.self))
     }
 
-    /// The gain sample `x` needs, a linked pair's lanes the lesser of theirs.
+    /// The gain a sample of size `magnitude` needs, a linked pair's lanes the lesser of theirs.
     @_transparent @_noLocks
-    func needed(_ x: W, _ setting: WideSetting) -> W {
+    func needed(_ magnitude: W, _ setting: WideSetting) -> W {
         let ceiling = setting.ceiling
-        let magnitude = x.replacing(with: -x, where: x .< W())
-        var need = W(repeating: 1)
-        need.replace(with: ceiling * W(repeating: 1 - 1.0 / 4096) / magnitude, where: magnitude .> ceiling)
+        let need = least(W(repeating: 1), ceiling * W(repeating: 1 - 1.0 / 4096) / magnitude)
         let partner = W(need[1], need[0], need[3], need[2], need[5], need[4], need[7], need[6],
                         need[9], need[8], need[11], need[10], need[13], need[12], need[15], need[14])
         return least(need, partner + setting.unlinked)
@@ -233,8 +237,7 @@ extension Limiters {
     /// The delayed sample times the mean, its gain; clamped to the ceiling.
     @_transparent @_noLocks
     func limited(_ s: inout WideLimits, _ delayed: W, _ setting: WideSetting) -> (W, W) {
-        var gain = least(W(repeating: 1), s.sum * s.share)
-        gain.replace(with: W(repeating: 1), where: s.sum .>= s.span)
+        let gain = least(W(repeating: 1), s.sum * s.share)
         let out = delayed * gain
         return (most(-setting.ceiling, least(setting.ceiling, out)), gain)
     }
@@ -267,7 +270,7 @@ struct WideSetting {
 /// What moves from sample to sample in a pair of groups (`Limiters.Lanes`),
 /// lane for lane; their places in the rings and their lookahead are the same.
 struct WideLimits {
-    var prefix, depth, sum, carry, span, share: SIMD16<Float>
+    var prefix, depth, sum, carry, share: SIMD16<Float>
     var offset, position, shared: Int
 
     @inline(__always) @_noLocks
@@ -275,7 +278,7 @@ struct WideLimits {
         typealias W = SIMD16<Float>
         (prefix, depth, sum) = (W(lowHalf: a.prefix, highHalf: b.prefix), W(lowHalf: a.depth, highHalf: b.depth),
                                 W(lowHalf: a.sum, highHalf: b.sum))
-        (span, share) = (W(lowHalf: a.span, highHalf: b.span), W(lowHalf: a.share, highHalf: b.share))
+        share = W(lowHalf: a.share, highHalf: b.share)
         carry = W(lowHalf: a.carry, highHalf: b.carry)
         (offset, position, shared) = (a.offset, a.position, a.shared)
     }
