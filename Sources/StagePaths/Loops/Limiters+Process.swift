@@ -83,11 +83,13 @@ extension Limiters {
         let was = lanes[g].on
         // Lookaheads in samples, within the window.
         let ms = UnsafeRawPointer(lookahead + first).loadUnaligned(as: V.self)
+        // Rounded to the nearest; below 0 or not a number: 0; at or past
+        // the window: its last slot. (A vector, not a branch a lane.)
+        let s = ms * V(repeating: rate) * V(repeating: 0.001) + V(repeating: 0.5)
+        let within = s.replacing(with: 0, where: .!(s .>= V()))
+            .replacing(with: Float(window &- 1), where: s .>= V(repeating: Float(window)))
         var samples = SIMD8<Int32>()
-        for i in 0..<8 {
-            let s = ms[i] * rate * 0.001 + 0.5
-            samples[i] = s >= 0 && s < Float(window) ? Int32(s) : s >= Float(window) ? Int32(window &- 1) : 0
-        }
+        for i in 0..<8 { samples[i] = Int32(within[i]) }
         if samples != lanes[g].lookahead {
             var l = lanes[g]
             l.lookahead = samples
