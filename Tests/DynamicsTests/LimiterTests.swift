@@ -184,6 +184,23 @@ import Testing
         #expect(tail.allSatisfy { gain[0][$0] == 1 })
     }
 
+    /// At a ceiling of 0 dBFS: peaks more than 2⁻¹² (0.002 dB) under it pass
+    /// bit for bit, delayed; a peak touching it is brought to the aim 2⁻¹²
+    /// below it (the need is min(1, aim / |x|), no test of the ceiling first),
+    /// and no further than the aim.
+    @Test func onlyWhatReachesTheAimIsTurnedDown() {
+        let lookahead = 48 // 1 ms at 48 kHz
+        let under = (0..<4_800).map { k in Float(sin(Double(k) * 0.05)) * (1 - 1.0 / 2048) }
+        var touching = under.map { $0 * 0.5 }
+        touching[2_400] = 1
+        let (out, gain) = Self.run([under, touching], ceiling: 0)
+        #expect((lookahead..<under.count).allSatisfy { out[0][$0] == under[$0 - lookahead] }, "bit for bit, delayed")
+        #expect(gain[0].allSatisfy { $0 == 1 })
+        let peak = out[1][2_400 + lookahead]
+        // (The aim, within the mean's rounding: a few ulps.)
+        #expect(abs(peak - (1 - 1.0 / 4096)) <= 4 * Float.ulpOfOne, "the peak \(peak)")
+    }
+
     @Test func aLinkedPairLimitsTogether() {
         let burst = (0..<24_000).map { k in k >= 6000 && k < 6100 ? Float(4) : 0.1 * Float(sin(Double(k) * 0.05)) }
         let quiet = (0..<24_000).map { k in 0.1 * Float(sin(Double(k) * 0.03)) }

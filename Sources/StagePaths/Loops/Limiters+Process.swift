@@ -280,6 +280,7 @@ extension Limiters {
     /// share)` is unity exactly at rest without a comparison a sample;
     /// elsewhere it is at most an ulp above 1/n, far inside the need's
     /// 2⁻¹² margin.
+    @inline(__always) @_noLocks
     static func share(of n: Int32) -> Float {
         let share = 1 / Float(n)
         return Double(share) * Double(n) < 1 ? share.nextUp : share
