@@ -163,6 +163,8 @@ public struct RenderKernel: ~Copyable {
     /// (k + 1) / frames: how far through the period sample k is.
     @usableFromInline let progress: UnsafeMutablePointer<Float>
     @usableFromInline var progressFrames = 0
+    /// A group of ramping outputs' gains' change per 16 frames (`MixRows.rises`).
+    @usableFromInline let rises: UnsafeMutablePointer<Float>
 
     /// The arrays above that the SIMD paths use, as they are handed them.
     @usableFromInline let rows: MixRows
@@ -290,12 +292,12 @@ public struct RenderKernel: ~Copyable {
             (arena.array(arena.rowRamping), arena.array(arena.rowDirty), arena.array(arena.sourceChunkDirty))
         sides = arena.array(arena.sides)
         sides.update(from: layout.sides, count: outputs)
-        progress = arena.array(arena.progress)
+        (progress, rises) = (arena.array(arena.progress), arena.array(arena.rises))
         rows = MixRows(inputs: inputs, outputs: outputs, inputStride: inputStride, gainStart: gainStart, gainDelta: gainDelta,
                        gainEnd: gainEnd, inUse: inUse,
                        activeInputs: activeInputs, activeCount: activeCount, compactStart: compactStart,
                        compactDelta: compactDelta, gathered: gathered, gatheredValid: gatheredValid,
-                       rowRamping: rowRamping, progress: progress)
+                       rowRamping: rowRamping, progress: progress, rises: rises)
         ramps = RampArrays(position: position, value: value, targetPosition: targetPosition, targetValue: targetValue,
                            step: step, ratio: ratio, remaining: remaining)
         rampOutcome = arena.array(arena.rampOutcome)

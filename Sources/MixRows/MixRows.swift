@@ -33,6 +33,11 @@ public struct MixRows: @unchecked Sendable {
     public let rowRamping: UnsafeMutablePointer<Bool>
     /// (k + 1) / frames: how far through the period sample k is.
     public let progress: UnsafeMutablePointer<Float>
+    /// Scratch for `risingRows` rows of `inputStride`: the change per 16
+    /// frames of each gain of the outputs a ramping loop mixes together.
+    public let rises: UnsafeMutablePointer<Float>
+    /// The most outputs a ramping loop mixes together (`mixFourRampingWide`).
+    @inlinable public static var risingRows: Int { 4 }
 
     @inlinable
     public init(inputs: Int, outputs: Int, inputStride: Int,
@@ -41,12 +46,13 @@ public struct MixRows: @unchecked Sendable {
                 activeInputs: UnsafeMutablePointer<Int32>, activeCount: UnsafeMutablePointer<Int>,
                 compactStart: UnsafeMutablePointer<Float>, compactDelta: UnsafeMutablePointer<Float>,
                 gathered: UnsafeMutablePointer<UnsafeRawPointer>, gatheredValid: UnsafeMutablePointer<Bool>,
-                rowRamping: UnsafeMutablePointer<Bool>, progress: UnsafeMutablePointer<Float>) {
+                rowRamping: UnsafeMutablePointer<Bool>, progress: UnsafeMutablePointer<Float>,
+                rises: UnsafeMutablePointer<Float>) {
         (self.inputs, self.outputs, self.inputStride) = (inputs, outputs, inputStride)
         (self.gainStart, self.gainDelta, self.gainEnd, self.inUse) = (gainStart, gainDelta, gainEnd, inUse)
         (self.activeInputs, self.activeCount) = (activeInputs, activeCount)
         (self.compactStart, self.compactDelta) = (compactStart, compactDelta)
         (self.gathered, self.gatheredValid) = (gathered, gatheredValid)
-        (self.rowRamping, self.progress) = (rowRamping, progress)
+        (self.rowRamping, self.progress, self.rises) = (rowRamping, progress, rises)
     }
 }

@@ -11,7 +11,7 @@ that does not know the CPU) cannot meet one by width alone: the issue asks for f
 width. (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for OpenBLAS's own choice: this machine's
 environment sets OPENBLAS_CORETYPE=Haswell.) Beside each case, the time its FMA-unit operations take
 at the units' peak at the path's width (tools/bench/fmapeak.c): one multiply-add per crosspoint and
-frame settled; ramping two, and one and a half on avx512, whose ramping gains step by additions,
+frame settled; ramping two, and one and a quarter on avx512, whose ramping gains step by additions,
 which Zen runs on adders of its own."""
 import json
 import os
@@ -68,9 +68,10 @@ def fma_peak():
 
 def multiply_adds(path, size, ramping, result):
     """The case's FMA-unit operations in a 64-frame period, per lane: one per crosspoint in use and frame;
-    ramping two (Σ g0·x and Σ d·x), and on avx512 one and a half (per crosspoint and 64 frames, the first
-    gain vector, its step and four multiply-adds, each of 16 lanes; the steps are additions)."""
-    per = (1.5 if path == "avx512" else 2) if ramping else 1
+    ramping two (Σ g0·x and Σ d·x), and on avx512 one and a quarter (per crosspoint and 64 frames, the
+    first gain vector and four multiply-adds, each of 16 lanes; the steps are additions, and the steps
+    themselves are worked out sixteen crosspoints a multiplication, left out here)."""
+    per = (1.25 if path == "avx512" else 2) if ramping else 1
     return result.get("active_crosspoints", size * size) * result.get("frames", 64) * per
 
 
@@ -122,7 +123,7 @@ def paths_report(measured, binary, verdict):
         rates = ", ".join(f"{path} {rate / 1e3:.1f}" for path, rate in peak.items())
         add("")
         add("At the FMA peak: the case's FMA-unit operations (one per crosspoint in use and frame; two while "
-            "ramping, Σ g0·x and Σ d·x, and one and a half on avx512, whose ramping gains step by additions) at "
+            "ramping, Σ g0·x and Σ d·x, and one and a quarter on avx512, whose ramping gains step by additions) at "
             "the rate this CPU's FMA units reach at the path's width, twelve independent "
             f"chains of them (tools/bench/fmapeak.c; multiply-add lanes per ns: {rates}; sse2 has no fused "
             "multiply-add, its rate is a multiplication and an addition). Neither this kernel nor sgemm can go "
