@@ -20,7 +20,7 @@ struct KernelArena: ~Copyable {
 
     /// The arrays, by the kernel's names for them (`RenderKernel` says what each holds).
     let position, value, targetPosition, targetValue, step, ratio: Region<Float>
-    let remaining, movingChunks, periodsToResync, chunkRow: Region<Int32>
+    let remaining, boundary, movingChunks, periodsToResync, chunkRow: Region<Int32>
     let chunkListed, levelChunk: Region<Bool>
     let rampOutcome: Region<Int8>
     let stageChunk: Region<UInt8>
@@ -68,7 +68,7 @@ struct KernelArena: ~Copyable {
         }
         // Ramps, structure-of-arrays, and their chunk bookkeeping.
         (position, value, targetPosition, targetValue) = (region(slots), region(slots), region(slots), region(slots))
-        (step, ratio, remaining) = (region(slots), region(slots), region(slots))
+        (step, ratio, remaining, boundary) = (region(slots), region(slots), region(slots), region(slots))
         (movingChunks, periodsToResync, chunkListed, levelChunk) =
             (region(chunks), region(chunks), region(chunks), region(chunks))
         (rampOutcome, chunkRow, stageChunk) = (region(chunks), region(chunks), region(chunks))

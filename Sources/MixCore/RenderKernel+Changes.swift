@@ -31,6 +31,8 @@ extension RenderKernel {
             // Its stage looks at its settings in the next period.
             stagesAwake |= stage & 0x7C
             let samples = isDirect(slot: i) || stage & 3 == 2 ? 0 : Self.fadeSamples(change.seconds, rate: rate)
+            // Where it stands now (before its target changes), for a fade from there.
+            let from = ramps.livePosition(i)
             targetPosition[i] = change.position
             targetValue[i] = change.value
             let chunk = i / lanes
@@ -39,7 +41,8 @@ extension RenderKernel {
                 value[i] = change.value
                 remaining[i] = 0
             } else {
-                step[i] = (change.position - position[i]) / Float(samples)
+                position[i] = from
+                step[i] = (change.position - from) / Float(samples)
                 remaining[i] = samples
                 if chunk != listedChunk {
                     listedChunk = chunk

@@ -26,6 +26,7 @@ extension RenderKernel {
                 step[to + k] = old.step[from + k]
                 ratio[to + k] = old.ratio[from + k]
                 remaining[to + k] = old.remaining[from + k]
+                boundary[to + k] = old.boundary[from + k]
             }
             for c in 0..<((length + lanes - 1) / lanes) {
                 periodsToResync[to / lanes + c] = old.periodsToResync[from / lanes + c]

@@ -84,6 +84,12 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let targetValue: UnsafeMutablePointer<Float>
     @usableFromInline let step: UnsafeMutablePointer<Float>
     @usableFromInline let remaining: UnsafeMutablePointer<Int32>
+    /// Per level ramp: the samples remaining at or below which it may leave
+    /// its segment of the fader law (or reach silence) with the next period,
+    /// worked out in its last exact period: until then a period only
+    /// multiplies its value by its ratio. A moving ramp's position is
+    /// `RampArrays.livePosition`, not `position`.
+    @usableFromInline let boundary: UnsafeMutablePointer<Int32>
 
     /// Chunks (of 16 ramps) holding at least one moving ramp: a list, and a
     /// flag per chunk saying whether it is in the list.
@@ -298,8 +304,9 @@ public struct RenderKernel: ~Copyable {
                        activeInputs: activeInputs, activeCount: activeCount, compactStart: compactStart,
                        compactDelta: compactDelta, gathered: gathered, gatheredValid: gatheredValid,
                        rowRamping: rowRamping, progress: progress, rises: rises)
+        boundary = arena.array(arena.boundary)
         ramps = RampArrays(position: position, value: value, targetPosition: targetPosition, targetValue: targetValue,
-                           step: step, ratio: ratio, remaining: remaining)
+                           step: step, ratio: ratio, remaining: remaining, boundary: boundary)
         rampOutcome = arena.array(arena.rampOutcome)
         chunkRow = arena.array(arena.chunkRow)
         for chunk in (crosspointBase / lanes)..<(slots / lanes) {

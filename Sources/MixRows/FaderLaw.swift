@@ -70,7 +70,7 @@ public enum FaderLaw {
 /// the arithmetic of `decibels(position:)` and `gain(position:)` lane by
 /// lane, so both give the same bits (`FaderLawTests` holds them equal).
 extension FaderLaw {
-    @inlinable @inline(__always) @_noLocks
+    @_transparent @_noLocks
     public static func gain(positions f: SIMD8<Float>) -> SIMD8<Float> {
         typealias V = SIMD8<Float>
         var db = V(repeating: 480) * f - V(repeating: 90)
@@ -92,4 +92,8 @@ extension FaderLaw {
         slope.replace(with: V(repeating: 40), where: f .>= V(repeating: 0.5))
         return slope
     }
+
+    /// Where the law's segments meet, bottom to top (`decibels(position:)`).
+    @inlinable
+    public static var joins: (Float, Float, Float) { (0.0625, 0.25, 0.5) }
 }

@@ -209,4 +209,38 @@ final class ReferenceMixer {
         #expect(worst < 5e-5, "largest relative gain error: \(worst)")
         #expect(rig.mixer.offlineKernel.pointee.value(ofRamp: p.crosspoint(1, 2)) == 4)
     }
+
+    /// A level moving by its ratio keeps no stepped position: a fade that
+    /// takes over from one under way starts where the gain stands (no jump),
+    /// and every segment of the law it then crosses, silence included, is
+    /// taken exactly.
+    @Test(arguments: [64, 100])
+    func aFadeTakesOverWhereTheLastStands(frames: Int) {
+        let rig = OfflineRig(inputs: 1, outputs: 1, frames: frames)
+        let p = rig.mixer.parameters
+        let ramp = p.crosspoint(1, 1)
+        func state() -> Ramp { rig.mixer.offlineKernel.pointee.ramp(ramp) }
+        rig.submit([level(ramp, 0.001)])
+        rig.render(periods: 2)
+        rig.submit([level(ramp, 4, seconds: 6)])
+        rig.render(periods: 2 * 48_000 / frames) // two seconds up: past −30 dB
+        let before = state()
+        rig.submit([level(ramp, 0, seconds: 3)])
+        rig.render(periods: 1)
+        let after = state()
+        // One period of the new fade from where the old one stood, not from its start.
+        let slope = abs(after.targetPosition - before.position) / Float(3 * 48_000) * Float(frames)
+        #expect(abs(after.position - before.position) <= slope * 1.01 + 1e-6,
+                "from \(before.position) to \(after.position), at most \(slope) a period")
+        var worst: Float = 0
+        for _ in 0..<(4 * 48_000 / frames) {
+            rig.render(periods: 1)
+            let s = state()
+            let exact = s.remaining == 0 ? s.targetValue : FaderLaw.gain(position: s.position)
+            if exact > 0 { worst = max(worst, abs(s.value - exact) / exact) }
+            else { #expect(s.value == 0) }
+        }
+        #expect(worst < 5e-5, "largest relative gain error: \(worst)")
+        #expect(rig.mixer.offlineKernel.pointee.value(ofRamp: ramp) == 0)
+    }
 }

@@ -69,7 +69,7 @@ struct Ramp: Sendable {
 extension RenderKernel {
     /// A parameter's ramp as it stands in the kernel's arrays.
     func ramp(_ i: Int) -> Ramp {
-        var ramp = Ramp(shape: rampLayout.shape(ofSlot: i), position: position[i], value: value[i])
+        var ramp = Ramp(shape: rampLayout.shape(ofSlot: i), position: ramps.livePosition(i), value: value[i])
         ramp.targetPosition = targetPosition[i]
         ramp.targetValue = targetValue[i]
         ramp.step = step[i]
