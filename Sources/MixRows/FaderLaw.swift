@@ -83,7 +83,7 @@ extension FaderLaw {
 
     /// The slope of the law, dB per unit of position, at each position: the
     /// segment's factor in `decibels(position:)`.
-    @inlinable @inline(__always) @_noLocks
+    @_transparent @_noLocks
     public static func decibelsPerPosition(_ f: SIMD8<Float>) -> SIMD8<Float> {
         typealias V = SIMD8<Float>
         var slope = V(repeating: 480)

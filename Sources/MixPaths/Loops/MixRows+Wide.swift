@@ -103,7 +103,7 @@ extension MixRows {
     }
 
     /// 64 frames of an output at byte `offset`, cleaned (`sanitized`).
-    @inline(__always) @_noLocks
+    @_transparent @_noLocks
     func store(_ v: Frames64, _ out: UnsafeMutablePointer<Float>, _ offset: Int) {
         store((v.0, v.1), out, offset)
         store((v.2, v.3), out, offset &+ 128)
@@ -124,7 +124,7 @@ extension MixRows {
     }
 
     /// 32 frames of an output at byte `offset`, cleaned (`sanitized`).
-    @inline(__always) @_noLocks
+    @_transparent @_noLocks
     func store(_ v: Frames32, _ out: UnsafeMutablePointer<Float>, _ offset: Int) {
         let o = UnsafeMutableRawPointer(out) + offset
         o.storeBytes(of: Self.sanitized(v.0), as: SIMD16<Float>.self)
