@@ -34,7 +34,7 @@ struct KernelArena: ~Copyable {
     let lastInputs: Region<UnsafeRawPointer?>
     let gatheredValid, rowRamping, rowDirty, sourceChunkDirty: Region<Bool>
     let sides: Region<OutputLayout.Side>
-    let progress, rises: Region<Float>
+    let progress, sixteenths: Region<Float>
     /// Per value of the sources' and the outputs' EQ (`Equalisers.index`):
     /// where the kernel keeps it, a block of `value`; and zeros for a value
     /// the layout has no block for.
@@ -88,7 +88,7 @@ struct KernelArena: ~Copyable {
         sourceChunkDirty = region(inputStride / RampLayout.lanes)
         // Scratch.
         progress = region(maxFrames)
-        rises = region(MixRows.risingRows * inputStride)
+        sixteenths = region(maxFrames)
         (sourceEQValues, outputEQValues) = (region(sourceValues), region(outputValues))
         eqZeros = region(max(inputStride, outputStride))
         (limiterValues, pairedOutputs) = (region(4), region(outputStride))

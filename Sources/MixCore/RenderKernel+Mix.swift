@@ -42,10 +42,10 @@ extension RenderKernel {
     func foldGains(row m: Int, crosspoints: UnsafePointer<Float>, source: UnsafePointer<Float>) -> (moving: Bool, usageChanged: Bool) {
         switch simd {
         #if arch(x86_64)
-        case .avx512: MixPathAVX512.MixPath.fold(rows, row: m, crosspoints: crosspoints, source: source, outputGain: outputGain[m])
-        case .avx2: MixPathAVX2.MixPath.fold(rows, row: m, crosspoints: crosspoints, source: source, outputGain: outputGain[m])
+        case .avx512: MixPathAVX512.MixPath.fold(rows, row: m, crosspoints: crosspoints, source: source, outputGain: outputGain[m], scale: riseScale)
+        case .avx2: MixPathAVX2.MixPath.fold(rows, row: m, crosspoints: crosspoints, source: source, outputGain: outputGain[m], scale: riseScale)
         #endif
-        default: MixPathBase.MixPath.fold(rows, row: m, crosspoints: crosspoints, source: source, outputGain: outputGain[m])
+        default: MixPathBase.MixPath.fold(rows, row: m, crosspoints: crosspoints, source: source, outputGain: outputGain[m], scale: riseScale)
         }
     }
 

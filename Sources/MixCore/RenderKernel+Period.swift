@@ -44,6 +44,7 @@ extension RenderKernel {
     @inlinable @_noLocks
     mutating func advance(frames: Int) {
         if movingCount > 0 { advanceRamps(frames: frames) }
+        riseScale = 16 / Float(frames)
         refold()
     }
 }

@@ -169,8 +169,10 @@ public struct RenderKernel: ~Copyable {
     /// (k + 1) / frames: how far through the period sample k is.
     @usableFromInline let progress: UnsafeMutablePointer<Float>
     @usableFromInline var progressFrames = 0
-    /// A group of ramping outputs' gains' change per 16 frames (`MixRows.rises`).
-    @usableFromInline let rises: UnsafeMutablePointer<Float>
+    /// (k + 1)/16, for the mixing loops (`MixRows.sixteenths`), and 16/frames
+    /// for the last period folded: a gain's change per 16 frames of it.
+    @usableFromInline let sixteenths: UnsafeMutablePointer<Float>
+    @usableFromInline var riseScale: Float = 0.25
 
     /// The arrays above that the SIMD paths use, as they are handed them.
     @usableFromInline let rows: MixRows
@@ -298,12 +300,13 @@ public struct RenderKernel: ~Copyable {
             (arena.array(arena.rowRamping), arena.array(arena.rowDirty), arena.array(arena.sourceChunkDirty))
         sides = arena.array(arena.sides)
         sides.update(from: layout.sides, count: outputs)
-        (progress, rises) = (arena.array(arena.progress), arena.array(arena.rises))
+        (progress, sixteenths) = (arena.array(arena.progress), arena.array(arena.sixteenths))
+        for k in 0..<maxFrames { sixteenths[k] = Float(k + 1) * 0.0625 }
         rows = MixRows(inputs: inputs, outputs: outputs, inputStride: inputStride, gainStart: gainStart, gainDelta: gainDelta,
                        gainEnd: gainEnd, inUse: inUse,
                        activeInputs: activeInputs, activeCount: activeCount, compactStart: compactStart,
                        compactDelta: compactDelta, gathered: gathered, gatheredValid: gatheredValid,
-                       rowRamping: rowRamping, progress: progress, rises: rises)
+                       rowRamping: rowRamping, progress: progress, sixteenths: sixteenths)
         boundary = arena.array(arena.boundary)
         ramps = RampArrays(position: position, value: value, targetPosition: targetPosition, targetValue: targetValue,
                            step: step, ratio: ratio, remaining: remaining, boundary: boundary)

@@ -12,7 +12,9 @@ public struct MixRows: @unchecked Sendable {
     /// Floats from one output's row of gains to the next (inputs padded to 16).
     public let inputStride: Int
     /// Effective gain of each crosspoint at the start of the period, and its
-    /// change over the period; [output · inputStride + input].
+    /// change per 16 frames of the period (its change over the period ·
+    /// 16/frames: the mixing loops step a gain a vector of 16 frames at a
+    /// time, `sixteenths`); [output · inputStride + input].
     public let gainStart: UnsafeMutablePointer<Float>
     public let gainDelta: UnsafeMutablePointer<Float>
     /// The gain at the end of the period (the next period's start).
@@ -33,11 +35,9 @@ public struct MixRows: @unchecked Sendable {
     public let rowRamping: UnsafeMutablePointer<Bool>
     /// (k + 1) / frames: how far through the period sample k is.
     public let progress: UnsafeMutablePointer<Float>
-    /// Scratch for `risingRows` rows of `inputStride`: the change per 16
-    /// frames of each gain of the outputs a ramping loop mixes together.
-    public let rises: UnsafeMutablePointer<Float>
-    /// The most outputs a ramping loop mixes together (`mixFourRampingWide`).
-    @inlinable public static var risingRows: Int { 4 }
+    /// (k + 1)/16: sample k's share of a gain's change per 16 frames
+    /// (`gainDelta`), whatever the period's length; exact in a float.
+    public let sixteenths: UnsafeMutablePointer<Float>
 
     @inlinable
     public init(inputs: Int, outputs: Int, inputStride: Int,
@@ -47,12 +47,12 @@ public struct MixRows: @unchecked Sendable {
                 compactStart: UnsafeMutablePointer<Float>, compactDelta: UnsafeMutablePointer<Float>,
                 gathered: UnsafeMutablePointer<UnsafeRawPointer>, gatheredValid: UnsafeMutablePointer<Bool>,
                 rowRamping: UnsafeMutablePointer<Bool>, progress: UnsafeMutablePointer<Float>,
-                rises: UnsafeMutablePointer<Float>) {
+                sixteenths: UnsafeMutablePointer<Float>) {
         (self.inputs, self.outputs, self.inputStride) = (inputs, outputs, inputStride)
         (self.gainStart, self.gainDelta, self.gainEnd, self.inUse) = (gainStart, gainDelta, gainEnd, inUse)
         (self.activeInputs, self.activeCount) = (activeInputs, activeCount)
         (self.compactStart, self.compactDelta) = (compactStart, compactDelta)
         (self.gathered, self.gatheredValid) = (gathered, gatheredValid)
-        (self.rowRamping, self.progress, self.rises) = (rowRamping, progress, rises)
+        (self.rowRamping, self.progress, self.sixteenths) = (rowRamping, progress, sixteenths)
     }
 }

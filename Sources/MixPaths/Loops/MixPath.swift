@@ -33,11 +33,12 @@ public enum MixPath {
 
     /// Output m's gains folded for the period's end from its row of
     /// `crosspoints`, the sources' gains `source` and the output's
-    /// `outputGain`: whether any moves, and whether the set in use changed.
+    /// `outputGain`, their change per 16 frames at `scale` (16/frames):
+    /// whether any moves, and whether the set in use changed.
     @_noLocks
     public static func fold(_ rows: MixRows, row m: Int, crosspoints: UnsafePointer<Float>, source: UnsafePointer<Float>,
-                            outputGain: Float) -> (moving: Bool, usageChanged: Bool) {
-        rows.fold(row: m, crosspoints: crosspoints, source: source, outputGain: outputGain)
+                            outputGain: Float, scale: Float) -> (moving: Bool, usageChanged: Bool) {
+        rows.fold(row: m, crosspoints: crosspoints, source: source, outputGain: outputGain, scale: scale)
     }
 
     /// The moving chunks listed in `chunks` a period on

@@ -5,11 +5,12 @@ extension MixRows {
     /// Output m's gains at the end of the period (its row of `crosspoints`
     /// · source · pan side, `source` · output, `outputGain`), anything not
     /// finite or outside [10⁻²⁰, 10⁶] in size set to 0; the old end made the start
-    /// and the change over the period stored; `inUse` marks what is in use.
+    /// and the change per 16 frames stored (the change over the period ·
+    /// `scale`, 16/frames); `inUse` marks what is in use.
     /// Returns whether any gain moves, and whether the set in use changed.
     @_noLocks
     func fold(row m: Int, crosspoints: UnsafePointer<Float>, source: UnsafePointer<Float>,
-              outputGain: Float) -> (moving: Bool, usageChanged: Bool) {
+              outputGain: Float, scale: Float) -> (moving: Bool, usageChanged: Bool) {
         // Sixteen gains a step where a register holds sixteen floats (AVX-512;
         // `inputStride` is a multiple of 16), eight elsewhere.
         #if WIDE_REGISTERS
@@ -20,7 +21,7 @@ extension MixRows {
         typealias I = SIMD8<Int32>
         #endif
         let row = m &* inputStride
-        let out = V(repeating: outputGain)
+        let out = V(repeating: outputGain), rise = V(repeating: scale)
         let yes = I(repeating: -1)
         // Integer accumulators (−1 where something happened): cheaper to
         // combine across iterations than masks.
@@ -37,7 +38,7 @@ extension MixRows {
             let g0 = UnsafeRawPointer(gainEnd + row + o).loadUnaligned(as: V.self)
             UnsafeMutableRawPointer(gainStart + row + o).storeBytes(of: g0, as: V.self)
             UnsafeMutableRawPointer(gainEnd + row + o).storeBytes(of: g1, as: V.self)
-            UnsafeMutableRawPointer(gainDelta + row + o).storeBytes(of: g1 - g0, as: V.self)
+            UnsafeMutableRawPointer(gainDelta + row + o).storeBytes(of: (g1 - g0) * rise, as: V.self)
             changes |= I().replacing(with: yes, where: g1 .!= g0)
             let used = I().replacing(with: yes, where: (g0 .!= V()) .| (g1 .!= V()))
             let before = UnsafeRawPointer(inUse + row + o).loadUnaligned(as: I.self)

@@ -157,7 +157,8 @@ extension MixRows {
         }
         if rowRamping[m] {
             // Σ d·x in a second set of accumulators (the first set waits in
-            // the output buffer), then y = Σ g0·x + t·Σ d·x, t = (k + 1)/frames.
+            // the output buffer), then y = Σ g0·x + t·Σ d·x, d a gain's change
+            // per 16 frames and t = (k + 1)/16.
             o.storeBytes(of: a0, as: V.self)
             o.storeBytes(of: a1, toByteOffset: 64, as: V.self)
             o.storeBytes(of: a2, toByteOffset: 128, as: V.self)
@@ -173,7 +174,7 @@ extension MixRows {
                 b2 = multiplyAdd(b2, x.loadUnaligned(fromByteOffset: 128, as: V.self), d)
                 b3 = multiplyAdd(b3, x.loadUnaligned(fromByteOffset: 192, as: V.self), d)
             }
-            let t = UnsafeRawPointer(progress + start)
+            let t = UnsafeRawPointer(sixteenths + start)
             a0 = multiplyAdd(o.loadUnaligned(as: V.self), b0, t.loadUnaligned(as: V.self))
             a1 = multiplyAdd(o.loadUnaligned(fromByteOffset: 64, as: V.self), b1, t.loadUnaligned(fromByteOffset: 64, as: V.self))
             a2 = multiplyAdd(o.loadUnaligned(fromByteOffset: 128, as: V.self), b2, t.loadUnaligned(fromByteOffset: 128, as: V.self))
@@ -199,7 +200,7 @@ extension MixRows {
             let n = Int(list[j])
             let g0 = starts[n], d = deltas[n]
             let x = input[n] + start
-            let t = progress + start
+            let t = sixteenths + start
             if !ramping || d == 0 {
                 for k in 0..<length { out[k] += g0 * x[k] }
             } else {
@@ -293,7 +294,7 @@ extension MixRows {
             b = multiplyAdd(b, x, V(repeating: g1[n]))
             db = multiplyAdd(db, x, V(repeating: d1[n]))
         }
-        let t = UnsafeRawPointer(progress + start + tile).loadUnaligned(as: V.self)
+        let t = UnsafeRawPointer(sixteenths + start + tile).loadUnaligned(as: V.self)
         UnsafeMutableRawPointer(output[m]).storeBytes(of: Self.sanitized(multiplyAdd(a, da, t)), toByteOffset: offset, as: V.self)
         UnsafeMutableRawPointer(output[m + 1]).storeBytes(of: Self.sanitized(multiplyAdd(b, db, t)), toByteOffset: offset, as: V.self)
     }
@@ -321,7 +322,7 @@ extension MixRows {
     /// Three outputs that use every input, some gains moving, 16 frames: per
     /// output one accumulator for Σ g0·x and one for Σ d·x, so no two
     /// multiply-adds in a row wait for each other; then y = Σ g0·x + t·Σ d·x
-    /// with t = (k + 1)/frames.
+    /// with d a gain's change per 16 frames and t = (k + 1)/16.
     @_noLocks
     func mixThreeRamping(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
                          _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int, tile: Int) {
@@ -341,7 +342,7 @@ extension MixRows {
             c = multiplyAdd(c, x, V(repeating: g2[n]))
             dc = multiplyAdd(dc, x, V(repeating: d2[n]))
         }
-        let t = UnsafeRawPointer(progress + start + tile).loadUnaligned(as: V.self)
+        let t = UnsafeRawPointer(sixteenths + start + tile).loadUnaligned(as: V.self)
         UnsafeMutableRawPointer(output[m]).storeBytes(of: Self.sanitized(multiplyAdd(a, da, t)), toByteOffset: offset, as: V.self)
         UnsafeMutableRawPointer(output[m + 1]).storeBytes(of: Self.sanitized(multiplyAdd(b, db, t)), toByteOffset: offset, as: V.self)
         UnsafeMutableRawPointer(output[m + 2]).storeBytes(of: Self.sanitized(multiplyAdd(c, dc, t)), toByteOffset: offset, as: V.self)

@@ -34,37 +34,22 @@ extension MixRows {
     }
 
     /// Four outputs that use every input, some gains moving, the 64 frames
-    /// from `start`: y = Σ (g0 + d·t)·x, t = (k + 1)/frames. Each gain is a
-    /// vector of 16 frames, g0 + r·u for the first 16, r = d·16/frames its
-    /// change per 16 frames and u = (start + j + 1)/16, and then stepped by
+    /// from `start`: y = Σ (g0 + r·u)·x, r a gain's change per 16 frames
+    /// (`gainDelta`) and u = (k + 1)/16 (`sixteenths`). Each gain is a
+    /// vector of 16 frames, g0 + r·u for the first 16 and then stepped by
     /// r: an addition, which Zen's adders take beside the FMA units, where
-    /// Σ g0·x + t·Σ d·x is two multiply-adds a crosspoint and frame. The
-    /// rises r are worked out first, sixteen gains a multiplication, into
-    /// `rises`: five FMA-unit operations a crosspoint and 64 frames, not
-    /// six with r multiplied out per crosspoint (64x64 every crosspoint
-    /// ramping 6.1 → 5.7 µs on Zen 5), nor eight.
+    /// Σ g0·x + u·Σ r·x is two multiply-adds a crosspoint and frame. Five
+    /// FMA-unit operations a crosspoint and 64 frames, not eight.
     @_noLocks
     func mixFourRampingWide(first m: Int, _ input: UnsafePointer<UnsafePointer<Float>>,
                             _ output: UnsafePointer<UnsafeMutablePointer<Float>>, start: Int) {
         typealias V = SIMD16<Float>
         let g0 = gainStart + m &* inputStride
         let g1 = g0 + inputStride, g2 = g1 + inputStride, g3 = g2 + inputStride
-        // 16/frames exactly: progress[15] is 16 times 1/frames.
-        let step = V(repeating: progress[15])
-        let deltas = gainDelta + m &* inputStride
-        var o = 0
-        while o < MixRows.risingRows &* inputStride {
-            let d = UnsafeRawPointer(deltas + o).loadUnaligned(as: V.self)
-            UnsafeMutableRawPointer(rises + o).storeBytes(of: d * step, as: V.self)
-            o &+= V.scalarCount
-        }
-        let r0 = UnsafePointer(rises)
+        let r0 = gainDelta + m &* inputStride
         let r1 = r0 + inputStride, r2 = r1 + inputStride, r3 = r2 + inputStride
         let offset = start &* 4
-        let first = Float(start &+ 1)
-        let u = V(first, first + 1, first + 2, first + 3, first + 4, first + 5, first + 6, first + 7,
-                  first + 8, first + 9, first + 10, first + 11, first + 12, first + 13, first + 14, first + 15)
-            * V(repeating: 0.0625)
+        let u = UnsafeRawPointer(sixteenths + start).loadUnaligned(as: V.self)
         let zero = (V(), V(), V(), V())
         var (a, b, c, e) = (zero, zero, zero, zero)
         for n in 0..<inputs {
