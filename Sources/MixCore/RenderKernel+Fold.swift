@@ -39,52 +39,6 @@ extension RenderKernel {
         allRowsDirty = false
     }
 
-    /// The gains before the matrix of the sixteen sources of `chunk`
-    /// (`RampLayout.lanes`), a lane each: the product of their gain blocks
-    /// (volume, gates, polarity), alone and through each side of a pan;
-    /// for a linked pair's member, its share of the balance instead, into
-    /// every output (`RampBlock.Role.link`), crossfaded by the link's ramp.
-    /// The scalar form's operations in its order, so each lane gives its
-    /// bits (`LawTests`: `foldSource` below, kept as the plain form). Lanes
-    /// past the last source fold what their slots hold, which no row reads.
-    @inlinable @_noLocks
-    mutating func foldSources(chunk: Int) {
-        typealias V = SIMD16<Float>
-        let first = chunk &* lanes
-        func at(_ base: Int) -> V { UnsafeRawPointer(value + base + first).loadUnaligned(as: V.self) }
-        // The gate blocks come last: what the meter reads is the product
-        // before them (the same multiplications in the same order, so the
-        // mix is bit-exact with or without meters).
-        let one = V(repeating: 1)
-        var mono = one
-        let heard = sourceGains - sourceGates
-        for b in 0..<heard { mono *= at(gainBases[b]) }
-        let metered = mono
-        for b in heard..<sourceGains { mono *= at(gainBases[b]) }
-        let position = panBase >= 0 ? at(panBase) : V()
-        let pan = panLaw.gains(pan: position)
-        var (single, left, right) = (one, pan.left, pan.right)
-        let link = linkBase >= 0 ? at(linkBase) : V()
-        if any(link .!= V()) {
-            // An even lane (n is 0-based, chunks start even) is a pair's
-            // left member: min(1, 1 − position); an odd one min(1, 1 + position).
-            let side = V(-1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1)
-            var balance = one + side * position
-            balance.replace(with: one, where: balance .> one)
-            // Linked: exactly the balance (bit-exact at b = 0); part way: a
-            // crossfade, which leaves an unlinked lane (link 0) exactly as it was.
-            let whole = link .== one
-            single = (single + link * (balance - single)).replacing(with: balance, where: whole)
-            left = (left + link * (balance - left)).replacing(with: balance, where: whole)
-            right = (right + link * (balance - right)).replacing(with: balance, where: whole)
-        }
-        func put(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p + first).storeBytes(of: v, as: V.self) }
-        put(mono * single, sourceMono)
-        put(metered * single, sourceMeter)
-        put(mono * left, sourceLeft)
-        put(mono * right, sourceRight)
-    }
-
     /// Source n's gain before the matrix (the product of its gain blocks:
     /// volume, gates, polarity), alone and through each side of a pan; for
     /// a linked pair's member, its share of the balance instead, into every

@@ -37,6 +37,24 @@ extension RenderKernel {
         }
     }
 
+    /// The gains before the matrix of the sixteen sources of `chunk`
+    /// (`RampLayout.lanes`), a lane each, on the SIMD path
+    /// (`SourceGains.fold`): the product of their gain blocks (volume,
+    /// gates, polarity), alone and through each side of a pan; for a linked
+    /// pair's member, its share of the balance instead. `foldSource` below
+    /// is its plain form, source by source (`SourceFoldTests`).
+    @inlinable @_noLocks
+    func foldSources(chunk: Int) {
+        let first = chunk &* lanes
+        switch simd {
+        #if arch(x86_64)
+        case .avx512: MixPathAVX512.MixPath.foldSources(sourceGainsFold, first: first)
+        case .avx2: MixPathAVX2.MixPath.foldSources(sourceGainsFold, first: first)
+        #endif
+        default: MixPathBase.MixPath.foldSources(sourceGainsFold, first: first)
+        }
+    }
+
     /// Output m's gains folded for the period's end (`MixRows.fold`).
     @inlinable @_noLocks
     func foldGains(row m: Int, crosspoints: UnsafePointer<Float>, source: UnsafePointer<Float>) -> (moving: Bool, usageChanged: Bool) {

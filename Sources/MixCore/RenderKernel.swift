@@ -119,6 +119,9 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let sourceMeter: UnsafeMutablePointer<Float>
     @usableFromInline let sourceLeft: UnsafeMutablePointer<Float>
     @usableFromInline let sourceRight: UnsafeMutablePointer<Float>
+    /// The arrays above and what they are folded from, as the SIMD paths
+    /// are handed them (`foldSources`).
+    @usableFromInline let sourceGainsFold: SourceGains
     /// Per output: its gains times the master's.
     @usableFromInline let outputGain: UnsafeMutablePointer<Float>
     /// Per source: its direct out's gain at the end of the last period, and
@@ -288,6 +291,10 @@ public struct RenderKernel: ~Copyable {
             (arena.array(arena.sourceMono), arena.array(arena.sourceLeft),
              arena.array(arena.sourceRight), arena.array(arena.outputGain))
         sourceMeter = arena.array(arena.sourceMeter)
+        sourceGainsFold = SourceGains(value: value, gainBases: gainBases, blocks: sourceGains,
+                                      heard: sourceGains - sourceGates, panBase: panBase, linkBase: linkBase,
+                                      panLaw: panLaw, mono: sourceMono, meter: sourceMeter, left: sourceLeft,
+                                      right: sourceRight)
         (directEnd, directTap) = (arena.array(arena.directEnd), arena.array(arena.directTap))
         (gainStart, gainDelta, gainEnd, inUse) =
             (arena.array(arena.gainStart), arena.array(arena.gainDelta), arena.array(arena.gainEnd), arena.array(arena.inUse))

@@ -130,13 +130,14 @@ import SceneModel
     }
 }
 
-/// The source fold sixteen lanes at a time (`foldSources`) against the
-/// plain one, source by source (`foldSource`): the same bits for every
-/// source, with every pan law, pans past the ends, pairs linked, unlinked
-/// and part way, and the gates and polarity in the product.
+/// The source fold sixteen lanes at a time (`foldSources`, on each SIMD
+/// path this CPU runs) against the plain one, source by source
+/// (`foldSource`): the same bits for every source, with every pan law,
+/// pans past the ends, pairs linked, unlinked and part way, and the gates
+/// and polarity in the product.
 @Suite struct SourceFoldTests {
-    @Test(arguments: PanLaw.allCases)
-    func sixteenSourcesAtATimeFoldAsOneByOne(law: PanLaw) {
+    @Test(arguments: PanLaw.allCases, SIMDPath.available)
+    func sixteenSourcesAtATimeFoldAsOneByOne(law: PanLaw, simd: SIMDPath) {
         let inputs = 37
         let ramps = Catalogue().rampLayout(inputs: inputs, outputs: 4)
         var random = SplitMix(seed: 11)
@@ -151,7 +152,7 @@ import SceneModel
         set(.polarity) { _ in Float.random(in: -1...1, using: &random) }
         set(.pan) { _ in Float.random(in: -1.5...1.5, using: &random) }
         set(.link) { n in [0, 1, Float.random(in: 0...1, using: &random)][n % 3] }
-        var kernel = RenderKernel(ramps: ramps, initial: changes, panLaw: law, layout: OutputLayout(outputs: 4))
+        var kernel = RenderKernel(ramps: ramps, initial: changes, panLaw: law, layout: OutputLayout(outputs: 4), simd: simd)
         let stride = ramps.inputStride
         func folded() -> [[UInt32]] {
             [kernel.sourceMono, kernel.sourceMeter, kernel.sourceLeft, kernel.sourceRight].map { array in

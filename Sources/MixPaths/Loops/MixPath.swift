@@ -41,6 +41,13 @@ public enum MixPath {
         rows.fold(row: m, crosspoints: crosspoints, source: source, outputGain: outputGain, scale: scale)
     }
 
+    /// The sixteen sources from `first`: their gains before the matrix
+    /// (`SourceGains.fold`).
+    @_noLocks
+    public static func foldSources(_ sources: SourceGains, first: Int) {
+        sources.fold(first: first)
+    }
+
     /// The moving chunks listed in `chunks` a period on
     /// (`RampArrays.advance`); `outcome[c]`: 1 still moving, 0 landed.
     @_noLocks

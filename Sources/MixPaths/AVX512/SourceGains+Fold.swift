@@ -1,0 +1,1 @@
+../Loops/SourceGains+Fold.swift
