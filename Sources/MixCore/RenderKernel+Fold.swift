@@ -17,10 +17,17 @@ extension RenderKernel {
         if outputGainsDirty {
             var master: Float = 1
             for b in 0..<masterGains { master *= value[gainBases[sourceGains + outputGains + b]] }
-            for m in 0..<outputs {
-                var gain = master
-                for b in 0..<outputGains { gain *= value[gainBases[sourceGains + b] + m] }
-                outputGain[m] = gain
+            // Sixteen outputs a step (their blocks are padded to 16), each
+            // product in the same order as one by one.
+            typealias V = SIMD16<Float>
+            var m = 0
+            while m < outputs {
+                var gain = V(repeating: master)
+                for b in 0..<outputGains {
+                    gain *= UnsafeRawPointer(value + (gainBases[sourceGains &+ b] &+ m)).loadUnaligned(as: V.self)
+                }
+                UnsafeMutableRawPointer(outputGain + m).storeBytes(of: gain, as: V.self)
+                m &+= V.scalarCount
             }
             outputGainsDirty = false
         }
