@@ -154,9 +154,8 @@ extension RampArrays {
     /// goes below (target − t)/step; rising, t is the lowest join above p;
     /// falling, the highest at or below it, or 0 (silence). Two samples and
     /// a millionth spare for rounding; never below 0, so that a landing is
-    /// at or below it; 0 for a ramp with no step. (Out of line: in
-    /// `advanceHalf` it kept the law's gain from being inlined.)
-    @inline(never) @_noLocks
+    /// at or below it; 0 for a ramp with no step.
+    @inline(__always) @_noLocks
     static func boundary(from p: SIMD8<Float>, to target: SIMD8<Float>, step: SIMD8<Float>) -> SIMD8<Int32> {
         typealias V = SIMD8<Float>
         let (low, middle, high) = FaderLaw.joins
