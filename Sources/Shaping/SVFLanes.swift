@@ -24,7 +24,7 @@ public struct SVFLanes: Sendable {
     /// would otherwise run on denormal numbers, tens of times slower), and a
     /// state that is not finite starts again from silence, so a NaN that got
     /// in never sticks.
-    @inlinable @inline(__always) @_noLocks
+    @_transparent @_noLocks
     public mutating func settle() {
         let tiny = SIMD8<Float>(repeating: 1e-20)
         ic1.replace(with: 0, where: ic1 .< tiny .& ic1 .> -tiny)
