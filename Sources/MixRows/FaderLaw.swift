@@ -24,9 +24,10 @@ public enum FaderLaw {
 
     @inlinable @_noLocks
     public static func decibels(position f: Float) -> Float {
-        if f >= 0.5 { return 40 * f - 30 }
-        if f >= 0.25 { return 80 * f - 50 }
-        if f >= 0.0625 { return 160 * f - 70 }
+        let (low, middle, high) = joins
+        if f >= high { return 40 * f - 30 }
+        if f >= middle { return 80 * f - 50 }
+        if f >= low { return 160 * f - 70 }
         return 480 * f - 90
     }
 
@@ -73,10 +74,11 @@ extension FaderLaw {
     @_transparent @_noLocks
     public static func gain(positions f: SIMD8<Float>) -> SIMD8<Float> {
         typealias V = SIMD8<Float>
+        let (low, middle, high) = joins
         var db = V(repeating: 480) * f - V(repeating: 90)
-        db.replace(with: V(repeating: 160) * f - V(repeating: 70), where: f .>= V(repeating: 0.0625))
-        db.replace(with: V(repeating: 80) * f - V(repeating: 50), where: f .>= V(repeating: 0.25))
-        db.replace(with: V(repeating: 40) * f - V(repeating: 30), where: f .>= V(repeating: 0.5))
+        db.replace(with: V(repeating: 160) * f - V(repeating: 70), where: f .>= V(repeating: low))
+        db.replace(with: V(repeating: 80) * f - V(repeating: 50), where: f .>= V(repeating: middle))
+        db.replace(with: V(repeating: 40) * f - V(repeating: 30), where: f .>= V(repeating: high))
         let gain = FastMath.exp2(db * V(repeating: 0.166_096_4))
         return gain.replacing(with: V(), where: db .<= V(repeating: -90))
     }
@@ -86,14 +88,17 @@ extension FaderLaw {
     @_transparent @_noLocks
     public static func decibelsPerPosition(_ f: SIMD8<Float>) -> SIMD8<Float> {
         typealias V = SIMD8<Float>
+        let (low, middle, high) = joins
         var slope = V(repeating: 480)
-        slope.replace(with: V(repeating: 160), where: f .>= V(repeating: 0.0625))
-        slope.replace(with: V(repeating: 80), where: f .>= V(repeating: 0.25))
-        slope.replace(with: V(repeating: 40), where: f .>= V(repeating: 0.5))
+        slope.replace(with: V(repeating: 160), where: f .>= V(repeating: low))
+        slope.replace(with: V(repeating: 80), where: f .>= V(repeating: middle))
+        slope.replace(with: V(repeating: 40), where: f .>= V(repeating: high))
         return slope
     }
 
-    /// Where the law's segments meet, bottom to top (`decibels(position:)`).
+    /// Where the law's segments meet, bottom to top: the positions of
+    /// −60, −30 and −10 dB (`decibels(position:)` and its vector forms, and
+    /// the ramps' `boundary`, read them here).
     @inlinable
     public static var joins: (Float, Float, Float) { (0.0625, 0.25, 0.5) }
 }

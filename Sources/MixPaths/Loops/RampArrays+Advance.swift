@@ -107,7 +107,6 @@ extension RampArrays {
         return low || high
     }
 
-
     /// Advances 8 ramps: by the fader law from the position (and a new ratio,
     /// and the remaining samples at which that ratio stops holding, `boundary`),
     /// or linearly (value = position). A moving ramp's position is worked
