@@ -30,7 +30,7 @@ import Shaping
 /// the fly.
 ///
 /// Each output row keeps its effective gains at the start of the period and
-/// their change over the period, and a compact list of the inputs whose gain
+/// their change per 16 frames of it, and a compact list of the inputs whose gain
 /// is not zero. A row is recomputed only when one of the ramps on its paths
 /// moved; the list is rebuilt only when the set of inputs in use changes.
 public struct RenderKernel: ~Copyable {
@@ -130,7 +130,8 @@ public struct RenderKernel: ~Copyable {
     @usableFromInline let directTap: UnsafeMutablePointer<Int32>
 
     /// Effective gain of each crosspoint at the start of the period, and its
-    /// change over the period; [output · inputStride + input].
+    /// change per 16 frames of the period (`MixRows.gainDelta`); [output ·
+    /// inputStride + input].
     @usableFromInline let gainStart: UnsafeMutablePointer<Float>
     @usableFromInline let gainDelta: UnsafeMutablePointer<Float>
     /// The gain at the end of the period (the next period's start).
