@@ -314,7 +314,7 @@ public struct RenderKernel: ~Copyable {
                        gainEnd: gainEnd, inUse: inUse,
                        activeInputs: activeInputs, activeCount: activeCount, compactStart: compactStart,
                        compactDelta: compactDelta, gathered: gathered, gatheredValid: gatheredValid,
-                       rowRamping: rowRamping, progress: progress, sixteenths: sixteenths)
+                       rowRamping: rowRamping, sixteenths: sixteenths)
         boundary = arena.array(arena.boundary)
         ramps = RampArrays(position: position, value: value, targetPosition: targetPosition, targetValue: targetValue,
                            step: step, ratio: ratio, remaining: remaining, boundary: boundary)

@@ -33,8 +33,6 @@ public struct MixRows: @unchecked Sendable {
     public let gatheredValid: UnsafeMutablePointer<Bool>
     /// Per output: gains differ between start and end of this period.
     public let rowRamping: UnsafeMutablePointer<Bool>
-    /// (k + 1) / frames: how far through the period sample k is.
-    public let progress: UnsafeMutablePointer<Float>
     /// (k + 1)/16: sample k's share of a gain's change per 16 frames
     /// (`gainDelta`), whatever the period's length; exact in a float.
     public let sixteenths: UnsafeMutablePointer<Float>
@@ -46,13 +44,13 @@ public struct MixRows: @unchecked Sendable {
                 activeInputs: UnsafeMutablePointer<Int32>, activeCount: UnsafeMutablePointer<Int>,
                 compactStart: UnsafeMutablePointer<Float>, compactDelta: UnsafeMutablePointer<Float>,
                 gathered: UnsafeMutablePointer<UnsafeRawPointer>, gatheredValid: UnsafeMutablePointer<Bool>,
-                rowRamping: UnsafeMutablePointer<Bool>, progress: UnsafeMutablePointer<Float>,
+                rowRamping: UnsafeMutablePointer<Bool>,
                 sixteenths: UnsafeMutablePointer<Float>) {
         (self.inputs, self.outputs, self.inputStride) = (inputs, outputs, inputStride)
         (self.gainStart, self.gainDelta, self.gainEnd, self.inUse) = (gainStart, gainDelta, gainEnd, inUse)
         (self.activeInputs, self.activeCount) = (activeInputs, activeCount)
         (self.compactStart, self.compactDelta) = (compactStart, compactDelta)
         (self.gathered, self.gatheredValid) = (gathered, gatheredValid)
-        (self.rowRamping, self.progress, self.sixteenths) = (rowRamping, progress, sixteenths)
+        (self.rowRamping, self.sixteenths) = (rowRamping, sixteenths)
     }
 }
